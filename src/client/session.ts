@@ -1,0 +1,295 @@
+import { JsonRpcConnection } from "../shared/connection.js";
+import { ProtocolError } from "../shared/errors.js";
+import type { Transport } from "../shared/transport.js";
+import {
+  type CallToolResult,
+  type ClientCapabilities,
+  type CompleteRequestParams,
+  type CompleteResult,
+  type DiscoverResult,
+  type GetPromptResult,
+  type Implementation,
+  ImplementationSchema,
+  INPUT_REQUIRED_METHODS,
+  type InputRequiredResult,
+  InputRequiredResultSchema,
+  type InputResponses,
+  isCoreMethod,
+  type JSONRPCNotification,
+  LATEST_PROTOCOL_VERSION,
+  type ListPromptsResult,
+  type ListResourcesResult,
+  type ListResourceTemplatesResult,
+  type ListToolsResult,
+  type LoggingLevel,
+  type LoggingMessageNotificationParams,
+  METHOD_SPECS,
+  MetaKey,
+  NotificationMethod,
+  type ProgressNotificationParams,
+  type ReadResourceResult,
+  type ResultObject,
+} from "../types/index.js";
+import { InputRequiredError } from "./errors.js";
+
+/** The SDK's own identity, sent as `clientInfo` unless the caller names itself. */
+export const DEFAULT_CLIENT_INFO: Implementation = Object.freeze({
+  name: "roundtrip-client",
+  version: "0.1.0",
+});
+
+export interface ClientSessionOptions {
+  clientInfo?: Implementation;
+  /** Declared on every request. Default `{}` (no optional capabilities). */
+  capabilities?: ClientCapabilities;
+  /** Sent in every envelope. Default 2026-07-28. */
+  protocolVersion?: string;
+  /** Opts every request into log messages at or above this level. */
+  logLevel?: LoggingLevel;
+  /** Default per-request timeout in milliseconds (default 60 000). */
+  timeoutMs?: number;
+  /** Log messages of requests that set no `onLog` of their own. */
+  onLog?: (params: LoggingMessageNotificationParams) => void;
+}
+
+/** Options of any request. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  /** Receives this request's progress; setting it sends a `progressToken`. */
+  onProgress?: (params: ProgressNotificationParams) => void;
+  onLog?: (params: LoggingMessageNotificationParams) => void;
+  /** Extra `_meta` keys (e.g. `traceparent`); the envelope keys always win. */
+  meta?: Record<string, unknown>;
+}
+
+/** Options of the three methods that may answer `input_required`. */
+export interface InputCallOptions extends CallOptions {
+  /** Answers to the previous round's `inputRequests`, under the same keys. */
+  inputResponses?: InputResponses;
+  /** The previous round's `requestState`, echoed byte-exact. */
+  requestState?: string;
+  /** Return an `InputRequiredResult` instead of throwing `InputRequiredError`. */
+  allowInputRequired?: boolean;
+}
+
+type Opted = InputCallOptions & { allowInputRequired: true };
+type NotOpted = InputCallOptions & { allowInputRequired?: false };
+
+let progressCounter = 0;
+
+/**
+ * The low-level client: one typed method per request, the `_meta` envelope on every request, and
+ * the manual multi-round-trip loop (`allowInputRequired`). `Client` builds on it.
+ *
+ * @example
+ * const session = await ClientSession.connect(new MemoryTransport(server));
+ * let result = await session.callTool("provision", { name: "orders" }, { allowInputRequired: true });
+ */
+export class ClientSession {
+  readonly connection: JsonRpcConnection;
+  readonly clientInfo: Implementation;
+  capabilities: ClientCapabilities;
+  protocolVersion: string;
+  logLevel: LoggingLevel | undefined;
+  readonly #timeoutMs: number;
+  readonly #onLog: ((params: LoggingMessageNotificationParams) => void) | undefined;
+  #serverInfo: Implementation | undefined;
+
+  constructor(transport: Transport, options: ClientSessionOptions = {}) {
+    this.connection = new JsonRpcConnection(transport);
+    this.clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
+    this.capabilities = options.capabilities ?? {};
+    this.protocolVersion = options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
+    this.logLevel = options.logLevel;
+    this.#timeoutMs = options.timeoutMs ?? 60_000;
+    this.#onLog = options.onLog;
+    this.connection.onNotification = (notification) => this.#routeStray(notification);
+  }
+
+  /** Creates a session and starts its transport. */
+  static async connect(transport: Transport, options: ClientSessionOptions = {}): Promise<ClientSession> {
+    const session = new ClientSession(transport, options);
+    await session.connection.start();
+    return session;
+  }
+
+  /** The server's identity, from the serverInfo stamp of the last result that carried one. */
+  get serverInfo(): Implementation | undefined {
+    return this.#serverInfo;
+  }
+
+  async close(): Promise<void> {
+    await this.connection.close();
+  }
+
+  /** The `_meta` envelope every request carries. */
+  envelope(extra?: Record<string, unknown>, progressToken?: string): Record<string, unknown> {
+    const meta: Record<string, unknown> = {
+      ...extra,
+      [MetaKey.ProtocolVersion]: this.protocolVersion,
+      [MetaKey.ClientCapabilities]: this.capabilities,
+      [MetaKey.ClientInfo]: this.clientInfo,
+    };
+    if (this.logLevel !== undefined) meta[MetaKey.LogLevel] = this.logLevel;
+    if (progressToken !== undefined) meta[MetaKey.ProgressToken] = progressToken;
+    return meta;
+  }
+
+  /**
+   * Sends any request with the envelope, and checks the result: a missing `resultType` reads as
+   * complete, an unknown one is a `ProtocolError`, `input_required` only on the three carriers.
+   */
+  async request(
+    method: string,
+    params: Record<string, unknown> = {},
+    options: InputCallOptions = {},
+  ): Promise<ResultObject> {
+    const progressToken = options.onProgress ? `rt-progress-${++progressCounter}` : undefined;
+    const wireParams: Record<string, unknown> = {
+      ...params,
+      _meta: this.envelope(options.meta, progressToken),
+    };
+    const onLog = options.onLog ?? this.#onLog;
+    const result = await this.connection.request(method, wireParams, {
+      signal: options.signal,
+      timeoutMs: options.timeoutMs ?? this.#timeoutMs,
+      onNotification: (notification) => {
+        if (notification.method === NotificationMethod.Progress) {
+          options.onProgress?.(notification.params as ProgressNotificationParams);
+        } else if (notification.method === NotificationMethod.Message) {
+          onLog?.(notification.params as LoggingMessageNotificationParams);
+        }
+      },
+    });
+    this.#noteServerInfo(result);
+    return this.#check(method, result, options.allowInputRequired === true);
+  }
+
+  /** `server/discover`: versions, capabilities and instructions of the server. */
+  async discover(options?: CallOptions): Promise<DiscoverResult> {
+    return (await this.request("server/discover", {}, options)) as DiscoverResult;
+  }
+
+  async listTools(cursor?: string, options?: CallOptions): Promise<ListToolsResult> {
+    return (await this.request(
+      "tools/list",
+      cursor === undefined ? {} : { cursor },
+      options,
+    )) as ListToolsResult;
+  }
+
+  callTool(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    options: Opted,
+  ): Promise<CallToolResult | InputRequiredResult>;
+  callTool(name: string, args?: Record<string, unknown>, options?: NotOpted): Promise<CallToolResult>;
+  /** `tools/call`. With `allowInputRequired`, an `InputRequiredResult` is returned instead of thrown. */
+  async callTool(
+    name: string,
+    args?: Record<string, unknown>,
+    options: InputCallOptions = {},
+  ): Promise<CallToolResult | InputRequiredResult> {
+    const params: Record<string, unknown> = { name };
+    if (args !== undefined) params.arguments = args;
+    return (await this.request("tools/call", withInput(params, options), options)) as CallToolResult;
+  }
+
+  async listPrompts(cursor?: string, options?: CallOptions): Promise<ListPromptsResult> {
+    return (await this.request(
+      "prompts/list",
+      cursor === undefined ? {} : { cursor },
+      options,
+    )) as ListPromptsResult;
+  }
+
+  getPrompt(
+    name: string,
+    args: Record<string, string> | undefined,
+    options: Opted,
+  ): Promise<GetPromptResult | InputRequiredResult>;
+  getPrompt(name: string, args?: Record<string, string>, options?: NotOpted): Promise<GetPromptResult>;
+  /** `prompts/get`. With `allowInputRequired`, an `InputRequiredResult` is returned instead of thrown. */
+  async getPrompt(
+    name: string,
+    args?: Record<string, string>,
+    options: InputCallOptions = {},
+  ): Promise<GetPromptResult | InputRequiredResult> {
+    const params: Record<string, unknown> = { name };
+    if (args !== undefined) params.arguments = args;
+    return (await this.request("prompts/get", withInput(params, options), options)) as GetPromptResult;
+  }
+
+  async listResources(cursor?: string, options?: CallOptions): Promise<ListResourcesResult> {
+    return (await this.request(
+      "resources/list",
+      cursor === undefined ? {} : { cursor },
+      options,
+    )) as ListResourcesResult;
+  }
+
+  async listResourceTemplates(cursor?: string, options?: CallOptions): Promise<ListResourceTemplatesResult> {
+    const params = cursor === undefined ? {} : { cursor };
+    return (await this.request("resources/templates/list", params, options)) as ListResourceTemplatesResult;
+  }
+
+  readResource(uri: string, options: Opted): Promise<ReadResourceResult | InputRequiredResult>;
+  readResource(uri: string, options?: NotOpted): Promise<ReadResourceResult>;
+  /** `resources/read`. With `allowInputRequired`, an `InputRequiredResult` is returned instead of thrown. */
+  async readResource(
+    uri: string,
+    options: InputCallOptions = {},
+  ): Promise<ReadResourceResult | InputRequiredResult> {
+    return (await this.request("resources/read", withInput({ uri }, options), options)) as ReadResourceResult;
+  }
+
+  /** `completion/complete` for a prompt argument or a template variable. */
+  async complete(
+    params: Omit<CompleteRequestParams, "_meta">,
+    options?: CallOptions,
+  ): Promise<CompleteResult> {
+    return (await this.request("completion/complete", params, options)) as CompleteResult;
+  }
+
+  #check(method: string, result: ResultObject, allowInputRequired: boolean): ResultObject {
+    const resultType = result.resultType ?? "complete";
+    if (resultType === "input_required") {
+      if (!INPUT_REQUIRED_METHODS.has(method)) {
+        throw new ProtocolError(`The server answered input_required to ${method}, which cannot carry it`);
+      }
+      const parsed = InputRequiredResultSchema.safeParse(result);
+      if (!parsed.success)
+        throw new ProtocolError(`The server sent a malformed InputRequiredResult for ${method}`);
+      if (!allowInputRequired) throw new InputRequiredError(method, result as InputRequiredResult);
+      return result;
+    }
+    if (resultType !== "complete") {
+      throw new ProtocolError(
+        `The server answered ${method} with an unknown resultType ${JSON.stringify(resultType)}`,
+      );
+    }
+    if (isCoreMethod(method) && !METHOD_SPECS[method].result.safeParse(result).success) {
+      throw new ProtocolError(`The server sent a malformed ${method} result`);
+    }
+    return result;
+  }
+
+  #noteServerInfo(result: ResultObject): void {
+    const meta = result._meta as Record<string, unknown> | undefined;
+    const parsed = ImplementationSchema.safeParse(meta?.[MetaKey.ServerInfo]);
+    if (parsed.success) this.#serverInfo = parsed.data;
+  }
+
+  #routeStray(notification: JSONRPCNotification): void {
+    if (notification.method === NotificationMethod.Message) {
+      this.#onLog?.(notification.params as LoggingMessageNotificationParams);
+    }
+  }
+}
+
+function withInput(params: Record<string, unknown>, options: InputCallOptions): Record<string, unknown> {
+  if (options.inputResponses !== undefined) params.inputResponses = options.inputResponses;
+  if (options.requestState !== undefined) params.requestState = options.requestState;
+  return params;
+}

@@ -1,0 +1,67 @@
+import type {
+  ClientCapabilities,
+  Implementation,
+  JSONRPCNotification,
+  LoggingLevel,
+  ProgressToken,
+  RequestId,
+  ResultObject,
+} from "../types/index.js";
+
+/**
+ * What a verified access token says about its bearer. Filled by a transport's auth hook
+ * (HTTP `verifyToken`) and read by request-state principal binding.
+ */
+export interface AuthInfo {
+  /** The raw bearer token. Never logged. */
+  readonly token: string;
+  /** The OAuth client the token was issued to. */
+  readonly clientId: string;
+  readonly scopes: readonly string[];
+  /** The token's `iss` claim, when the verifier knows it. */
+  readonly issuer?: string;
+  /** The token's `sub` claim, when the verifier knows it. */
+  readonly subject?: string;
+  /** Expiry, in seconds since the epoch. */
+  readonly expiresAt?: number;
+  readonly extra?: Readonly<Record<string, unknown>>;
+}
+
+/** Where the server writes operational messages (never to the wire). */
+export interface Logger {
+  debug(message: string): void;
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+/**
+ * Everything a handler or middleware knows about one request. Plain data: middleware that
+ * changes something passes a copy (`{ ...ctx, params: { ...ctx.params, x } }`) to `next`.
+ */
+export interface ServerRequestContext {
+  readonly method: string;
+  readonly requestId: RequestId;
+  /** The validated request params, `_meta` included. */
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly protocolVersion: string;
+  readonly clientCapabilities: ClientCapabilities;
+  readonly clientInfo: Implementation | undefined;
+  readonly logLevel: LoggingLevel | undefined;
+  readonly progressToken: ProgressToken | undefined;
+  readonly authInfo: AuthInfo | undefined;
+  /** Fires when the client cancels the request or the transport goes away. */
+  readonly signal: AbortSignal;
+  readonly logger: Logger;
+  /** Sends a notification tied to this request (progress, log message) before its response. */
+  readonly notify: (notification: JSONRPCNotification) => Promise<void>;
+}
+
+/** The rest of the chain: call it with the (possibly copied) context to get the result. */
+export type NextHandler = (ctx: ServerRequestContext) => Promise<ResultObject>;
+
+/** A middleware as a function. */
+export type MiddlewareFunction = (ctx: ServerRequestContext, next: NextHandler) => Promise<ResultObject>;
+
+/** A middleware: a function or an object with a `handle` method (e.g. `RequestStateBoundary`). */
+export type Middleware = MiddlewareFunction | { handle: MiddlewareFunction };

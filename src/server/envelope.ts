@@ -1,0 +1,70 @@
+import {
+  ClientCapabilitiesSchema,
+  ErrorCode,
+  ImplementationSchema,
+  type JSONRPCRequest,
+  LoggingLevelSchema,
+  McpError,
+  MetaKey,
+  ProgressTokenSchema,
+  type RequestMeta,
+} from "../types/index.js";
+
+/** What the per-request `_meta` envelope established. */
+export interface Envelope {
+  readonly meta: RequestMeta;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function invalidEnvelope(message: string): McpError {
+  return new McpError(ErrorCode.InvalidParams, message);
+}
+
+/**
+ * Steps 1–2 of the validation ladder for a modern request: the `_meta` envelope must be present
+ * and well formed (-32602), and its protocol version served here (-32022 with `supported` and
+ * `requested`). The version is checked before the rest so a newer revision's envelope is never
+ * judged by our rules.
+ */
+export function validateEnvelope(request: JSONRPCRequest, supportedVersions: readonly string[]): Envelope {
+  const params = request.params;
+  if (!isObject(params) || !isObject(params._meta)) {
+    throw invalidEnvelope("Missing required params._meta envelope");
+  }
+  const meta = params._meta;
+  const version = meta[MetaKey.ProtocolVersion];
+  if (version === undefined) throw invalidEnvelope(`Missing required _meta key ${MetaKey.ProtocolVersion}`);
+  if (typeof version !== "string")
+    throw invalidEnvelope(`_meta key ${MetaKey.ProtocolVersion} must be a string`);
+  if (!supportedVersions.includes(version)) {
+    throw new McpError(ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", {
+      supported: [...supportedVersions],
+      requested: version,
+    });
+  }
+  const capabilities = meta[MetaKey.ClientCapabilities];
+  if (capabilities === undefined) {
+    throw invalidEnvelope(`Missing required _meta key ${MetaKey.ClientCapabilities}`);
+  }
+  if (!ClientCapabilitiesSchema.safeParse(capabilities).success) {
+    throw invalidEnvelope(`_meta key ${MetaKey.ClientCapabilities} must be a ClientCapabilities object`);
+  }
+  const clientInfo = meta[MetaKey.ClientInfo];
+  if (clientInfo !== undefined && !ImplementationSchema.safeParse(clientInfo).success) {
+    throw invalidEnvelope(`_meta key ${MetaKey.ClientInfo} must be an Implementation ({ name, version })`);
+  }
+  const logLevel = meta[MetaKey.LogLevel];
+  if (logLevel !== undefined && !LoggingLevelSchema.safeParse(logLevel).success) {
+    throw invalidEnvelope(
+      `_meta key ${MetaKey.LogLevel} must be one of ${LoggingLevelSchema.options.join(", ")}`,
+    );
+  }
+  const progressToken = meta[MetaKey.ProgressToken];
+  if (progressToken !== undefined && !ProgressTokenSchema.safeParse(progressToken).success) {
+    throw invalidEnvelope(`_meta key ${MetaKey.ProgressToken} must be a string or an integer`);
+  }
+  return { meta: meta as RequestMeta };
+}

@@ -1,0 +1,14 @@
+/** The server side of roundtrip: the low-level `Server`, its context and middleware. */
+export type {
+  AuthInfo,
+  Logger,
+  Middleware,
+  MiddlewareFunction,
+  NextHandler,
+  ServerRequestContext,
+} from "./context.js";
+export type { PaginatedParams, RequestHandler, ServerHandlers } from "./handlers.js";
+export { consoleLogger, silentLogger } from "./logger.js";
+export { logLevelAllows, sendLog, sendProgress } from "./notify.js";
+export { CONSERVATIVE_CACHE_HINTS } from "./outbound.js";
+export { type DispatchContext, Server, type ServerOptions } from "./server.js";

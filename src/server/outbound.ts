@@ -1,0 +1,82 @@
+import {
+  CACHEABLE_METHODS,
+  type CacheHints,
+  type ClientCapabilities,
+  ErrorCode,
+  type Implementation,
+  INPUT_REQUIRED_METHODS,
+  InputRequestsSchema,
+  isCoreMethod,
+  McpError,
+  METHOD_SPECS,
+  MetaKey,
+  type ResultObject,
+} from "../types/index.js";
+import { assertInputRequestsDeclared } from "./capability-gate.js";
+
+/** The most conservative cache hints: stale at once, never shared across authorization contexts. */
+export const CONSERVATIVE_CACHE_HINTS: CacheHints = Object.freeze({ ttlMs: 0, cacheScope: "private" });
+
+export interface OutboundRules {
+  readonly serverInfo: Implementation;
+  /** Per-method cache hints used when a handler gives none. */
+  readonly cacheHints: Readonly<Record<string, CacheHints>>;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function invalidResult(detail: string): McpError {
+  return new McpError(ErrorCode.InternalError, "Handler returned an invalid result", { detail });
+}
+
+/**
+ * The outbound half of dispatch: checks what a handler returned against the per-method rules of
+ * the 2026-07-28 wire, then stamps `resultType`, the serverInfo `_meta` and cache hints. Returns a
+ * new object; the handler's own result is never mutated.
+ */
+export function finishResult(
+  method: string,
+  result: unknown,
+  declared: ClientCapabilities,
+  rules: OutboundRules,
+): ResultObject {
+  if (!isObject(result)) throw invalidResult("a result must be a JSON object");
+  const resultType = result.resultType ?? "complete";
+  const out: ResultObject = { ...result, resultType };
+  if (resultType === "input_required") {
+    if (!INPUT_REQUIRED_METHODS.has(method)) {
+      throw invalidResult(`${method} cannot answer input_required`);
+    }
+    const hasRequests = isObject(result.inputRequests) && Object.keys(result.inputRequests).length > 0;
+    const hasState = typeof result.requestState === "string";
+    if (!hasRequests && !hasState) {
+      throw invalidResult("an input_required result needs inputRequests or requestState");
+    }
+    if (result.requestState !== undefined && !hasState) throw invalidResult("requestState must be a string");
+    if (result.inputRequests !== undefined) {
+      const parsed = InputRequestsSchema.safeParse(result.inputRequests);
+      if (!parsed.success)
+        throw invalidResult("inputRequests holds something that is not an embedded request");
+      assertInputRequestsDeclared(parsed.data, declared);
+    }
+    delete out.ttlMs;
+    delete out.cacheScope;
+  } else if (resultType === "complete") {
+    if (isCoreMethod(method)) {
+      const spec = METHOD_SPECS[method];
+      if (!spec.result.safeParse(result).success) throw invalidResult(`not a valid ${method} result`);
+    }
+    if (CACHEABLE_METHODS.has(method)) {
+      const hints = rules.cacheHints[method] ?? CONSERVATIVE_CACHE_HINTS;
+      if (out.ttlMs === undefined) out.ttlMs = hints.ttlMs;
+      if (out.cacheScope === undefined) out.cacheScope = hints.cacheScope;
+    }
+  } else {
+    throw invalidResult(`unknown resultType ${JSON.stringify(resultType)}`);
+  }
+  const meta = isObject(result._meta) ? result._meta : {};
+  out._meta = { ...meta, [MetaKey.ServerInfo]: rules.serverInfo };
+  return out;
+}

@@ -1,0 +1,256 @@
+import type { z } from "zod";
+import {
+  type CacheHints,
+  type DiscoverResult,
+  ErrorCode,
+  type ErrorObject,
+  type Implementation,
+  isCoreMethod,
+  type JSONRPCNotification,
+  JSONRPCRequestSchema,
+  type JSONRPCResponse,
+  type LoggingLevel,
+  McpError,
+  METHOD_SPECS,
+  MetaKey,
+  MODERN_PROTOCOL_VERSIONS,
+  type ProgressToken,
+  REMOVED_METHODS,
+  type RequestId,
+  type ResultObject,
+  type ServerCapabilities,
+} from "../types/index.js";
+import type { AuthInfo, Logger, Middleware, NextHandler, ServerRequestContext } from "./context.js";
+import { deriveCapabilities } from "./discover.js";
+import { validateEnvelope } from "./envelope.js";
+import { HANDLER_METHODS, type RequestHandler, type ServerHandlers } from "./handlers.js";
+import { consoleLogger } from "./logger.js";
+import { finishResult } from "./outbound.js";
+
+/** Options of a low-level server, besides its handlers. */
+export interface ServerOptions extends ServerHandlers {
+  version?: string;
+  title?: string;
+  instructions?: string;
+  /** Where rejections and handler crashes are logged. Defaults to stderr. */
+  logger?: Logger;
+  /** Capabilities merged over the ones derived from the registered handlers (e.g. `{ logging: {} }`). */
+  capabilities?: ServerCapabilities;
+  /** Cache hints per cacheable method when a handler gives none (default `ttlMs: 0, cacheScope: "private"`). */
+  cacheHints?: Partial<Record<string, CacheHints>>;
+}
+
+/** What a transport knows about one incoming request. */
+export interface DispatchContext {
+  /** Request-scoped notifications (progress, logs) go here, before the response. */
+  notify?: (notification: JSONRPCNotification) => void | Promise<void>;
+  /** Aborted when the client cancels or disconnects. */
+  signal?: AbortSignal;
+  /** Filled by the transport's auth hook. */
+  authInfo?: AuthInfo;
+}
+
+interface Registration {
+  readonly params: z.ZodType<Record<string, unknown>> | undefined;
+  readonly handler: RequestHandler<Record<string, unknown>, unknown>;
+}
+
+const NEVER_ABORTED = new AbortController().signal;
+
+function errorResponse(id: RequestId | null, error: ErrorObject): JSONRPCResponse {
+  return { jsonrpc: "2.0", id, error };
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "params"}: ${issue.message}`)
+    .join("; ");
+}
+
+/**
+ * The low-level MCP server: a table of handlers behind the 2026-07-28 validation ladder. One
+ * instance serves every request of every connection; transports call `dispatch`.
+ *
+ * @example
+ * const server = new Server("Provisioner", {
+ *   onListTools: () => ({ tools: [provisionTool] }),
+ *   onCallTool: (ctx, params) => ({ content: [{ type: "text", text: `hello ${params.name}` }] }),
+ * });
+ */
+export class Server {
+  readonly name: string;
+  readonly version: string;
+  readonly instructions: string | undefined;
+  readonly logger: Logger;
+  /** Runs around every handler, first element outermost. `RequestStateBoundary` goes here. */
+  readonly middleware: Middleware[] = [];
+  /** Versions served; a request at any other version gets -32022. */
+  readonly supportedVersions: readonly string[] = MODERN_PROTOCOL_VERSIONS;
+
+  readonly #handlers = new Map<string, Registration>();
+  readonly #extraCapabilities: ServerCapabilities;
+  readonly #cacheHints: Record<string, CacheHints>;
+  readonly #serverInfo: Implementation;
+
+  constructor(name: string, options: ServerOptions = {}) {
+    this.name = name;
+    this.version = options.version ?? "";
+    this.instructions = options.instructions;
+    this.logger = options.logger ?? consoleLogger;
+    this.#extraCapabilities = options.capabilities ?? {};
+    this.#cacheHints = { ...options.cacheHints } as Record<string, CacheHints>;
+    this.#serverInfo = { name, version: this.version, ...(options.title ? { title: options.title } : {}) };
+    for (const [option, method] of Object.entries(HANDLER_METHODS)) {
+      const handler = options[option as keyof ServerHandlers];
+      if (handler) this.setRequestHandler(method, handler as RequestHandler<never, unknown>);
+    }
+    this.setRequestHandler("server/discover", () => this.discover());
+  }
+
+  /** The identity stamped on every result's `_meta`. */
+  get serverInfo(): Implementation {
+    return this.#serverInfo;
+  }
+
+  /** Capabilities as advertised by `server/discover`: derived from the registered handlers. */
+  get capabilities(): ServerCapabilities {
+    return deriveCapabilities(new Set(this.#handlers.keys()), this.#extraCapabilities);
+  }
+
+  /** True when a handler serves `method`. */
+  hasHandler(method: string): boolean {
+    return this.#handlers.has(method);
+  }
+
+  /**
+   * Registers (or replaces) the handler of a method. Core methods get their params validated by
+   * the spec schema; other methods by `params` when given.
+   */
+  setRequestHandler<P extends Record<string, unknown>>(
+    method: string,
+    handler: RequestHandler<P, unknown>,
+    params?: z.ZodType<P>,
+  ): void {
+    const schema = isCoreMethod(method) ? METHOD_SPECS[method].params : params;
+    this.#handlers.set(method, {
+      params: schema as z.ZodType<Record<string, unknown>> | undefined,
+      handler: handler as RequestHandler<Record<string, unknown>, unknown>,
+    });
+  }
+
+  /** The `server/discover` result, built from the live handler table. */
+  discover(): DiscoverResult {
+    const result: DiscoverResult = {
+      supportedVersions: [...this.supportedVersions],
+      capabilities: this.capabilities,
+    };
+    if (this.instructions !== undefined) result.instructions = this.instructions;
+    return result;
+  }
+
+  /**
+   * Serves one JSON-RPC request: the validation ladder, the middleware chain, the handler, then the
+   * outbound rules and stamps. Always resolves: with the response, or with `undefined` when the
+   * request was cancelled (nothing more may be sent for it).
+   */
+  async dispatch(message: unknown, context: DispatchContext = {}): Promise<JSONRPCResponse | undefined> {
+    const parsed = JSONRPCRequestSchema.safeParse(message);
+    if (!parsed.success) {
+      const id = (message as { id?: unknown } | null)?.id;
+      const validId = typeof id === "string" || (typeof id === "number" && Number.isInteger(id)) ? id : null;
+      return errorResponse(validId, { code: ErrorCode.InvalidRequest, message: "Invalid Request" });
+    }
+    const request = parsed.data;
+    const signal = context.signal ?? NEVER_ABORTED;
+    let finished = false;
+    try {
+      const { meta } = validateEnvelope(request, this.supportedVersions);
+      const registration = this.#handlers.get(request.method);
+      if (!registration) {
+        const why = REMOVED_METHODS.has(request.method) ? " (not part of protocol revision 2026-07-28)" : "";
+        throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method}${why}`);
+      }
+      let params: Record<string, unknown> = request.params ?? {};
+      if (registration.params) {
+        const checked = registration.params.safeParse(params);
+        if (!checked.success) {
+          throw new McpError(
+            ErrorCode.InvalidParams,
+            `Invalid params for ${request.method}: ${describeIssues(checked.error)}`,
+          );
+        }
+        params = checked.data;
+      }
+      const notify = context.notify;
+      const ctx: ServerRequestContext = {
+        method: request.method,
+        requestId: request.id,
+        params,
+        protocolVersion: meta[MetaKey.ProtocolVersion],
+        clientCapabilities: meta[MetaKey.ClientCapabilities],
+        clientInfo: meta[MetaKey.ClientInfo],
+        logLevel: meta[MetaKey.LogLevel] as LoggingLevel | undefined,
+        progressToken: meta[MetaKey.ProgressToken] as ProgressToken | undefined,
+        authInfo: context.authInfo,
+        signal,
+        logger: this.logger,
+        notify: async (notification) => {
+          if (finished || signal.aborted || !notify) return;
+          await notify(notification);
+        },
+      };
+      const result = await this.#runChain(ctx, registration);
+      const finalResult = finishResult(request.method, result, ctx.clientCapabilities, {
+        serverInfo: this.#serverInfo,
+        cacheHints: this.#cacheHints,
+      });
+      if (signal.aborted) return undefined;
+      return { jsonrpc: "2.0", id: request.id, result: finalResult };
+    } catch (error) {
+      if (signal.aborted) return undefined;
+      return errorResponse(request.id, this.#toWireError(request.method, error));
+    } finally {
+      finished = true;
+    }
+  }
+
+  #runChain(ctx: ServerRequestContext, registration: Registration): Promise<ResultObject> {
+    const chain = [...this.middleware];
+    const run =
+      (index: number): NextHandler =>
+      async (current) => {
+        const layer = chain[index];
+        if (layer === undefined) return (await registration.handler(current, current.params)) as ResultObject;
+        const fn = typeof layer === "function" ? layer : layer.handle.bind(layer);
+        return fn(current, run(index + 1));
+      };
+    return run(0)(ctx);
+  }
+
+  #toWireError(method: string, error: unknown): ErrorObject {
+    if (error instanceof McpError) {
+      // Retired codes never reach the modern wire.
+      if (error.code === ErrorCode.LegacyResourceNotFound) {
+        return new McpError(ErrorCode.InvalidParams, error.message, error.data).toErrorObject();
+      }
+      if (error.code === ErrorCode.LegacyUrlElicitationRequired) {
+        return {
+          code: ErrorCode.InternalError,
+          message: "URL elicitation must be returned as an input_required result on protocol 2026-07-28",
+        };
+      }
+      if (error.code === ErrorCode.InternalError && error.message === "Handler returned an invalid result") {
+        this.logger.error(
+          `${method}: handler returned an invalid result: ${String((error.data as { detail?: unknown })?.detail)}`,
+        );
+        return { code: error.code, message: error.message };
+      }
+      return error.toErrorObject();
+    }
+    this.logger.error(
+      `${method}: handler failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
+    return { code: ErrorCode.InternalError, message: "Internal error" };
+  }
+}

@@ -1,0 +1,225 @@
+import {
+  type JSONRPCMessage,
+  type JSONRPCNotification,
+  McpError,
+  MetaKey,
+  NotificationMethod,
+  type RequestId,
+  type ResultObject,
+} from "../types/index.js";
+import { ConnectionClosedError, RequestAbortedError, RequestTimeoutError } from "./errors.js";
+import type { MessageInfo, Transport } from "./transport.js";
+
+/** Per-request options of `JsonRpcConnection.request`. */
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /** Milliseconds before the request fails locally with `RequestTimeoutError`. */
+  timeoutMs?: number;
+  /** Notifications that belong to this request (its stream, or its progress token). */
+  onNotification?: (notification: JSONRPCNotification) => void;
+}
+
+/** Handler for server → client requests (the legacy back-channel); modern servers never send any. */
+export type IncomingRequestHandler = (
+  method: string,
+  params: Record<string, unknown> | undefined,
+) => Promise<ResultObject>;
+
+interface Pending {
+  resolve(result: ResultObject): void;
+  reject(error: Error): void;
+  onNotification?: (notification: JSONRPCNotification) => void;
+  progressToken?: unknown;
+}
+
+function progressTokenOf(params: Record<string, unknown> | undefined): unknown {
+  const meta = params?._meta as Record<string, unknown> | undefined;
+  return meta?.[MetaKey.ProgressToken];
+}
+
+/**
+ * The JSON-RPC core both sides reuse over any transport: fresh ids, pending calls, responses
+ * matched by id, notifications routed to the request they belong to, cancellation.
+ */
+export class JsonRpcConnection {
+  readonly #transport: Transport;
+  readonly #pending = new Map<RequestId, Pending>();
+  #nextId = 1;
+  #closed = false;
+  /** Notifications that belong to no in-flight request. */
+  onNotification?: (notification: JSONRPCNotification) => void;
+  /** Server → client requests; without a handler they are answered with -32601. */
+  onRequest?: IncomingRequestHandler;
+  /** Called once when the transport closes. */
+  onClose?: () => void;
+
+  constructor(transport: Transport) {
+    this.#transport = transport;
+    transport.onmessage = (message, info) => this.#receive(message, info);
+    transport.onclose = () => this.#handleClose();
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  async start(): Promise<void> {
+    await this.#transport.start();
+  }
+
+  /** Sends a request with a fresh id and resolves with its result (rejects with `McpError` on an error response). */
+  request(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: RequestOptions = {},
+  ): Promise<ResultObject> {
+    if (this.#closed) return Promise.reject(new ConnectionClosedError("Connection is closed"));
+    const { signal, timeoutMs } = options;
+    if (signal?.aborted) return Promise.reject(new RequestAbortedError(`Request ${method} was aborted`));
+    const id = this.#nextId++;
+    return new Promise<ResultObject>((resolve, reject) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const cleanup = () => {
+        this.#pending.delete(id);
+        if (timer) clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+      };
+      const abandon = (error: Error, reason: string) => {
+        cleanup();
+        this.#cancelRemote(id, reason);
+        reject(error);
+      };
+      const onAbort = () =>
+        abandon(new RequestAbortedError(`Request ${method} was aborted`), "aborted by the client");
+      signal?.addEventListener("abort", onAbort, { once: true });
+      if (timeoutMs !== undefined) {
+        timer = setTimeout(
+          () =>
+            abandon(new RequestTimeoutError(`Request ${method} timed out after ${timeoutMs} ms`), "timeout"),
+          timeoutMs,
+        );
+      }
+      this.#pending.set(id, {
+        resolve: (result) => {
+          cleanup();
+          resolve(result);
+        },
+        reject: (error) => {
+          cleanup();
+          reject(error);
+        },
+        onNotification: options.onNotification,
+        progressToken: progressTokenOf(params),
+      });
+      const message: JSONRPCMessage =
+        params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params };
+      this.#transport.send(message).catch((error: unknown) => {
+        this.#pending.get(id)?.reject(error instanceof Error ? error : new Error(String(error)));
+      });
+    });
+  }
+
+  /** Sends a notification. */
+  async notify(method: string, params?: Record<string, unknown>): Promise<void> {
+    if (this.#closed) throw new ConnectionClosedError("Connection is closed");
+    await this.#transport.send(
+      params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params },
+    );
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    await this.#transport.close();
+    this.#handleClose();
+  }
+
+  #cancelRemote(id: RequestId, reason: string): void {
+    if (this.#closed) return;
+    if (this.#transport.cancel) {
+      this.#transport.cancel(id, reason);
+      return;
+    }
+    this.#transport
+      .send({ jsonrpc: "2.0", method: NotificationMethod.Cancelled, params: { requestId: id, reason } })
+      .catch(() => {});
+  }
+
+  #receive(message: JSONRPCMessage, info: MessageInfo | undefined): void {
+    const record = message as Record<string, unknown>;
+    if ("method" in record && typeof record.method === "string") {
+      if ("id" in record && record.id !== undefined && record.id !== null) {
+        void this.#answerIncomingRequest(
+          record.id as RequestId,
+          record.method,
+          record.params as Record<string, unknown>,
+        );
+        return;
+      }
+      this.#routeNotification(message as JSONRPCNotification, info);
+      return;
+    }
+    const id = record.id as RequestId | null | undefined;
+    if (id === undefined || id === null) return;
+    const pending = this.#pending.get(id);
+    if (!pending) return;
+    if (typeof record.error === "object" && record.error !== null) {
+      pending.reject(
+        McpError.fromErrorObject(record.error as { code: number; message: string; data?: unknown }),
+      );
+    } else if (typeof record.result === "object" && record.result !== null && !Array.isArray(record.result)) {
+      pending.resolve(record.result as ResultObject);
+    } else {
+      pending.reject(new McpError(-32603, "Malformed response: no result object"));
+    }
+  }
+
+  #routeNotification(notification: JSONRPCNotification, info: MessageInfo | undefined): void {
+    if (info?.relatedRequestId !== undefined) {
+      const pending = this.#pending.get(info.relatedRequestId);
+      if (pending?.onNotification) {
+        pending.onNotification(notification);
+        return;
+      }
+    }
+    if (notification.method === NotificationMethod.Progress) {
+      const token = notification.params?.progressToken;
+      for (const pending of this.#pending.values()) {
+        if (
+          pending.progressToken !== undefined &&
+          pending.progressToken === token &&
+          pending.onNotification
+        ) {
+          pending.onNotification(notification);
+          return;
+        }
+      }
+    }
+    this.onNotification?.(notification);
+  }
+
+  async #answerIncomingRequest(
+    id: RequestId,
+    method: string,
+    params: Record<string, unknown> | undefined,
+  ): Promise<void> {
+    let reply: JSONRPCMessage;
+    try {
+      if (!this.onRequest) throw new McpError(-32601, `Method not found: ${method}`);
+      reply = { jsonrpc: "2.0", id, result: await this.onRequest(method, params) };
+    } catch (error) {
+      const wire =
+        error instanceof McpError ? error.toErrorObject() : { code: -32603, message: "Internal error" };
+      reply = { jsonrpc: "2.0", id, error: wire };
+    }
+    if (!this.#closed) await this.#transport.send(reply).catch(() => {});
+  }
+
+  #handleClose(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    const error = new ConnectionClosedError("Connection closed");
+    for (const pending of [...this.#pending.values()]) pending.reject(error);
+    this.#pending.clear();
+    this.onClose?.();
+  }
+}

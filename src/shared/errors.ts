@@ -1,0 +1,22 @@
+/**
+ * Errors raised locally by the SDK. They carry no JSON-RPC code, so they can never be mistaken
+ * for an error the peer sent (which is always an `McpError`).
+ */
+export class RoundtripError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** The connection closed before the response arrived. */
+export class ConnectionClosedError extends RoundtripError {}
+
+/** No response arrived within the request's timeout. */
+export class RequestTimeoutError extends RoundtripError {}
+
+/** The caller aborted the request. */
+export class RequestAbortedError extends RoundtripError {}
+
+/** The peer answered something the protocol does not allow (e.g. an unknown `resultType`). */
+export class ProtocolError extends RoundtripError {}

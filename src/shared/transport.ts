@@ -1,0 +1,25 @@
+import type { JSONRPCMessage, RequestId } from "../types/index.js";
+
+/** Extra facts a transport knows about a message it delivers. */
+export interface MessageInfo {
+  /** The request whose response stream carried this message (HTTP, in-memory). */
+  readonly relatedRequestId?: RequestId;
+}
+
+/**
+ * A bidirectional JSON-RPC message channel. Transports only move messages; ids, pending calls
+ * and cancellation live in `JsonRpcConnection`.
+ */
+export interface Transport {
+  start(): Promise<void>;
+  send(message: JSONRPCMessage): Promise<void>;
+  close(): Promise<void>;
+  onmessage?: (message: JSONRPCMessage, info?: MessageInfo) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  /**
+   * Transport-native cancellation of an in-flight request (HTTP closes its stream). When absent,
+   * the connection sends `notifications/cancelled`.
+   */
+  cancel?(requestId: RequestId, reason?: string): void;
+}

@@ -1,0 +1,69 @@
+/** JSON-RPC and MCP error codes used on the 2026-07-28 wire. */
+export const ErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  /** A standard HTTP header is missing, malformed or disagrees with the body. */
+  HeaderMismatch: -32020,
+  /** The request needs a client capability the client did not declare. */
+  MissingRequiredClientCapability: -32021,
+  /** The requested protocol version is not served here. */
+  UnsupportedProtocolVersion: -32022,
+  /** Legacy (2025-11-25) resource-not-found; accepted from peers, never emitted on the modern wire. */
+  LegacyResourceNotFound: -32002,
+  /** Legacy (2025-11-25) URL elicitation required; never emitted on the modern wire. */
+  LegacyUrlElicitationRequired: -32042,
+} as const;
+
+export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** The JSON-RPC `error` member. */
+export type ErrorObject = {
+  code: number;
+  message: string;
+  data?: unknown;
+};
+
+/**
+ * An error that crosses the wire as a JSON-RPC error with its own code, message and data.
+ * Thrown by handlers to answer with a specific error; thrown by clients when the peer answered one.
+ *
+ * @example
+ * throw new McpError(ErrorCode.InvalidParams, "Unknown tool: nope");
+ */
+export class McpError extends Error {
+  readonly code: number;
+  readonly data: unknown;
+
+  constructor(code: number, message: string, data?: unknown) {
+    super(message);
+    this.name = "McpError";
+    this.code = code;
+    this.data = data;
+  }
+
+  /** The JSON-RPC `error` member for this error. */
+  toErrorObject(): ErrorObject {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
+
+  /** Rebuilds an error received from a peer. */
+  static fromErrorObject(error: ErrorObject): McpError {
+    return new McpError(error.code, error.message, error.data);
+  }
+}
+
+/** The frozen rejection every request-state verification failure answers with. */
+export const INVALID_REQUEST_STATE_MESSAGE = "Invalid or expired requestState";
+export const INVALID_REQUEST_STATE_REASON = "invalid_request_state";
+
+/** Builds the one error that every inbound request-state failure answers with. */
+export function invalidRequestStateError(): McpError {
+  return new McpError(ErrorCode.InvalidParams, INVALID_REQUEST_STATE_MESSAGE, {
+    reason: INVALID_REQUEST_STATE_REASON,
+  });
+}

@@ -1,0 +1,77 @@
+import { z } from "zod";
+
+/** JSON-RPC request id: a string or an integer. */
+export const RequestIdSchema = z.union([z.string(), z.int()]);
+export type RequestId = z.infer<typeof RequestIdSchema>;
+
+const ParamsSchema = z.record(z.string(), z.unknown());
+
+export const JSONRPCRequestSchema = z.looseObject({
+  jsonrpc: z.literal("2.0"),
+  id: RequestIdSchema,
+  method: z.string(),
+  params: ParamsSchema.optional(),
+});
+export type JSONRPCRequest = z.infer<typeof JSONRPCRequestSchema>;
+
+export const JSONRPCNotificationSchema = z.looseObject({
+  jsonrpc: z.literal("2.0"),
+  method: z.string(),
+  params: ParamsSchema.optional(),
+});
+export type JSONRPCNotification = z.infer<typeof JSONRPCNotificationSchema>;
+
+export const ErrorObjectSchema = z.looseObject({
+  code: z.int(),
+  message: z.string(),
+  data: z.unknown().optional(),
+});
+
+export const JSONRPCResultResponseSchema = z.looseObject({
+  jsonrpc: z.literal("2.0"),
+  id: RequestIdSchema,
+  result: z.record(z.string(), z.unknown()),
+});
+export type JSONRPCResultResponse = z.infer<typeof JSONRPCResultResponseSchema>;
+
+export const JSONRPCErrorResponseSchema = z.looseObject({
+  jsonrpc: z.literal("2.0"),
+  id: RequestIdSchema.nullable().optional(),
+  error: ErrorObjectSchema,
+});
+export type JSONRPCErrorResponse = z.infer<typeof JSONRPCErrorResponseSchema>;
+
+export type JSONRPCResponse = JSONRPCResultResponse | JSONRPCErrorResponse;
+export type JSONRPCMessage = JSONRPCRequest | JSONRPCNotification | JSONRPCResponse;
+
+/** A result object as it travels in `result`: always a JSON object. */
+export type ResultObject = Record<string, unknown>;
+
+function hasOwn(value: object, key: string): boolean {
+  return Object.hasOwn(value, key);
+}
+
+/** True for a well-formed JSON-RPC request (has an id and a method). */
+export function isJSONRPCRequest(value: unknown): value is JSONRPCRequest {
+  return JSONRPCRequestSchema.safeParse(value).success;
+}
+
+/** True for a well-formed JSON-RPC notification (a method and no id). */
+export function isJSONRPCNotification(value: unknown): value is JSONRPCNotification {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    !hasOwn(value, "id") &&
+    JSONRPCNotificationSchema.safeParse(value).success
+  );
+}
+
+/** True for a successful JSON-RPC response. */
+export function isJSONRPCResultResponse(value: unknown): value is JSONRPCResultResponse {
+  return JSONRPCResultResponseSchema.safeParse(value).success;
+}
+
+/** True for a JSON-RPC error response. */
+export function isJSONRPCErrorResponse(value: unknown): value is JSONRPCErrorResponse {
+  return JSONRPCErrorResponseSchema.safeParse(value).success;
+}

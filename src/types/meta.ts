@@ -1,0 +1,46 @@
+import { z } from "zod";
+import { ClientCapabilitiesSchema } from "./capabilities.js";
+import { ImplementationSchema, LoggingLevelSchema, ProgressTokenSchema } from "./common.js";
+import { RequestIdSchema } from "./jsonrpc.js";
+
+/** Reserved `_meta` keys of the 2026-07-28 revision. */
+export const MetaKey = {
+  ProtocolVersion: "io.modelcontextprotocol/protocolVersion",
+  ClientCapabilities: "io.modelcontextprotocol/clientCapabilities",
+  ClientInfo: "io.modelcontextprotocol/clientInfo",
+  LogLevel: "io.modelcontextprotocol/logLevel",
+  ServerInfo: "io.modelcontextprotocol/serverInfo",
+  SubscriptionId: "io.modelcontextprotocol/subscriptionId",
+  ProgressToken: "progressToken",
+  TraceParent: "traceparent",
+  TraceState: "tracestate",
+  Baggage: "baggage",
+} as const;
+
+/** The `_meta` every modern request carries. */
+export const RequestMetaSchema = z.looseObject({
+  [MetaKey.ProtocolVersion]: z.string(),
+  [MetaKey.ClientCapabilities]: ClientCapabilitiesSchema,
+  [MetaKey.ClientInfo]: ImplementationSchema.optional(),
+  [MetaKey.LogLevel]: LoggingLevelSchema.optional(),
+  [MetaKey.ProgressToken]: ProgressTokenSchema.optional(),
+  [MetaKey.TraceParent]: z.string().optional(),
+  [MetaKey.TraceState]: z.string().optional(),
+  [MetaKey.Baggage]: z.string().optional(),
+});
+export type RequestMeta = z.infer<typeof RequestMetaSchema>;
+
+/** The `_meta` a result may carry. */
+export const ResultMetaSchema = z.looseObject({
+  [MetaKey.ServerInfo]: ImplementationSchema.optional(),
+  [MetaKey.SubscriptionId]: RequestIdSchema.optional(),
+});
+export type ResultMeta = z.infer<typeof ResultMetaSchema>;
+
+/** The `_meta` a notification may carry. */
+export const NotificationMetaSchema = z.looseObject({
+  [MetaKey.SubscriptionId]: RequestIdSchema.optional(),
+});
+
+/** Params of every modern request: `_meta` is required. */
+export const RequestParamsSchema = z.looseObject({ _meta: RequestMetaSchema });

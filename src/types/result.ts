@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { ResultMetaSchema } from "./meta.js";
+
+/** The core result discriminators. Extensions may add values (e.g. `"task"`). */
+export const ResultType = { Complete: "complete", InputRequired: "input_required" } as const;
+export type CoreResultType = (typeof ResultType)[keyof typeof ResultType];
+
+/** Fields every result may carry. `resultType` is required on the 2026 wire; a missing one reads as complete. */
+export const ResultBaseSchema = z.looseObject({
+  resultType: z.string().optional(),
+  _meta: ResultMetaSchema.optional(),
+});
+
+export const CacheScopeSchema = z.enum(["public", "private"]);
+export type CacheScope = z.infer<typeof CacheScopeSchema>;
+
+/** Cache hints of the six cacheable results. Required from 2026 servers; absent from legacy ones (read as 0). */
+export const CacheHintsSchema = z.object({
+  ttlMs: z.int().min(0),
+  cacheScope: CacheScopeSchema,
+});
+export type CacheHints = z.infer<typeof CacheHintsSchema>;
+
+/** Cache hints as received: optional, so that legacy results parse. */
+export const CacheableResultSchema = ResultBaseSchema.extend({
+  ttlMs: z.int().min(0).optional(),
+  cacheScope: CacheScopeSchema.optional(),
+});
+
+/** Pagination for list requests. */
+export const PaginatedResultSchema = CacheableResultSchema.extend({ nextCursor: z.string().optional() });
+
+/** An empty result, e.g. the graceful close of `subscriptions/listen`. */
+export const EmptyResultSchema = ResultBaseSchema;

@@ -1,0 +1,281 @@
+import { describe, expect, it } from "vitest";
+import { InputRequiredError } from "../../src/client/errors.js";
+import { ClientSession } from "../../src/client/session.js";
+import { silentLogger } from "../../src/server/logger.js";
+import { Server } from "../../src/server/server.js";
+import { ProtocolError } from "../../src/shared/errors.js";
+import { MemoryTransport } from "../../src/transports/memory.js";
+import { isInputRequiredResult, McpError, type ResultObject } from "../../src/types/index.js";
+import { wireTap } from "../helpers.js";
+
+/** A server whose every carrier answers what `answer` returns, recording the params it saw. */
+function stubServer(answer: (method: string, params: Record<string, unknown>) => unknown) {
+  const seen: { method: string; params: Record<string, unknown> }[] = [];
+  const handle = (method: string) => (_ctx: unknown, params: Record<string, unknown>) => {
+    seen.push({ method, params });
+    return answer(method, params) as never;
+  };
+  const server = new Server("stub", {
+    version: "9",
+    logger: silentLogger,
+    onListTools: handle("tools/list"),
+    onCallTool: handle("tools/call"),
+    onListPrompts: handle("prompts/list"),
+    onGetPrompt: handle("prompts/get"),
+    onListResources: handle("resources/list"),
+    onListResourceTemplates: handle("resources/templates/list"),
+    onReadResource: handle("resources/read"),
+    onComplete: handle("completion/complete"),
+  });
+  return { server, seen };
+}
+
+async function connect(server: Server, tap = wireTap(), options = {}) {
+  const session = await ClientSession.connect(new MemoryTransport(server, { onWire: tap.onWire }), options);
+  return { session, tap };
+}
+
+const ASK = {
+  resultType: "input_required",
+  inputRequests: {
+    region: {
+      method: "elicitation/create",
+      params: {
+        message: "Region?",
+        requestedSchema: { type: "object", properties: { region: { type: "string" } } },
+      },
+    },
+  },
+  requestState: "state-1",
+};
+
+describe("ClientSession envelope", () => {
+  it("puts the full _meta envelope on every request", async () => {
+    const { server } = stubServer(() => ({ tools: [] }));
+    const { session, tap } = await connect(server, wireTap(), {
+      capabilities: { elicitation: { form: {} } },
+      clientInfo: { name: "probe", version: "3.1" },
+    });
+    await session.listTools();
+    expect(tap.sent()).toEqual([
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/list",
+        params: {
+          _meta: {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } },
+            "io.modelcontextprotocol/clientInfo": { name: "probe", version: "3.1" },
+          },
+        },
+      },
+    ]);
+  });
+
+  it("adds logLevel, a progress token and extra meta keys, but never lets them override the envelope", async () => {
+    const { server } = stubServer(() => ({ content: [] }));
+    const { session, tap } = await connect(server, wireTap(), { logLevel: "info" });
+    await session.callTool(
+      "t",
+      {},
+      {
+        onProgress: () => {},
+        meta: { traceparent: "00-abc-def-01", "io.modelcontextprotocol/protocolVersion": "1999-01-01" },
+      },
+    );
+    const sentMeta = (tap.sent()[0]?.params as Record<string, Record<string, unknown>> | undefined)?._meta;
+    expect(sentMeta).toMatchObject({
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/logLevel": "info",
+      traceparent: "00-abc-def-01",
+    });
+    expect(typeof sentMeta?.progressToken).toBe("string");
+  });
+
+  it("learns serverInfo from the result stamp", async () => {
+    const { server } = stubServer(() => ({ tools: [] }));
+    const { session } = await connect(server);
+    expect(session.serverInfo).toBeUndefined();
+    await session.listTools();
+    expect(session.serverInfo).toEqual({ name: "stub", version: "9" });
+  });
+});
+
+describe("ClientSession typed calls", () => {
+  it("discovers", async () => {
+    const { server } = stubServer(() => ({}));
+    const { session } = await connect(server);
+    const discovered = await session.discover();
+    expect(discovered.supportedVersions).toEqual(["2026-07-28"]);
+    expect(discovered.capabilities).toEqual({ tools: {}, prompts: {}, resources: {}, completions: {} });
+  });
+
+  it("sends each method with its params", async () => {
+    const { server, seen } = stubServer((method) => {
+      switch (method) {
+        case "tools/list":
+          return { tools: [] };
+        case "prompts/list":
+          return { prompts: [] };
+        case "resources/list":
+          return { resources: [] };
+        case "resources/templates/list":
+          return { resourceTemplates: [] };
+        case "prompts/get":
+          return { messages: [] };
+        case "resources/read":
+          return { contents: [] };
+        case "completion/complete":
+          return { completion: { values: ["x"] } };
+        default:
+          return { content: [] };
+      }
+    });
+    const { session } = await connect(server);
+    await session.listTools("c1");
+    await session.listPrompts();
+    await session.listResources();
+    await session.listResourceTemplates();
+    await session.callTool("tool", { a: 1 });
+    await session.getPrompt("prompt", { who: "me" });
+    await session.readResource("x://1");
+    const completion = await session.complete({
+      ref: { type: "ref/prompt", name: "prompt" },
+      argument: { name: "who", value: "m" },
+    });
+    expect(completion.completion.values).toEqual(["x"]);
+    expect(seen.map(({ method, params }) => ({ method, params: { ...params, _meta: undefined } }))).toEqual([
+      { method: "tools/list", params: { cursor: "c1", _meta: undefined } },
+      { method: "prompts/list", params: { _meta: undefined } },
+      { method: "resources/list", params: { _meta: undefined } },
+      { method: "resources/templates/list", params: { _meta: undefined } },
+      { method: "tools/call", params: { name: "tool", arguments: { a: 1 }, _meta: undefined } },
+      { method: "prompts/get", params: { name: "prompt", arguments: { who: "me" }, _meta: undefined } },
+      { method: "resources/read", params: { uri: "x://1", _meta: undefined } },
+      {
+        method: "completion/complete",
+        params: {
+          ref: { type: "ref/prompt", name: "prompt" },
+          argument: { name: "who", value: "m" },
+          _meta: undefined,
+        },
+      },
+    ]);
+  });
+
+  it("raises the server's error as an McpError", async () => {
+    const { session } = await connect(new Server("empty", { logger: silentLogger }));
+    const error = await session.listTools().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(McpError);
+    expect((error as McpError).code).toBe(-32601);
+  });
+});
+
+const ELICITING = { capabilities: { elicitation: {} } };
+
+describe("ClientSession manual loop", () => {
+  it.each([
+    ["callTool", (s: ClientSession) => s.callTool("t", {})],
+    ["getPrompt", (s: ClientSession) => s.getPrompt("p")],
+    ["readResource", (s: ClientSession) => s.readResource("x://1")],
+  ])("%s throws InputRequiredError without the opt-in, carrying the result", async (_name, call) => {
+    const { server } = stubServer(() => ASK);
+    const { session } = await connect(server, wireTap(), ELICITING);
+    const error = (await call(session).catch((e: unknown) => e)) as InputRequiredError;
+    expect(error).toBeInstanceOf(InputRequiredError);
+    expect(error.message).toContain("allowInputRequired: true");
+    expect(error.result).toMatchObject(ASK);
+  });
+
+  it.each([
+    ["callTool", (s: ClientSession) => s.callTool("t", {}, { allowInputRequired: true })],
+    ["getPrompt", (s: ClientSession) => s.getPrompt("p", undefined, { allowInputRequired: true })],
+    ["readResource", (s: ClientSession) => s.readResource("x://1", { allowInputRequired: true })],
+  ])("%s returns the InputRequiredResult with the opt-in", async (_name, call) => {
+    const { server } = stubServer(() => ASK);
+    const { session } = await connect(server, wireTap(), ELICITING);
+    expect(await call(session)).toMatchObject(ASK);
+  });
+
+  it("threads inputResponses and a byte-exact requestState into the retry, with a new id", async () => {
+    const state = '  opaque\u2028state with spaces, quotes " and unicode é  ';
+    const { server, seen } = stubServer((_m, params) =>
+      params.requestState ? { content: [] } : { ...ASK, requestState: state },
+    );
+    const { session, tap } = await connect(server, wireTap(), ELICITING);
+    const first = await session.callTool("t", { x: 1 }, { allowInputRequired: true });
+    if (!isInputRequiredResult(first)) throw new Error("expected input_required");
+    const responses = { region: { action: "accept" as const, content: { region: "eu-west-1" } } };
+    await session.callTool(
+      "t",
+      { x: 1 },
+      { allowInputRequired: true, inputResponses: responses, requestState: first.requestState },
+    );
+    expect(first.requestState).toBe(state);
+    expect(seen[1]?.params.requestState).toBe(state);
+    expect(seen[1]?.params.inputResponses).toEqual(responses);
+    const ids = tap.sent().map((m) => m.id);
+    expect(ids[0]).not.toEqual(ids[1]);
+    expect((tap.sent()[1]?.params as Record<string, unknown> | undefined)?.requestState).toBe(state);
+  });
+
+  it("omits requestState and inputResponses when not given", async () => {
+    const { server } = stubServer(() => ({ content: [] }));
+    const { session, tap } = await connect(server, wireTap(), ELICITING);
+    await session.callTool("t");
+    expect(Object.keys(tap.sent()[0]?.params as object).sort()).toEqual(["_meta", "name"]);
+  });
+});
+
+describe("ClientSession result checks (hand-written server stubs)", () => {
+  /** A transport stub that answers every request with the given result, bypassing our server. */
+  function rawServer(result: ResultObject) {
+    return {
+      dispatch: async (message: unknown) => ({
+        jsonrpc: "2.0" as const,
+        id: (message as { id: number }).id,
+        result,
+      }),
+    };
+  }
+
+  it("reads a missing resultType as complete", async () => {
+    const session = await ClientSession.connect(
+      new MemoryTransport(rawServer({ content: [{ type: "text", text: "ok" }] })),
+    );
+    expect(await session.callTool("t")).toEqual({ content: [{ type: "text", text: "ok" }] });
+  });
+
+  it("rejects an unknown resultType", async () => {
+    const session = await ClientSession.connect(
+      new MemoryTransport(rawServer({ resultType: "mystery", content: [] })),
+    );
+    const error = await session.callTool("t").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect((error as Error).message).toContain('unknown resultType "mystery"');
+  });
+
+  it("rejects input_required on a method that cannot carry it", async () => {
+    const session = await ClientSession.connect(
+      new MemoryTransport(rawServer({ resultType: "input_required", requestState: "s" })),
+    );
+    await expect(session.listTools()).rejects.toBeInstanceOf(ProtocolError);
+  });
+
+  it("rejects a malformed InputRequiredResult", async () => {
+    const session = await ClientSession.connect(
+      new MemoryTransport(rawServer({ resultType: "input_required" })),
+    );
+    await expect(session.callTool("t", {}, { allowInputRequired: true })).rejects.toThrow(
+      /malformed InputRequiredResult/,
+    );
+  });
+
+  it("rejects a malformed complete result", async () => {
+    const session = await ClientSession.connect(
+      new MemoryTransport(rawServer({ resultType: "complete", tools: "nope" })),
+    );
+    await expect(session.listTools()).rejects.toThrow(/malformed tools\/list result/);
+  });
+});

@@ -1,0 +1,19 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
+
+export default defineConfig({
+  resolve: {
+    // Examples import the package by its public name; tests run them against the sources.
+    alias: [
+      { find: /^roundtrip-mcp$/, replacement: src("index.ts") },
+      { find: /^roundtrip-mcp\/(.+)$/, replacement: src("$1/index.ts") },
+    ],
+  },
+  test: {
+    include: ["test/**/*.test.ts"],
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+  },
+});
