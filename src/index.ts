@@ -14,7 +14,6 @@ export {
 } from "./shared/errors.js";
 export type { MessageInfo, Transport } from "./shared/transport.js";
 export {
-  type Dispatcher,
   MemoryTransport,
   type MemoryTransportOptions,
   type WireDirection,

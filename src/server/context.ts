@@ -1,3 +1,4 @@
+import type { AuthInfo } from "../shared/dispatch.js";
 import type {
   ClientCapabilities,
   Implementation,
@@ -7,25 +8,6 @@ import type {
   RequestId,
   ResultObject,
 } from "../types/index.js";
-
-/**
- * What a verified access token says about its bearer. Filled by a transport's auth hook
- * (HTTP `verifyToken`) and read by request-state principal binding.
- */
-export interface AuthInfo {
-  /** The raw bearer token. Never logged. */
-  readonly token: string;
-  /** The OAuth client the token was issued to. */
-  readonly clientId: string;
-  readonly scopes: readonly string[];
-  /** The token's `iss` claim, when the verifier knows it. */
-  readonly issuer?: string;
-  /** The token's `sub` claim, when the verifier knows it. */
-  readonly subject?: string;
-  /** Expiry, in seconds since the epoch. */
-  readonly expiresAt?: number;
-  readonly extra?: Readonly<Record<string, unknown>>;
-}
 
 /** Where the server writes operational messages (never to the wire). */
 export interface Logger {
@@ -65,3 +47,5 @@ export type MiddlewareFunction = (ctx: ServerRequestContext, next: NextHandler) 
 
 /** A middleware: a function or an object with a `handle` method (e.g. `RequestStateBoundary`). */
 export type Middleware = MiddlewareFunction | { handle: MiddlewareFunction };
+
+export type { AuthInfo };

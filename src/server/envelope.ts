@@ -20,7 +20,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 function invalidEnvelope(message: string): McpError {
-  return new McpError(ErrorCode.InvalidParams, message);
+  return new McpError(ErrorCode.InvalidParams, message, undefined, { httpStatus: 400 });
 }
 
 /**

@@ -1,4 +1,6 @@
 /** The server side of roundtrip: the low-level `Server`, its context and middleware. */
+
+export { type DispatchContext, type Dispatcher, HTTP_STATUS, httpStatusOf } from "../shared/dispatch.js";
 export type {
   AuthInfo,
   Logger,
@@ -11,4 +13,4 @@ export type { PaginatedParams, RequestHandler, ServerHandlers } from "./handlers
 export { consoleLogger, silentLogger } from "./logger.js";
 export { logLevelAllows, sendLog, sendProgress } from "./notify.js";
 export { CONSERVATIVE_CACHE_HINTS } from "./outbound.js";
-export { type DispatchContext, Server, type ServerOptions } from "./server.js";
+export { Server, type ServerOptions } from "./server.js";

@@ -1,9 +1,11 @@
 import type { z } from "zod";
+import { type DispatchContext, type Dispatcher, HTTP_STATUS } from "../shared/dispatch.js";
 import {
   type CacheHints,
   type DiscoverResult,
   ErrorCode,
   type ErrorObject,
+  httpStatusForError,
   type Implementation,
   isCoreMethod,
   type JSONRPCNotification,
@@ -20,7 +22,7 @@ import {
   type ResultObject,
   type ServerCapabilities,
 } from "../types/index.js";
-import type { AuthInfo, Logger, Middleware, NextHandler, ServerRequestContext } from "./context.js";
+import type { Logger, Middleware, NextHandler, ServerRequestContext } from "./context.js";
 import { deriveCapabilities } from "./discover.js";
 import { validateEnvelope } from "./envelope.js";
 import { HANDLER_METHODS, type RequestHandler, type ServerHandlers } from "./handlers.js";
@@ -40,16 +42,6 @@ export interface ServerOptions extends ServerHandlers {
   cacheHints?: Partial<Record<string, CacheHints>>;
 }
 
-/** What a transport knows about one incoming request. */
-export interface DispatchContext {
-  /** Request-scoped notifications (progress, logs) go here, before the response. */
-  notify?: (notification: JSONRPCNotification) => void | Promise<void>;
-  /** Aborted when the client cancels or disconnects. */
-  signal?: AbortSignal;
-  /** Filled by the transport's auth hook. */
-  authInfo?: AuthInfo;
-}
-
 interface Registration {
   readonly params: z.ZodType<Record<string, unknown>> | undefined;
   readonly handler: RequestHandler<Record<string, unknown>, unknown>;
@@ -57,8 +49,13 @@ interface Registration {
 
 const NEVER_ABORTED = new AbortController().signal;
 
-function errorResponse(id: RequestId | null, error: ErrorObject): JSONRPCResponse {
-  return { jsonrpc: "2.0", id, error };
+function errorResponse(id: RequestId | null, error: ErrorObject, httpStatus?: number): JSONRPCResponse {
+  const response: JSONRPCResponse = { jsonrpc: "2.0", id, error };
+  Object.defineProperty(response, HTTP_STATUS, {
+    value: httpStatusForError(error.code, httpStatus),
+    enumerable: false,
+  });
+  return response;
 }
 
 function describeIssues(error: z.ZodError): string {
@@ -78,7 +75,7 @@ function describeIssues(error: z.ZodError): string {
  *   onCallTool: (ctx, params) => ({ content: [{ type: "text", text: `hello ${params.name}` }] }),
  * });
  */
-export class Server {
+export class Server implements Dispatcher {
   readonly name: string;
   readonly version: string;
   readonly instructions: string | undefined;
@@ -209,7 +206,8 @@ export class Server {
       return { jsonrpc: "2.0", id: request.id, result: finalResult };
     } catch (error) {
       if (signal.aborted) return undefined;
-      return errorResponse(request.id, this.#toWireError(request.method, error));
+      const explicitStatus = error instanceof McpError ? error.httpStatus : undefined;
+      return errorResponse(request.id, this.#toWireError(request.method, error), explicitStatus);
     } finally {
       finished = true;
     }

@@ -1,5 +1,4 @@
-import type { AuthInfo } from "../server/context.js";
-import type { DispatchContext } from "../server/server.js";
+import type { AuthInfo, DispatchContext, Dispatcher } from "../shared/dispatch.js";
 import type { MessageInfo, Transport } from "../shared/transport.js";
 import {
   CancelledNotificationParamsSchema,
@@ -8,11 +7,6 @@ import {
   NotificationMethod,
   type RequestId,
 } from "../types/index.js";
-
-/** Anything that serves requests through the dispatch core (`Server`, `MCPServer`). */
-export interface Dispatcher {
-  dispatch(message: unknown, context?: DispatchContext): Promise<JSONRPCResponse | undefined>;
-}
 
 /** Which way a message crossed the in-memory wire. */
 export type WireDirection = "client→server" | "server→client";

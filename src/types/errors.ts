@@ -36,12 +36,19 @@ export type ErrorObject = {
 export class McpError extends Error {
   readonly code: number;
   readonly data: unknown;
+  /**
+   * The HTTP status this error travels with on Streamable HTTP, when the spec fixes one beyond
+   * what the code implies (e.g. 400 for a malformed `_meta` envelope, whose code -32602 is
+   * otherwise answered in-band). Never serialized.
+   */
+  readonly httpStatus: number | undefined;
 
-  constructor(code: number, message: string, data?: unknown) {
+  constructor(code: number, message: string, data?: unknown, options: { httpStatus?: number } = {}) {
     super(message);
     this.name = "McpError";
     this.code = code;
     this.data = data;
+    this.httpStatus = options.httpStatus;
   }
 
   /** The JSON-RPC `error` member for this error. */
@@ -63,7 +70,30 @@ export const INVALID_REQUEST_STATE_REASON = "invalid_request_state";
 
 /** Builds the one error that every inbound request-state failure answers with. */
 export function invalidRequestStateError(): McpError {
-  return new McpError(ErrorCode.InvalidParams, INVALID_REQUEST_STATE_MESSAGE, {
-    reason: INVALID_REQUEST_STATE_REASON,
-  });
+  return new McpError(
+    ErrorCode.InvalidParams,
+    INVALID_REQUEST_STATE_MESSAGE,
+    { reason: INVALID_REQUEST_STATE_REASON },
+    { httpStatus: 400 },
+  );
+}
+
+/**
+ * The HTTP status an error response travels with: 400 for header, capability and version errors
+ * and for errors that carry their own 400; 404 for an unknown method; otherwise 200 (in-band).
+ */
+export function httpStatusForError(code: number, explicit?: number): number {
+  if (explicit !== undefined) return explicit;
+  switch (code) {
+    case ErrorCode.HeaderMismatch:
+    case ErrorCode.MissingRequiredClientCapability:
+    case ErrorCode.UnsupportedProtocolVersion:
+    case ErrorCode.InvalidRequest:
+    case ErrorCode.ParseError:
+      return 400;
+    case ErrorCode.MethodNotFound:
+      return 404;
+    default:
+      return 200;
+  }
 }

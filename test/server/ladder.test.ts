@@ -245,3 +245,37 @@ describe("handler failures", () => {
     expect(errorOf(await server.dispatch(request("tools/call", { name: "x" }))).code).toBe(-32603);
   });
 });
+
+describe("the HTTP status each error travels with", () => {
+  it("is 400 for envelope errors and -32022, 404 for -32601, 200 for in-band errors", async () => {
+    const { httpStatusOf } = await import("../../src/shared/dispatch.js");
+    const server = makeServer();
+    const status = async (message: unknown) => {
+      const response = await server.dispatch(message);
+      if (!response) throw new Error("no response");
+      return httpStatusOf(response);
+    };
+    expect(await status({ jsonrpc: "2.0", id: 1, method: "tools/list" })).toBe(400);
+    expect(
+      await status({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/list",
+        params: { _meta: { ...meta(), "io.modelcontextprotocol/protocolVersion": "1.0" } },
+      }),
+    ).toBe(400);
+    expect(await status({ jsonrpc: "2.0", id: 1 })).toBe(400);
+    expect(await status(request("nope/nope"))).toBe(404);
+    expect(await status(request("tools/call", { arguments: {} }))).toBe(200);
+    expect(await status(request("tools/call", { name: "echo" }))).toBe(200);
+  });
+
+  it("never serializes the status", async () => {
+    const response = await makeServer().dispatch({ jsonrpc: "2.0", id: 1, method: "tools/list" });
+    expect(JSON.parse(JSON.stringify(response))).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      error: { code: -32602, message: "Missing required params._meta envelope" },
+    });
+  });
+});

@@ -1,0 +1,50 @@
+import type { JSONRPCNotification, JSONRPCResponse } from "../types/index.js";
+
+/**
+ * What a verified access token says about its bearer. Filled by a transport's auth hook
+ * (HTTP `verifyToken`) and read by request-state principal binding.
+ */
+export interface AuthInfo {
+  /** The raw bearer token. Never logged. */
+  readonly token: string;
+  /** The OAuth client the token was issued to. */
+  readonly clientId: string;
+  readonly scopes: readonly string[];
+  /** The token's `iss` claim, when the verifier knows it. */
+  readonly issuer?: string;
+  /** The token's `sub` claim, when the verifier knows it. */
+  readonly subject?: string;
+  /** Expiry, in seconds since the epoch. */
+  readonly expiresAt?: number;
+  readonly extra?: Readonly<Record<string, unknown>>;
+}
+
+/** What a transport knows about one incoming request. */
+export interface DispatchContext {
+  /** Request-scoped notifications (progress, logs) go here, before the response. */
+  notify?: (notification: JSONRPCNotification) => void | Promise<void>;
+  /** Aborted when the client cancels or disconnects. */
+  signal?: AbortSignal;
+  /** Filled by the transport's auth hook. */
+  authInfo?: AuthInfo;
+}
+
+/**
+ * Anything that serves requests through the dispatch core (`Server`, `MCPServer`): transports
+ * depend on this shape, never on the server classes.
+ */
+export interface Dispatcher {
+  /** Serves one request; resolves `undefined` when nothing may be sent (cancelled, or a notification). */
+  dispatch(message: unknown, context?: DispatchContext): Promise<JSONRPCResponse | undefined>;
+}
+
+/**
+ * Key under which `dispatch` attaches the HTTP status of an error response (a symbol, so it
+ * never reaches the serialized wire). Read with `httpStatusOf`.
+ */
+export const HTTP_STATUS: unique symbol = Symbol("roundtrip.httpStatus");
+
+/** The HTTP status a dispatched response should travel with (200 unless the error says otherwise). */
+export function httpStatusOf(response: JSONRPCResponse): number {
+  return (response as { [HTTP_STATUS]?: number })[HTTP_STATUS] ?? 200;
+}
