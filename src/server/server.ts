@@ -7,8 +7,9 @@ import {
   type ErrorObject,
   httpStatusForError,
   type Implementation,
+  INPUT_REQUIRED_METHODS,
+  invalidRequestStateError,
   isCoreMethod,
-  type JSONRPCNotification,
   JSONRPCRequestSchema,
   type JSONRPCResponse,
   type LoggingLevel,
@@ -56,6 +57,25 @@ function errorResponse(id: RequestId | null, error: ErrorObject, httpStatus?: nu
     enumerable: false,
   });
   return response;
+}
+
+/**
+ * `requestState: null` is absent (any client could strip the field anyway); any other non-string
+ * is refused with the one frozen request-state error, whether or not a boundary is installed.
+ */
+function normalizeRequestState(
+  method: string,
+  params: Record<string, unknown>,
+  logger: Logger,
+): Record<string, unknown> {
+  if (!INPUT_REQUIRED_METHODS.has(method) || !("requestState" in params)) return params;
+  const { requestState, ...rest } = params;
+  if (requestState === null) return rest;
+  if (typeof requestState !== "string") {
+    logger.warn(`requestState rejected on ${method}: not a string`);
+    throw invalidRequestStateError();
+  }
+  return params;
 }
 
 function describeIssues(error: z.ZodError): string {
@@ -168,7 +188,11 @@ export class Server implements Dispatcher {
         const why = REMOVED_METHODS.has(request.method) ? " (not part of protocol revision 2026-07-28)" : "";
         throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method}${why}`);
       }
-      let params: Record<string, unknown> = request.params ?? {};
+      let params: Record<string, unknown> = normalizeRequestState(
+        request.method,
+        request.params ?? {},
+        this.logger,
+      );
       if (registration.params) {
         const checked = registration.params.safeParse(params);
         if (!checked.success) {

@@ -8,14 +8,20 @@ import { ResultBaseSchema } from "./result.js";
 
 const described = { title: z.string().optional(), description: z.string().optional() };
 
-export const StringSchemaSchema = z.looseObject({
-  type: z.literal("string"),
-  ...described,
-  minLength: z.int().min(0).optional(),
-  maxLength: z.int().min(0).optional(),
-  format: z.enum(["email", "uri", "date", "date-time"]).optional(),
-  default: z.string().optional(),
-});
+// A plain string property: enum-shaped keys are refused here so that a malformed enum never
+// passes as a free-text field.
+export const StringSchemaSchema = z
+  .looseObject({
+    type: z.literal("string"),
+    ...described,
+    minLength: z.int().min(0).optional(),
+    maxLength: z.int().min(0).optional(),
+    format: z.enum(["email", "uri", "date", "date-time"]).optional(),
+    default: z.string().optional(),
+  })
+  .refine((schema) => !("enum" in schema) && !("oneOf" in schema) && !("enumNames" in schema), {
+    message: "A malformed enum property",
+  });
 export const NumberSchemaSchema = z.looseObject({
   type: z.enum(["number", "integer"]),
   ...described,
@@ -166,7 +172,7 @@ export type CreateMessageResult = z.infer<typeof CreateMessageResultSchema>;
 // ---- roots/list ------------------------------------------------------------------------
 
 export const RootSchema = z.looseObject({
-  uri: z.string(),
+  uri: z.string().startsWith("file://"),
   name: z.string().optional(),
   _meta: MetaObjectSchema.optional(),
 });

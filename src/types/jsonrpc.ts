@@ -27,18 +27,25 @@ export const ErrorObjectSchema = z.looseObject({
   data: z.unknown().optional(),
 });
 
-export const JSONRPCResultResponseSchema = z.looseObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema,
-  result: z.record(z.string(), z.unknown()),
-});
+// JSON-RPC 2.0 §5: a response carries result or error, never both.
+export const JSONRPCResultResponseSchema = z
+  .looseObject({
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema,
+    result: z.record(z.string(), z.unknown()),
+  })
+  .refine((response) => !("error" in response), { message: "A response cannot carry both result and error" });
 export type JSONRPCResultResponse = z.infer<typeof JSONRPCResultResponseSchema>;
 
-export const JSONRPCErrorResponseSchema = z.looseObject({
-  jsonrpc: z.literal("2.0"),
-  id: RequestIdSchema.nullable().optional(),
-  error: ErrorObjectSchema,
-});
+export const JSONRPCErrorResponseSchema = z
+  .looseObject({
+    jsonrpc: z.literal("2.0"),
+    id: RequestIdSchema.nullable().optional(),
+    error: ErrorObjectSchema,
+  })
+  .refine((response) => !("result" in response), {
+    message: "A response cannot carry both result and error",
+  });
 export type JSONRPCErrorResponse = z.infer<typeof JSONRPCErrorResponseSchema>;
 
 export type JSONRPCResponse = JSONRPCResultResponse | JSONRPCErrorResponse;

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { CompleteRequestParamsSchema, CompleteResultSchema } from "./completion.js";
 import { DiscoverResultSchema } from "./discover.js";
 import { RequestParamsSchema } from "./meta.js";
-import { SubscriptionsListenRequestParamsSchema } from "./notifications.js";
+import { SubscriptionsListenRequestParamsSchema, SubscriptionsListenResultSchema } from "./notifications.js";
 import { GetPromptRequestParamsSchema, GetPromptResultSchema, ListPromptsResultSchema } from "./prompts.js";
 import {
   ListResourcesResultSchema,
@@ -10,7 +10,6 @@ import {
   ReadResourceRequestParamsSchema,
   ReadResourceResultSchema,
 } from "./resources.js";
-import { EmptyResultSchema } from "./result.js";
 import {
   CallToolRequestParamsSchema,
   CallToolResultSchema,
@@ -118,7 +117,7 @@ export const METHOD_SPECS: Readonly<Record<MethodName, MethodSpec>> = Object.fre
   },
   "subscriptions/listen": {
     params: SubscriptionsListenRequestParamsSchema,
-    result: EmptyResultSchema,
+    result: SubscriptionsListenResultSchema,
     inputRequired: false,
     cacheable: false,
   },

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { LoggingLevelSchema, ProgressTokenSchema } from "./common.js";
 import { RequestIdSchema } from "./jsonrpc.js";
-import { RequestParamsSchema } from "./meta.js";
+import { MetaKey, RequestParamsSchema } from "./meta.js";
 
 export const ProgressNotificationParamsSchema = z.looseObject({
   progressToken: ProgressTokenSchema,
@@ -43,3 +43,9 @@ export const SubscriptionsAcknowledgedNotificationParamsSchema = z.looseObject({
 
 /** Logging levels in increasing severity, for `logLevel` gating. */
 export const LOGGING_LEVEL_ORDER = LoggingLevelSchema.options;
+
+/** The graceful close of a listen stream: `_meta.subscriptionId` is required. */
+export const SubscriptionsListenResultSchema = z.looseObject({
+  resultType: z.string().optional(),
+  _meta: z.looseObject({ [MetaKey.SubscriptionId]: RequestIdSchema }),
+});
