@@ -31,20 +31,25 @@ const provisionTool: Tool = {
   },
 };
 
-export const server = new Server("Provisioner", {
-  onListTools: () => ({ tools: [provisionTool] }),
-  onCallTool: (_ctx, params): CallToolResult | InputRequiredResult => {
-    const answer = params.inputResponses?.region;
-    if (!isElicitResult(answer) || answer.content === undefined) {
+/** A fresh Provisioner server (the seed builds one at module level; so do we, below). */
+export function createProvisionerServer(): Server {
+  return new Server("Provisioner", {
+    onListTools: () => ({ tools: [provisionTool] }),
+    onCallTool: (_ctx, params): CallToolResult | InputRequiredResult => {
+      const answer = params.inputResponses?.region;
+      if (!isElicitResult(answer) || answer.content === undefined) {
+        return {
+          resultType: "input_required",
+          inputRequests: { region: ASK_REGION },
+          requestState: "provision-v1",
+        };
+      }
+      const name = String(params.arguments?.name);
       return {
-        resultType: "input_required",
-        inputRequests: { region: ASK_REGION },
-        requestState: "provision-v1",
+        content: [{ type: "text", text: `Provisioned '${name}' in ${String(answer.content.region)}.` }],
       };
-    }
-    const name = String(params.arguments?.name);
-    return {
-      content: [{ type: "text", text: `Provisioned '${name}' in ${String(answer.content.region)}.` }],
-    };
-  },
-});
+    },
+  });
+}
+
+export const server = createProvisionerServer();

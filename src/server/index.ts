@@ -14,3 +14,5 @@ export { consoleLogger, silentLogger } from "./logger.js";
 export { logLevelAllows, sendLog, sendProgress } from "./notify.js";
 export { CONSERVATIVE_CACHE_HINTS } from "./outbound.js";
 export { Server, type ServerOptions } from "./server.js";
+export * from "./mcp/index.js";
+export * from "./state/index.js";

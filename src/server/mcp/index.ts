@@ -1,0 +1,26 @@
+export { Context } from "./context.js";
+export {
+  acceptedContent,
+  elicitationRequest,
+  type InputResponseView,
+  inputRequired,
+  inputResponse,
+  renderRequestedSchema,
+  rootsRequest,
+  samplingRequest,
+  urlElicitationRequest,
+} from "./input.js";
+export {
+  type InferArguments,
+  MCPServer,
+  type MCPServerOptions,
+  type PromptHandler,
+  type ResourceHandler,
+  type ToolHandler,
+} from "./mcp-server.js";
+export type { ArgumentCompleter, PromptConfig, PromptReturn } from "./prompts.js";
+export type { ResourceConfig, ResourceReturn, ResourceTemplateConfig } from "./resources.js";
+export { ToolError, type ToolReturn } from "./results.js";
+export type { InferSchema, JsonSchemaObject, SchemaLike, StandardSchemaV1 } from "./schema.js";
+export type { ToolConfig } from "./tools.js";
+export { UriTemplate } from "./uri-template.js";

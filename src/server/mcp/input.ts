@@ -1,0 +1,156 @@
+import {
+  type CreateMessageRequest,
+  type CreateMessageRequestParams,
+  type CreateMessageResult,
+  CreateMessageResultSchema,
+  type ElicitRequest,
+  ElicitResultSchema,
+  ErrorCode,
+  type InputRequests,
+  type InputRequiredResult,
+  type ListRootsRequest,
+  type ListRootsResult,
+  ListRootsResultSchema,
+  McpError,
+  type RequestedSchema,
+  RequestedSchemaSchema,
+} from "../../types/index.js";
+import type { Context } from "./context.js";
+import { compileSchema, type InferSchema, type SchemaLike } from "./schema.js";
+
+/**
+ * Builds an `InputRequiredResult`. At least one of `inputRequests` (non-empty) or `requestState`
+ * is required, as the spec says.
+ *
+ * @example
+ * return inputRequired({ inputRequests: { region: elicitationRequest("Which region?", Region) }, requestState: "v1" });
+ */
+export function inputRequired(fields: {
+  inputRequests?: InputRequests;
+  requestState?: string;
+}): InputRequiredResult {
+  const hasRequests = fields.inputRequests !== undefined && Object.keys(fields.inputRequests).length > 0;
+  if (!hasRequests && fields.requestState === undefined) {
+    throw new Error("inputRequired needs at least one of inputRequests (non-empty) or requestState");
+  }
+  const result: InputRequiredResult = { resultType: "input_required" };
+  if (hasRequests) result.inputRequests = fields.inputRequests;
+  if (fields.requestState !== undefined) result.requestState = fields.requestState;
+  return result;
+}
+
+const DROPPED_KEYS = new Set(["$schema", "additionalProperties"]);
+
+/**
+ * Renders a form schema for elicitation: a zod object (or any object schema) whose properties are
+ * flat primitives. Throws when the shape is something elicitation cannot express.
+ */
+export function renderRequestedSchema(schema: SchemaLike | RequestedSchema): RequestedSchema {
+  const json = compileSchema(schema as SchemaLike, "input").jsonSchema;
+  const cleaned = Object.fromEntries(Object.entries(json).filter(([key]) => !DROPPED_KEYS.has(key)));
+  const parsed = RequestedSchemaSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const where = parsed.error.issues[0]?.path.join(".") ?? "";
+    throw new Error(
+      "An elicitation form must be a flat object of strings, numbers, integers, booleans or enums " +
+        `(no nesting, no arrays of objects)${where ? `; offending part: ${where}` : ""}`,
+    );
+  }
+  return cleaned as RequestedSchema;
+}
+
+/** An embedded form elicitation. */
+export function elicitationRequest(message: string, schema: SchemaLike | RequestedSchema): ElicitRequest {
+  return {
+    method: "elicitation/create",
+    params: { mode: "form", message, requestedSchema: renderRequestedSchema(schema) },
+  };
+}
+
+/** An embedded URL elicitation (the user completes something out of band, e.g. a sign-in). */
+export function urlElicitationRequest(message: string, url: string | URL): ElicitRequest {
+  const href = String(url);
+  if (!URL.canParse(href)) throw new Error(`Not a valid URL: ${href}`);
+  return { method: "elicitation/create", params: { mode: "url", message, url: href } };
+}
+
+/** An embedded sampling request. `prompt` is shorthand for one user text message. */
+export function samplingRequest(
+  params: Partial<CreateMessageRequestParams> & { maxTokens: number; prompt?: string },
+): CreateMessageRequest {
+  const { prompt, messages, ...rest } = params;
+  const all = [
+    ...(messages ?? []),
+    ...(prompt === undefined
+      ? []
+      : [{ role: "user" as const, content: { type: "text" as const, text: prompt } }]),
+  ];
+  if (all.length === 0) throw new Error("samplingRequest needs messages or a prompt");
+  return { method: "sampling/createMessage", params: { ...rest, messages: all } };
+}
+
+/** An embedded roots request. */
+export function rootsRequest(): ListRootsRequest {
+  return { method: "roots/list", params: {} };
+}
+
+/** One answer from `ctx.inputResponses`, told apart by kind. */
+export type InputResponseView<T = Record<string, unknown>> =
+  | { kind: "missing" }
+  | { kind: "accept"; content: T | undefined }
+  | { kind: "decline" }
+  | { kind: "cancel" }
+  | { kind: "sampling"; result: CreateMessageResult }
+  | { kind: "roots"; result: ListRootsResult }
+  | { kind: "invalid" };
+
+/**
+ * Reads one answer of this round. Unknown shapes read as `invalid` rather than throwing, so a
+ * handler can decide to ask again.
+ *
+ * @example
+ * const answer = inputResponse(ctx, "region");
+ * if (answer.kind !== "accept") return inputRequired({ inputRequests: { region: ASK } });
+ */
+export function inputResponse(ctx: Context, key: string): InputResponseView {
+  const raw = ctx.inputResponses?.[key];
+  if (raw === undefined) return { kind: "missing" };
+  const elicit = ElicitResultSchema.safeParse(raw);
+  if (elicit.success) {
+    if (elicit.data.action === "accept") return { kind: "accept", content: elicit.data.content };
+    return { kind: elicit.data.action };
+  }
+  const sampled = CreateMessageResultSchema.safeParse(raw);
+  if (sampled.success) return { kind: "sampling", result: sampled.data };
+  const roots = ListRootsResultSchema.safeParse(raw);
+  if (roots.success) return { kind: "roots", result: roots.data };
+  return { kind: "invalid" };
+}
+
+/**
+ * The accepted content of a form answer, validated against `schema` when given; undefined when
+ * the question was not answered or was declined/cancelled. A malformed answer is a -32602 error.
+ */
+export async function acceptedContent<S extends SchemaLike | undefined = undefined>(
+  ctx: Context,
+  key: string,
+  schema?: S,
+): Promise<(S extends SchemaLike ? InferSchema<S> : Record<string, unknown>) | undefined> {
+  const answer = inputResponse(ctx, key);
+  if (answer.kind === "invalid") {
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `The answer to ${JSON.stringify(key)} is not an elicitation result`,
+    );
+  }
+  if (answer.kind !== "accept" || answer.content === undefined) return undefined;
+  if (schema === undefined) return answer.content as never;
+  const checked = await compileSchema(schema).validate(answer.content);
+  if (!checked.ok) {
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `The answer to ${JSON.stringify(key)} does not match the requested schema`,
+    );
+  }
+  return checked.value as never;
+}

@@ -1,0 +1,267 @@
+import type { DispatchContext, Dispatcher } from "../../shared/dispatch.js";
+import {
+  type CacheHints,
+  type CompleteRequestParams,
+  type CompleteResult,
+  ErrorCode,
+  type InputRequiredResult,
+  type JSONRPCResponse,
+  LATEST_PROTOCOL_VERSION,
+  McpError,
+  type Prompt,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplate,
+  type ServerCapabilities,
+  type Tool,
+} from "../../types/index.js";
+import type { Logger, ServerRequestContext } from "../context.js";
+import { consoleLogger } from "../logger.js";
+import { Server } from "../server.js";
+import { RequestStateBoundary } from "../state/boundary.js";
+import { RequestStateSecurity } from "../state/policy.js";
+import { Context } from "./context.js";
+import { type ArgumentCompleter, type PromptConfig, PromptRegistry, type PromptReturn } from "./prompts.js";
+import { ResourceRegistry, type ResourceReturn, type ResourceTemplateConfig } from "./resources.js";
+import type { ToolReturn } from "./results.js";
+import type { InferSchema, SchemaLike } from "./schema.js";
+import { type ToolConfig, ToolRegistry } from "./tools.js";
+import { UriTemplate } from "./uri-template.js";
+
+export interface MCPServerOptions {
+  version?: string;
+  title?: string;
+  instructions?: string;
+  /**
+   * How `requestState` is sealed. Default: `RequestStateSecurity.ephemeral()` — a key generated at
+   * start that never leaves the process. Pass shared `keys` (or a codec) as soon as a retry may
+   * reach another instance or survive a restart.
+   */
+  requestStateSecurity?: RequestStateSecurity;
+  logger?: Logger;
+  /** Capabilities merged over the derived ones. */
+  capabilities?: ServerCapabilities;
+  cacheHints?: Partial<Record<string, CacheHints>>;
+}
+
+/** Arguments a handler receives for a given schema (no schema: an empty object). */
+export type InferArguments<S> = S extends SchemaLike ? InferSchema<S> : Record<string, never>;
+
+type Awaitable<T> = T | Promise<T>;
+
+/** A tool body: validated arguments and the context. */
+export type ToolHandler<S> = (args: InferArguments<S>, ctx: Context) => Awaitable<ToolReturn>;
+/** A prompt body: validated arguments and the context. */
+export type PromptHandler<S> = (args: InferArguments<S>, ctx: Context) => Awaitable<PromptReturn>;
+/** A resource body: the template variables (empty for a static resource), the context and the URI read. */
+export type ResourceHandler = (
+  variables: Record<string, string>,
+  ctx: Context,
+  uri: string,
+) => Awaitable<ResourceReturn | InputRequiredResult>;
+
+const UNNAMED_AUDIENCE_ERROR =
+  "An MCPServer with an explicit requestStateSecurity policy needs a real name or an explicit " +
+  "RequestStateSecurity({ audience }). The name is sealed into every requestState as its audience, so " +
+  "that another service sharing the key cannot replay this server's state; an empty name would make " +
+  "that claim meaningless.";
+
+/**
+ * The high-level server: tools, prompts, resources and templates that can ask the user mid-call,
+ * with `requestState` sealed by default. One instance serves every request of every connection.
+ *
+ * @example
+ * const mcp = new MCPServer("fleet");
+ * mcp.tool("greet", { input: z.object({ name: z.string() }) }, ({ name }) => `Hello, ${name}!`);
+ */
+export class MCPServer implements Dispatcher {
+  readonly name: string;
+  /** The low-level server underneath (middleware, custom handlers). */
+  readonly server: Server;
+  readonly #tools: ToolRegistry;
+  readonly #prompts = new PromptRegistry();
+  readonly #resources = new ResourceRegistry();
+
+  constructor(name: string, options: MCPServerOptions = {}) {
+    const explicit = options.requestStateSecurity;
+    if (explicit && name === "" && explicit.audience === undefined) throw new Error(UNNAMED_AUDIENCE_ERROR);
+    this.name = name;
+    const logger = options.logger ?? consoleLogger;
+    this.server = new Server(name, {
+      version: options.version,
+      title: options.title,
+      instructions: options.instructions,
+      logger,
+      capabilities: { logging: {}, ...options.capabilities },
+      cacheHints: options.cacheHints,
+    });
+    this.#tools = new ToolRegistry(logger);
+    const security = explicit ?? RequestStateSecurity.ephemeral();
+    this.server.middleware.push(
+      new RequestStateBoundary(security, { defaultAudience: name === "" ? "mcp-server" : name }),
+    );
+  }
+
+  get version(): string {
+    return this.server.version;
+  }
+
+  /** Serves one JSON-RPC request (what transports call). */
+  dispatch(message: unknown, context?: DispatchContext): Promise<JSONRPCResponse | undefined> {
+    return this.server.dispatch(message, context);
+  }
+
+  /**
+   * Registers a tool. The handler gets validated arguments and a `Context`; it returns text,
+   * content, structured data (with `output`), a `CallToolResult`, or an `InputRequiredResult`.
+   *
+   * @example
+   * mcp.tool("add", { input: z.object({ a: z.number(), b: z.number() }) }, ({ a, b }) => String(a + b));
+   */
+  tool<S extends SchemaLike | undefined = undefined>(
+    name: string,
+    config: ToolConfig<S>,
+    handler: ToolHandler<S>,
+  ): Tool {
+    const definition = this.#tools.add(name, config, async (args, ctx) =>
+      handler(args as InferArguments<S>, ctx),
+    );
+    if (!this.server.hasHandler("tools/call")) {
+      this.server.setRequestHandler("tools/list", () => ({ tools: this.#tools.list() }));
+      this.server.setRequestHandler("tools/call", (ctx, params) =>
+        this.#tools.call(params as never, this.#context(ctx)),
+      );
+    }
+    return definition;
+  }
+
+  /**
+   * Registers a prompt. The handler returns text, messages, a `GetPromptResult`, or an
+   * `InputRequiredResult` (and reads the retry's answers from `ctx.inputResponses`).
+   */
+  prompt<S extends SchemaLike | undefined = undefined>(
+    name: string,
+    config: PromptConfig & { arguments?: S },
+    handler: PromptHandler<S>,
+  ): Prompt {
+    const definition = this.#prompts.add(name, config, async (args, ctx) =>
+      handler(args as InferArguments<S>, ctx),
+    );
+    if (!this.server.hasHandler("prompts/get")) {
+      this.server.setRequestHandler("prompts/list", () => ({ prompts: this.#prompts.list() }));
+      this.server.setRequestHandler("prompts/get", (ctx, params) =>
+        this.#prompts.get(params as never, this.#context(ctx)),
+      );
+    }
+    if (config.complete) this.#enableCompletion();
+    return definition;
+  }
+
+  /**
+   * Registers a static resource (`"file:///notes.txt"`) or a template (`"users://{id}"`, RFC 6570
+   * levels 1–3). Only templates may answer `input_required`.
+   */
+  resource(
+    uri: string,
+    config: ResourceTemplateConfig,
+    handler: ResourceHandler,
+  ): Resource | ResourceTemplate {
+    const isTemplate = UriTemplate.isTemplate(uri);
+    const definition = isTemplate
+      ? this.#resources.addTemplate(uri, config, async (variables, ctx, read) =>
+          handler(variables, ctx, read),
+        )
+      : this.#resources.addStatic(uri, config, async (read) =>
+          handler({}, this.#context(this.#detachedRequest(read)), read),
+        );
+    if (!this.server.hasHandler("resources/read")) {
+      this.server.setRequestHandler("resources/list", async () => ({
+        resources: await this.#resources.list(),
+      }));
+      this.server.setRequestHandler("resources/read", (ctx, params) =>
+        this.#resources.read((params as { uri: string }).uri, this.#context(ctx)),
+      );
+    }
+    if (isTemplate && !this.server.hasHandler("resources/templates/list")) {
+      this.server.setRequestHandler("resources/templates/list", () => ({
+        resourceTemplates: this.#resources.listTemplates(),
+      }));
+    }
+    if (config.complete) this.#enableCompletion();
+    return definition;
+  }
+
+  /**
+   * Reads one of this server's resources as a nested first-round request and returns the union,
+   * so a handler can forward a template's `InputRequiredResult`.
+   */
+  readResource(
+    uri: string,
+    ctx?: Context | ServerRequestContext,
+  ): Promise<ReadResourceResult | InputRequiredResult> {
+    const outer = ctx instanceof Context ? ctx.request : ctx;
+    return this.#readNested(uri, outer ?? this.#detachedRequest(uri));
+  }
+
+  /** The advertised input schema of a tool (for the HTTP `x-mcp-header` checks). */
+  toolInputSchema(name: string): Record<string, unknown> | undefined {
+    return this.#tools.inputSchema(name);
+  }
+
+  #context(request: ServerRequestContext): Context {
+    return new Context(request, (uri, outer) => this.#readNested(uri, outer));
+  }
+
+  #readNested(uri: string, outer: ServerRequestContext): Promise<ReadResourceResult | InputRequiredResult> {
+    // The nested read is round one: it must never consume answers meant for the outer handler.
+    const nested: ServerRequestContext = {
+      ...outer,
+      method: "resources/read",
+      params: { _meta: outer.params._meta, uri },
+    };
+    return this.#resources.read(uri, this.#context(nested));
+  }
+
+  #detachedRequest(uri: string): ServerRequestContext {
+    return {
+      method: "resources/read",
+      requestId: 0,
+      params: { uri },
+      protocolVersion: LATEST_PROTOCOL_VERSION,
+      clientCapabilities: {},
+      clientInfo: undefined,
+      logLevel: undefined,
+      progressToken: undefined,
+      authInfo: undefined,
+      signal: new AbortController().signal,
+      logger: this.server.logger,
+      notify: async () => {},
+    };
+  }
+
+  #enableCompletion(): void {
+    if (this.server.hasHandler("completion/complete")) return;
+    this.server.setRequestHandler("completion/complete", (_ctx, params) =>
+      this.#complete(params as CompleteRequestParams),
+    );
+  }
+
+  async #complete(params: CompleteRequestParams): Promise<CompleteResult> {
+    const completer: ArgumentCompleter | undefined | null =
+      params.ref.type === "ref/prompt"
+        ? this.#prompts.completer(params.ref.name, params.argument.name)
+        : this.#resources.completer(params.ref.uri, params.argument.name);
+    if (completer === null) {
+      const what =
+        params.ref.type === "ref/prompt"
+          ? `prompt: ${params.ref.name}`
+          : `resource template: ${params.ref.uri}`;
+      throw new McpError(ErrorCode.InvalidParams, `Unknown ${what}`);
+    }
+    if (!completer) return { completion: { values: [] } };
+    const values = await completer(params.argument.value, { arguments: params.context?.arguments ?? {} });
+    return {
+      completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 },
+    };
+  }
+}

@@ -1,0 +1,134 @@
+import {
+  ErrorCode,
+  type GetPromptRequestParams,
+  type GetPromptResult,
+  type Icon,
+  type InputRequiredResult,
+  isInputRequiredResult,
+  McpError,
+  type Prompt,
+  type PromptArgument,
+  type PromptMessage,
+  PromptMessageSchema,
+} from "../../types/index.js";
+import type { Context } from "./context.js";
+import { type CompiledSchema, compileObjectSchema, type SchemaLike } from "./schema.js";
+
+/** Completes one argument value: the partial value and the other arguments already filled. */
+export type ArgumentCompleter = (
+  value: string,
+  context: { arguments: Record<string, string> },
+) => string[] | Promise<string[]>;
+
+/** How a prompt describes itself. */
+export interface PromptConfig {
+  title?: string;
+  description?: string;
+  /** The arguments: an object schema whose properties are strings (zod, Standard Schema or JSON Schema). */
+  arguments?: SchemaLike;
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
+  /** Completion for argument values, by argument name. */
+  complete?: Record<string, ArgumentCompleter>;
+}
+
+/** What a prompt handler may return. */
+export type PromptReturn = string | PromptMessage | PromptMessage[] | GetPromptResult | InputRequiredResult;
+
+export type PromptRunner = (args: Record<string, string>, ctx: Context) => Promise<PromptReturn>;
+
+interface RegisteredPrompt {
+  readonly definition: Prompt;
+  readonly args: CompiledSchema<Record<string, string>> | undefined;
+  readonly run: PromptRunner;
+  readonly complete: Record<string, ArgumentCompleter>;
+}
+
+function describeArguments(schema: Record<string, unknown>): PromptArgument[] {
+  const properties = (schema.properties ?? {}) as Record<string, { description?: string; title?: string }>;
+  const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+  return Object.entries(properties).map(([name, property]) => {
+    const argument: PromptArgument = { name, required: required.has(name) };
+    if (property.description !== undefined) argument.description = property.description;
+    if (property.title !== undefined) argument.title = property.title;
+    return argument;
+  });
+}
+
+function isMessage(value: unknown): value is PromptMessage {
+  return PromptMessageSchema.safeParse(value).success;
+}
+
+function toGetPromptResult(
+  value: PromptReturn,
+  description: string | undefined,
+): GetPromptResult | InputRequiredResult {
+  if (isInputRequiredResult(value)) return value;
+  if (typeof value === "string") {
+    return withDescription(
+      { messages: [{ role: "user", content: { type: "text", text: value } }] },
+      description,
+    );
+  }
+  if (Array.isArray(value)) return withDescription({ messages: value }, description);
+  if (isMessage(value)) return withDescription({ messages: [value] }, description);
+  return value;
+}
+
+function withDescription(result: GetPromptResult, description: string | undefined): GetPromptResult {
+  return description === undefined ? result : { description, ...result };
+}
+
+/** The prompts of one MCPServer, in registration order. */
+export class PromptRegistry {
+  readonly #prompts = new Map<string, RegisteredPrompt>();
+
+  get size(): number {
+    return this.#prompts.size;
+  }
+
+  add(name: string, config: PromptConfig, run: PromptRunner): Prompt {
+    if (this.#prompts.has(name))
+      throw new Error(`A prompt named ${JSON.stringify(name)} is already registered`);
+    const args = config.arguments
+      ? compileObjectSchema<Record<string, string>>(config.arguments, `The arguments of prompt ${name}`)
+      : undefined;
+    const definition: Prompt = { name };
+    if (config.title !== undefined) definition.title = config.title;
+    if (config.description !== undefined) definition.description = config.description;
+    if (args) definition.arguments = describeArguments(args.jsonSchema);
+    if (config.icons !== undefined) definition.icons = config.icons;
+    if (config._meta !== undefined) definition._meta = config._meta;
+    this.#prompts.set(name, { definition, args, run, complete: config.complete ?? {} });
+    return definition;
+  }
+
+  list(): Prompt[] {
+    return [...this.#prompts.values()].map((prompt) => prompt.definition);
+  }
+
+  /** Serves `prompts/get`: unknown prompt or invalid arguments → -32602. */
+  async get(params: GetPromptRequestParams, ctx: Context): Promise<GetPromptResult | InputRequiredResult> {
+    const prompt = this.#prompts.get(params.name);
+    if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${params.name}`);
+    let args: Record<string, string> = params.arguments ?? {};
+    if (prompt.args) {
+      const checked = await prompt.args.validate(args);
+      if (!checked.ok) {
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `Invalid arguments for prompt ${params.name}: ${checked.message}`,
+        );
+      }
+      args = checked.value;
+    }
+    return toGetPromptResult(await prompt.run(args, ctx), prompt.definition.description);
+  }
+
+  /** Completion of one argument, or undefined when the prompt or argument has no completer. */
+  completer(name: string, argument: string): ArgumentCompleter | undefined | null {
+    const prompt = this.#prompts.get(name);
+    if (!prompt) return null;
+    return prompt.complete[argument];
+  }
+}

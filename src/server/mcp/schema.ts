@@ -1,0 +1,139 @@
+import { z } from "zod";
+
+/** The Standard Schema interface (v1), as implemented by zod, Valibot, ArkType and others. */
+export interface StandardSchemaV1<Output = unknown> {
+  readonly "~standard": {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (value: unknown) => StandardResult<Output> | Promise<StandardResult<Output>>;
+    /** The Standard JSON Schema extension: how the library renders itself as JSON Schema. */
+    readonly jsonSchema?: {
+      readonly input: (options: { target: string }) => Record<string, unknown>;
+      readonly output: (options: { target: string }) => Record<string, unknown>;
+    };
+    readonly types?: { readonly input: unknown; readonly output: Output };
+  };
+}
+
+type StandardResult<Output> =
+  | { readonly value: Output; readonly issues?: undefined }
+  | { readonly issues: readonly { readonly message: string; readonly path?: readonly unknown[] }[] };
+
+/** A raw JSON Schema object (2020-12 unless `$schema` says otherwise). */
+export type JsonSchemaObject = Record<string, unknown>;
+
+/** What a tool, prompt or resolver may use to describe its data. */
+export type SchemaLike = z.ZodType | StandardSchemaV1 | JsonSchemaObject;
+
+/** The value a schema produces, for typing handler arguments. */
+export type InferSchema<S> = S extends z.ZodType
+  ? z.output<S>
+  : S extends StandardSchemaV1<infer O>
+    ? O
+    : Record<string, unknown>;
+
+export type Validation<T> = { ok: true; value: T } | { ok: false; message: string };
+
+/** A schema ready for use: its JSON Schema form and a validator. */
+export interface CompiledSchema<T = unknown> {
+  readonly jsonSchema: JsonSchemaObject;
+  validate(value: unknown): Promise<Validation<T>>;
+}
+
+function isZod(schema: unknown): schema is z.ZodType {
+  return typeof schema === "object" && schema !== null && "_zod" in schema;
+}
+
+function isStandard(schema: unknown): schema is StandardSchemaV1 {
+  return typeof schema === "object" && schema !== null && "~standard" in schema;
+}
+
+function describePath(path: readonly unknown[] | undefined): string {
+  if (!path || path.length === 0) return "";
+  return `${path.map((p) => (typeof p === "object" && p !== null && "key" in p ? String(p.key) : String(p))).join(".")}: `;
+}
+
+function summarize(issues: readonly { message: string; path?: readonly unknown[] }[]): string {
+  return issues
+    .slice(0, 3)
+    .map((issue) => `${describePath(issue.path)}${issue.message}`)
+    .join("; ");
+}
+
+function fromZod<T>(schema: z.ZodType, io: "input" | "output"): CompiledSchema<T> {
+  return {
+    jsonSchema: z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchemaObject,
+    async validate(value) {
+      const parsed = await schema.safeParseAsync(value);
+      return parsed.success
+        ? { ok: true, value: parsed.data as T }
+        : { ok: false, message: summarize(parsed.error.issues) };
+    },
+  };
+}
+
+function fromStandard<T>(schema: StandardSchemaV1, io: "input" | "output"): CompiledSchema<T> {
+  const render = schema["~standard"].jsonSchema?.[io];
+  if (!render) {
+    throw new Error(
+      `This ${schema["~standard"].vendor} schema has no JSON Schema form (Standard JSON Schema); ` +
+        "pass a zod schema, a schema whose library implements Standard JSON Schema, or a raw JSON Schema object",
+    );
+  }
+  return {
+    jsonSchema: render({ target: "draft-2020-12" }),
+    async validate(value) {
+      const result = await schema["~standard"].validate(value);
+      return result.issues
+        ? { ok: false, message: summarize(result.issues) }
+        : { ok: true, value: result.value as T };
+    },
+  };
+}
+
+function fromJsonSchema<T>(schema: JsonSchemaObject): CompiledSchema<T> {
+  let validator: z.ZodType;
+  try {
+    validator = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
+  } catch (error) {
+    throw new Error(
+      `Cannot validate against this JSON Schema: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  return {
+    jsonSchema: schema,
+    async validate(value) {
+      const parsed = await validator.safeParseAsync(value);
+      return parsed.success
+        ? { ok: true, value: parsed.data as T }
+        : { ok: false, message: summarize(parsed.error.issues) };
+    },
+  };
+}
+
+/**
+ * Compiles a zod schema, a Standard Schema with a JSON Schema form, or a raw JSON Schema object
+ * once, at registration, so each call only validates.
+ */
+export function compileSchema<T = unknown>(
+  schema: SchemaLike,
+  io: "input" | "output" = "input",
+): CompiledSchema<T> {
+  if (isZod(schema)) return fromZod<T>(schema, io);
+  if (isStandard(schema)) return fromStandard<T>(schema, io);
+  if (typeof schema === "object" && schema !== null && !Array.isArray(schema))
+    return fromJsonSchema<T>(schema);
+  throw new TypeError("Expected a zod schema, a Standard Schema or a JSON Schema object");
+}
+
+/** Compiles an input schema that must describe an object (tool arguments). */
+export function compileObjectSchema<T = Record<string, unknown>>(
+  schema: SchemaLike,
+  what: string,
+): CompiledSchema<T> {
+  const compiled = compileSchema<T>(schema, "input");
+  if (compiled.jsonSchema.type !== "object") {
+    throw new Error(`${what} must describe an object (its JSON Schema needs "type": "object" at the root)`);
+  }
+  return compiled;
+}

@@ -1,0 +1,110 @@
+import {
+  type CallToolRequestParams,
+  type CallToolResult,
+  ErrorCode,
+  type Icon,
+  type InputRequiredResult,
+  isInputRequiredResult,
+  McpError,
+  type Tool,
+  type ToolAnnotations,
+} from "../../types/index.js";
+import type { Logger } from "../context.js";
+import type { Context } from "./context.js";
+import { ToolError, type ToolReturn, toCallToolResult, toolErrorResult } from "./results.js";
+import { type CompiledSchema, compileObjectSchema, compileSchema, type SchemaLike } from "./schema.js";
+
+/** How a tool describes itself. */
+export interface ToolConfig<Input extends SchemaLike | undefined = SchemaLike | undefined> {
+  title?: string;
+  description?: string;
+  /** The arguments: a zod object, a Standard Schema with a JSON Schema form, or a raw JSON Schema. */
+  input?: Input;
+  /** The structured result; when set, returned data is validated and sent as `structuredContent`. */
+  output?: SchemaLike;
+  annotations?: ToolAnnotations;
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
+}
+
+/** Runs one call of a registered tool with validated arguments. */
+export type ToolRunner = (args: Record<string, unknown>, ctx: Context) => Promise<ToolReturn>;
+
+interface RegisteredTool {
+  readonly definition: Tool;
+  readonly input: CompiledSchema<Record<string, unknown>>;
+  readonly output: CompiledSchema | undefined;
+  readonly run: ToolRunner;
+}
+
+const NO_ARGUMENTS = { type: "object", properties: {} };
+
+/** The tools of one MCPServer, in registration order (so `tools/list` is deterministic). */
+export class ToolRegistry {
+  readonly #tools = new Map<string, RegisteredTool>();
+  readonly #logger: Logger;
+
+  constructor(logger: Logger) {
+    this.#logger = logger;
+  }
+
+  get size(): number {
+    return this.#tools.size;
+  }
+
+  /** Registers a tool; the schema work happens here, once. */
+  add(name: string, config: ToolConfig, run: ToolRunner): Tool {
+    if (this.#tools.has(name)) throw new Error(`A tool named ${JSON.stringify(name)} is already registered`);
+    const input = compileObjectSchema<Record<string, unknown>>(
+      config.input ?? NO_ARGUMENTS,
+      `The input of tool ${name}`,
+    );
+    const output = config.output ? compileSchema(config.output, "output") : undefined;
+    const definition: Tool = { name, inputSchema: input.jsonSchema as Tool["inputSchema"] };
+    if (config.title !== undefined) definition.title = config.title;
+    if (config.description !== undefined) definition.description = config.description;
+    if (output) definition.outputSchema = output.jsonSchema;
+    if (config.annotations !== undefined) definition.annotations = config.annotations;
+    if (config.icons !== undefined) definition.icons = config.icons;
+    if (config._meta !== undefined) definition._meta = config._meta;
+    this.#tools.set(name, { definition, input, output, run });
+    return definition;
+  }
+
+  list(): Tool[] {
+    return [...this.#tools.values()].map((tool) => tool.definition);
+  }
+
+  /** The advertised input schema of a tool (for `x-mcp-header` checks), if it exists. */
+  inputSchema(name: string): Record<string, unknown> | undefined {
+    return this.#tools.get(name)?.definition.inputSchema;
+  }
+
+  /** Serves `tools/call`: unknown tool → -32602; bad arguments, failures and bad output → `isError`. */
+  async call(params: CallToolRequestParams, ctx: Context): Promise<CallToolResult | InputRequiredResult> {
+    const tool = this.#tools.get(params.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+    const args = await tool.input.validate(params.arguments ?? {});
+    if (!args.ok) return toolErrorResult(`Invalid arguments for tool ${params.name}: ${args.message}`);
+    let value: unknown;
+    try {
+      value = await tool.run(args.value, ctx);
+    } catch (error) {
+      if (error instanceof McpError) throw error;
+      if (error instanceof ToolError) return toolErrorResult(error.message);
+      this.#logger.error(
+        `tool ${params.name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
+      return toolErrorResult(`Error executing tool ${params.name}`);
+    }
+    if (isInputRequiredResult(value) || !tool.output) return toCallToolResult(value, false);
+    const checked = await tool.output.validate(value);
+    if (!checked.ok) {
+      this.#logger.error(
+        `tool ${params.name} returned output that does not match its outputSchema: ${checked.message}`,
+      );
+      return toolErrorResult(`Tool ${params.name} returned output that does not match its outputSchema`);
+    }
+    return toCallToolResult(checked.value, true);
+  }
+}
