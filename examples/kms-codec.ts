@@ -7,9 +7,10 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import {
   InvalidRequestState,
+  MCPServer,
   type RequestStateCodec,
   RequestStateSecurity,
-} from "../src/server/state/index.js";
+} from "roundtrip-mcp/server";
 
 /** Format version; fed to GCM as associated data, so it is bound under the tag. */
 const PREFIX = "kms1.";
@@ -81,9 +82,11 @@ export class EnvelopeCodec implements RequestStateCodec {
  * The policy a "Deployer" server would pass as `requestStateSecurity`.
  *
  * @example
- * const security = createDeployerSecurity();
- * server.middleware.push(new RequestStateBoundary(security, { defaultAudience: "Deployer" }));
+ * const mcp = new MCPServer("Deployer", { requestStateSecurity: createDeployerSecurity() });
  */
 export function createDeployerSecurity(): RequestStateSecurity {
   return new RequestStateSecurity({ codec: new EnvelopeCodec(unwrapDataKey()) });
 }
+
+/** The seed's Deployer: an MCPServer whose state is sealed by the KMS-backed codec. */
+export const mcp = new MCPServer("Deployer", { requestStateSecurity: createDeployerSecurity() });
