@@ -15,10 +15,13 @@ export {
   MCPServer,
   type MCPServerOptions,
   type PromptHandler,
+  type ResolvedToolHandler,
+  type ResolvedToolReturn,
   type ResourceHandler,
   type ToolHandler,
 } from "./mcp-server.js";
 export type { ArgumentCompleter, PromptConfig, PromptReturn } from "./prompts.js";
+export * from "./resolvers/index.js";
 export type { ResourceConfig, ResourceReturn, ResourceTemplateConfig } from "./resources.js";
 export { ToolError, type ToolReturn } from "./results.js";
 export type { InferSchema, JsonSchemaObject, SchemaLike, StandardSchemaV1 } from "./schema.js";

@@ -3,6 +3,7 @@ import {
   type CacheHints,
   type CompleteRequestParams,
   type CompleteResult,
+  type ContentBlock,
   ErrorCode,
   type InputRequiredResult,
   type JSONRPCResponse,
@@ -22,6 +23,8 @@ import { RequestStateBoundary } from "../state/boundary.js";
 import { RequestStateSecurity } from "../state/policy.js";
 import { Context } from "./context.js";
 import { type ArgumentCompleter, type PromptConfig, PromptRegistry, type PromptReturn } from "./prompts.js";
+import { schemaProperties, withResolvers } from "./resolvers/consumer.js";
+import type { AnyResolver, ResolvedValues } from "./resolvers/resolver.js";
 import { ResourceRegistry, type ResourceReturn, type ResourceTemplateConfig } from "./resources.js";
 import type { ToolReturn } from "./results.js";
 import type { InferSchema, SchemaLike } from "./schema.js";
@@ -51,6 +54,25 @@ type Awaitable<T> = T | Promise<T>;
 
 /** A tool body: validated arguments and the context. */
 export type ToolHandler<S> = (args: InferArguments<S>, ctx: Context) => Awaitable<ToolReturn>;
+
+/** What a tool with resolvers may return: anything but an `InputRequiredResult` (its resolvers own the flow). */
+export type ResolvedToolReturn =
+  | string
+  | ContentBlock
+  | ContentBlock[]
+  | (Record<string, unknown> & { resultType?: "complete" })
+  | unknown[]
+  | number
+  | boolean
+  | null
+  | undefined;
+
+/** A tool body with resolvers: validated arguments, the resolved values, and the context. */
+export type ResolvedToolHandler<S, M> = (
+  args: InferArguments<S>,
+  resolved: ResolvedValues<M>,
+  ctx: Context,
+) => Awaitable<ResolvedToolReturn>;
 /** A prompt body: validated arguments and the context. */
 export type PromptHandler<S> = (args: InferArguments<S>, ctx: Context) => Awaitable<PromptReturn>;
 /** A resource body: the template variables (empty for a static resource), the context and the URI read. */
@@ -114,18 +136,38 @@ export class MCPServer implements Dispatcher {
   /**
    * Registers a tool. The handler gets validated arguments and a `Context`; it returns text,
    * content, structured data (with `output`), a `CallToolResult`, or an `InputRequiredResult`.
+   * With `resolve`, the SDK asks what the resolvers need and the handler gets their values second.
    *
    * @example
    * mcp.tool("add", { input: z.object({ a: z.number(), b: z.number() }) }, ({ a, b }) => String(a + b));
+   * mcp.tool("provision", { input: z.object({ name: z.string() }), resolve: { region: askRegion } },
+   *   ({ name }, { region }) => `Provisioned ${name} in ${region.region}.`);
    */
+  tool<
+    S extends SchemaLike | undefined = undefined,
+    M extends Record<string, AnyResolver> = Record<string, AnyResolver>,
+  >(name: string, config: ToolConfig<S> & { resolve: M }, handler: ResolvedToolHandler<S, M>): Tool;
   tool<S extends SchemaLike | undefined = undefined>(
     name: string,
     config: ToolConfig<S>,
     handler: ToolHandler<S>,
+  ): Tool;
+  tool(
+    name: string,
+    config: ToolConfig & { resolve?: Record<string, AnyResolver> },
+    handler: (...args: never[]) => Awaitable<unknown>,
   ): Tool {
-    const definition = this.#tools.add(name, config, async (args, ctx) =>
-      handler(args as InferArguments<S>, ctx),
-    );
+    const body = handler as (
+      args: Record<string, unknown>,
+      second: unknown,
+      third?: unknown,
+    ) => Awaitable<unknown>;
+    const resolve = config.resolve;
+    const definition = this.#tools.add(name, config, (inputSchema) => {
+      if (resolve === undefined) return async (args, ctx) => body(args, ctx) as ToolReturn;
+      const run = withResolvers(`Tool ${name}`, resolve, schemaProperties(inputSchema), body);
+      return async (args, ctx) => (await run(args, ctx)) as ToolReturn;
+    });
     if (!this.server.hasHandler("tools/call")) {
       this.server.setRequestHandler("tools/list", () => ({ tools: this.#tools.list() }));
       this.server.setRequestHandler("tools/call", (ctx, params) =>

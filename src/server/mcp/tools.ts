@@ -52,14 +52,22 @@ export class ToolRegistry {
     return this.#tools.size;
   }
 
-  /** Registers a tool; the schema work happens here, once. */
-  add(name: string, config: ToolConfig, run: ToolRunner): Tool {
+  /**
+   * Registers a tool; the schema work happens here, once. `runnerFor` receives the compiled input
+   * JSON Schema (resolver graphs are checked against it) and returns the per-call runner.
+   */
+  add(
+    name: string,
+    config: ToolConfig,
+    runnerFor: (inputSchema: Record<string, unknown>) => ToolRunner,
+  ): Tool {
     if (this.#tools.has(name)) throw new Error(`A tool named ${JSON.stringify(name)} is already registered`);
     const input = compileObjectSchema<Record<string, unknown>>(
       config.input ?? NO_ARGUMENTS,
       `The input of tool ${name}`,
     );
     const output = config.output ? compileSchema(config.output, "output") : undefined;
+    const run = runnerFor(input.jsonSchema);
     const definition: Tool = { name, inputSchema: input.jsonSchema as Tool["inputSchema"] };
     if (config.title !== undefined) definition.title = config.title;
     if (config.description !== undefined) definition.description = config.description;
