@@ -8,6 +8,7 @@ export default defineConfig({
     // Examples import the package by its public name; tests run them against the sources.
     alias: [
       { find: /^roundtrip-mcp$/, replacement: src("index.ts") },
+      { find: /^roundtrip-mcp\/(http|stdio)$/, replacement: src("transports/$1/index.ts") },
       { find: /^roundtrip-mcp\/(.+)$/, replacement: src("$1/index.ts") },
     ],
   },

@@ -52,11 +52,14 @@ export class JsonRpcConnection {
   onRequest?: IncomingRequestHandler;
   /** Called once when the transport closes. */
   onClose?: () => void;
+  /** Transport-level failures (e.g. a stdio server that exited with an error code). */
+  onError?: (error: Error) => void;
 
   constructor(transport: Transport) {
     this.#transport = transport;
     transport.onmessage = (message, info) => this.#receive(message, info);
     transport.onclose = () => this.#handleClose();
+    transport.onerror = (error) => this.onError?.(error);
   }
 
   get closed(): boolean {

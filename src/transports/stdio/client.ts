@@ -1,0 +1,282 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { PassThrough, type Readable } from "node:stream";
+import { ConnectionClosedError, RoundtripError } from "../../shared/errors.js";
+import type { Transport } from "../../shared/transport.js";
+import type { JSONRPCMessage } from "../../types/index.js";
+import { defaultStdioEnv } from "./env.js";
+import { LineSplitter, LineWriter, StreamClosedError } from "./lines.js";
+
+/**
+ * Default wait at each step of the shutdown escalation (2 s).
+ *
+ * @example
+ * new StdioClientTransport({ command: "srv", closeTimeoutMs: DEFAULT_CLOSE_TIMEOUT_MS * 2 });
+ */
+export const DEFAULT_CLOSE_TIMEOUT_MS = 2_000;
+
+/**
+ * Default bound on one line from the server (32 MiB: results may carry large resources, and the
+ * client chose to run this server, so the bound only stops a runaway).
+ *
+ * @example
+ * new StdioClientTransport({ command: "srv", maxLineBytes: DEFAULT_CLIENT_MAX_LINE_BYTES * 4 });
+ */
+export const DEFAULT_CLIENT_MAX_LINE_BYTES = 32 * 1024 * 1024;
+
+/** How long to wait for the stdio pipes to close after the process exited (a grandchild may hold them). */
+const PIPE_CLOSE_GRACE_MS = 1_000;
+
+/**
+ * How to launch a stdio server.
+ *
+ * @example
+ * const params: StdioServerParameters = { command: "npx", args: ["-y", "my-mcp-server"], stderr: "pipe" };
+ */
+export interface StdioServerParameters {
+  command: string;
+  args?: readonly string[];
+  /**
+   * Merged over `defaultStdioEnv()`; an `undefined` value removes a variable. The full parent
+   * environment is only passed when asked for: `env: process.env`.
+   */
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+  /**
+   * The server's stderr (free-form logs). `"inherit"` (default) shows it where the host's own
+   * stderr goes; `"pipe"` exposes it as `transport.stderr` (read it, or the server may block once
+   * the pipe fills); `"ignore"` discards it.
+   */
+  stderr?: "inherit" | "pipe" | "ignore";
+  /** Wait at each shutdown step: stdin closed → SIGTERM → SIGKILL (default 2 s). */
+  closeTimeoutMs?: number;
+  /** Longest accepted line from the server (default 32 MiB); a longer one is dropped and reported. */
+  maxLineBytes?: number;
+}
+
+/**
+ * The server process exited without being asked to. Reported through `onerror`; pending requests
+ * then fail with `ConnectionClosedError` (the spec: in-flight requests are lost and may be retried).
+ *
+ * @example
+ * transport.onerror = (error) => {
+ *   if (error instanceof StdioServerExitError) restartLater(error.exitCode, error.signal);
+ * };
+ */
+export class StdioServerExitError extends RoundtripError {
+  readonly exitCode: number | null;
+  readonly signal: NodeJS.Signals | null;
+
+  constructor(exitCode: number | null, signal: NodeJS.Signals | null) {
+    super(
+      `The MCP server process exited unexpectedly (${signal === null ? `code ${exitCode}` : `signal ${signal}`})`,
+    );
+    this.exitCode = exitCode;
+    this.signal = signal;
+  }
+}
+
+type State = "new" | "starting" | "open" | "closing" | "closed";
+
+/**
+ * Spawns an MCP server and talks to it over its stdin/stdout, one JSON-RPC message per line.
+ * It has no `cancel`: the connection's `notifications/cancelled` is the stdio cancellation.
+ * `close()` follows the spec's shutdown: close stdin, wait, SIGTERM, wait, SIGKILL.
+ *
+ * @example
+ * const session = await ClientSession.connect(
+ *   new StdioClientTransport({ command: "node", args: ["server.js"], env: { LOG_LEVEL: "debug" } }),
+ * );
+ * const tools = await session.listTools();
+ * await session.close();
+ */
+export class StdioClientTransport implements Transport {
+  readonly #params: StdioServerParameters;
+  readonly #stderr: PassThrough | undefined;
+  #child: ChildProcess | undefined;
+  #writer: LineWriter | undefined;
+  #state: State = "new";
+  #exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  #graceTimer: ReturnType<typeof setTimeout> | undefined;
+  readonly #exited: Promise<void>;
+  #markExited: () => void = () => {};
+  readonly #finalized: Promise<void>;
+  #markFinalized: () => void = () => {};
+  onmessage?: (message: JSONRPCMessage) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+
+  constructor(params: StdioServerParameters) {
+    this.#params = params;
+    // Created up front so listeners can be attached before start().
+    this.#stderr = params.stderr === "pipe" ? new PassThrough() : undefined;
+    this.#exited = new Promise((resolve) => {
+      this.#markExited = resolve;
+    });
+    this.#finalized = new Promise((resolve) => {
+      this.#markFinalized = resolve;
+    });
+  }
+
+  /** The server's stderr when `stderr: "pipe"`, else `null`. */
+  get stderr(): Readable | null {
+    return this.#stderr ?? null;
+  }
+
+  /** The server's process id once started. */
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  /** How the server process ended (`undefined` while it runs): an exit code, or the signal that killed it. */
+  get exitStatus(): { code: number | null; signal: NodeJS.Signals | null } | undefined {
+    return this.#exit;
+  }
+
+  /** Spawns the server; resolves once the process is running, rejects if it cannot be spawned. */
+  start(): Promise<void> {
+    if (this.#state !== "new") return Promise.reject(new Error("StdioClientTransport already started"));
+    this.#state = "starting";
+    const { command, args = [], cwd } = this.#params;
+    const env: Record<string, string> = { ...defaultStdioEnv() };
+    for (const [name, value] of Object.entries(this.#params.env ?? {})) {
+      if (value === undefined) delete env[name];
+      else env[name] = value;
+    }
+    const child = spawn(command, [...args], {
+      cwd,
+      env,
+      stdio: ["pipe", "pipe", this.#params.stderr ?? "inherit"],
+      shell: false,
+      windowsHide: true,
+    });
+    this.#child = child;
+    let spawned = false;
+    return new Promise<void>((resolve, reject) => {
+      child.once("spawn", () => {
+        spawned = true;
+        if (this.#state === "starting") this.#state = "open";
+        this.#wire(child);
+        resolve();
+      });
+      child.once("error", (error) => {
+        if (spawned) return; // later errors go to onerror (see #wire)
+        this.#state = "closed";
+        this.#markExited();
+        this.#markFinalized();
+        reject(error);
+      });
+    });
+  }
+
+  /** Writes one message as one line; waits while the server's stdin is full. */
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (this.#state !== "open" || !this.#writer) {
+      throw new ConnectionClosedError("The stdio server is not running");
+    }
+    const writer = this.#writer;
+    try {
+      await writer.write(message);
+    } catch (error) {
+      // A broken pipe means the server is gone: report it as the closed connection it is (its
+      // exit reaches onclose/onerror separately). Other errors (unserializable message) stay as-is.
+      const gone = error instanceof StreamClosedError || writer.error !== undefined || this.#state !== "open";
+      if (!gone) throw error;
+      throw new ConnectionClosedError(`The stdio server is gone (${(error as Error).message})`);
+    }
+  }
+
+  /** Shuts the server down (stdin closed → SIGTERM → SIGKILL, `closeTimeoutMs` apart) and waits for it. */
+  async close(): Promise<void> {
+    const child = this.#child;
+    if (this.#state === "new" || !child) {
+      this.#state = "closed";
+      this.onclose?.();
+      return;
+    }
+    if (this.#state === "closed" || this.#state === "closing") {
+      await this.#finalized;
+      return;
+    }
+    this.#state = "closing";
+    const timeout = this.#params.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
+    child.stdin?.end();
+    if (!(await this.#exitedWithin(timeout))) {
+      child.kill("SIGTERM");
+      if (!(await this.#exitedWithin(timeout))) {
+        child.kill("SIGKILL");
+        // SIGKILL cannot be ignored; the bound only keeps close() from hanging on a stuck kernel.
+        await this.#exitedWithin(timeout);
+      }
+    }
+    await within(this.#finalized, PIPE_CLOSE_GRACE_MS);
+    this.#finalize();
+  }
+
+  #wire(child: ChildProcess): void {
+    const { stdin, stdout } = child;
+    if (stdin) this.#writer = new LineWriter(stdin);
+    const lines = new LineSplitter(
+      this.#params.maxLineBytes ?? DEFAULT_CLIENT_MAX_LINE_BYTES,
+      (line) => this.#receive(line),
+      () => this.onerror?.(new Error("Dropped a line from the server longer than maxLineBytes")),
+    );
+    stdout?.on("data", (chunk: Buffer) => lines.push(chunk));
+    stdout?.on("end", () => lines.end());
+    stdout?.on("error", (error) => this.onerror?.(error));
+    if (this.#stderr && child.stderr) child.stderr.pipe(this.#stderr);
+    child.on("error", (error) => this.onerror?.(error));
+    child.once("exit", (code, signal) => {
+      this.#exit = { code, signal };
+      this.#markExited();
+      // 'close' (all pipes drained) normally follows at once; a grandchild holding stdout must
+      // not keep the transport open forever.
+      this.#graceTimer = setTimeout(() => this.#finalize(), PIPE_CLOSE_GRACE_MS);
+    });
+    // 'close' rather than 'exit': every line the server wrote before exiting is delivered first.
+    child.once("close", () => this.#finalize());
+  }
+
+  #receive(line: string): void {
+    if (this.#state === "closed") return;
+    let message: unknown;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      this.onerror?.(new Error(`Ignored a line from the server that is not JSON: ${line.slice(0, 200)}`));
+      return;
+    }
+    if (typeof message !== "object" || message === null || Array.isArray(message)) {
+      this.onerror?.(new Error(`Ignored a line from the server that is not a JSON-RPC message`));
+      return;
+    }
+    this.onmessage?.(message as JSONRPCMessage);
+  }
+
+  #finalize(): void {
+    if (this.#state === "closed") return;
+    const unexpected = this.#state !== "closing";
+    this.#state = "closed";
+    if (this.#graceTimer) clearTimeout(this.#graceTimer);
+    this.#markExited();
+    this.#markFinalized();
+    if (unexpected) {
+      this.onerror?.(new StdioServerExitError(this.#exit?.code ?? null, this.#exit?.signal ?? null));
+    }
+    this.onclose?.();
+  }
+
+  #exitedWithin(ms: number): Promise<boolean> {
+    return this.#exit ? Promise.resolve(true) : within(this.#exited, ms);
+  }
+}
+
+/** True if `promise` settles within `ms`; the timer never outlives the wait. */
+async function within(promise: Promise<void>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  const settled = await Promise.race([promise.then(() => true as const), timedOut]);
+  clearTimeout(timer);
+  return settled;
+}

@@ -1,0 +1,164 @@
+import type { Writable } from "node:stream";
+
+/**
+ * Default bound on one incoming line on the server side (4 MiB).
+ *
+ * @example
+ * serveStdio(server, { maxLineBytes: DEFAULT_MAX_LINE_BYTES / 4 });
+ */
+export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
+
+const NEWLINE = 0x0a;
+
+/**
+ * Splits a byte stream into newline-delimited lines without ever holding more than
+ * `maxLineBytes` of one line: an over-long line is dropped as it streams in (`onOverflow` fires
+ * once for it) and framing resumes at the next newline, so one bad message never costs the stream.
+ *
+ * Splitting happens on bytes, not characters: 0x0A never occurs inside a multi-byte UTF-8
+ * sequence, and decoding whole lines avoids tearing a character across two chunks.
+ *
+ * @example
+ * const lines = new LineSplitter(1024, (line) => console.error(line), () => console.error("too long"));
+ * stream.on("data", (chunk) => lines.push(chunk));
+ * stream.on("end", () => lines.end());
+ */
+export class LineSplitter {
+  readonly #maxLineBytes: number;
+  readonly #onLine: (line: string) => void;
+  readonly #onOverflow: () => void;
+  #chunks: Buffer[] = [];
+  #size = 0;
+  #discarding = false;
+
+  constructor(maxLineBytes: number, onLine: (line: string) => void, onOverflow: () => void) {
+    this.#maxLineBytes = maxLineBytes;
+    this.#onLine = onLine;
+    this.#onOverflow = onOverflow;
+  }
+
+  /** Feeds one chunk; complete lines are delivered synchronously, in order. */
+  push(chunk: Buffer | string): void {
+    const data = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
+    let start = 0;
+    while (start < data.length) {
+      const newline = data.indexOf(NEWLINE, start);
+      const end = newline === -1 ? data.length : newline;
+      if (!this.#discarding) {
+        if (this.#size + (end - start) > this.#maxLineBytes) {
+          this.#reset();
+          this.#discarding = true;
+          this.#onOverflow();
+        } else if (end > start) {
+          this.#chunks.push(data.subarray(start, end));
+          this.#size += end - start;
+        }
+      }
+      if (newline === -1) return;
+      if (this.#discarding) this.#discarding = false;
+      else this.#emit();
+      start = newline + 1;
+    }
+  }
+
+  /** The stream ended: a last line without its newline still counts (some writers omit it). */
+  end(): void {
+    if (!this.#discarding && this.#size > 0) this.#emit();
+    this.#reset();
+    this.#discarding = false;
+  }
+
+  #emit(): void {
+    let line = Buffer.concat(this.#chunks, this.#size).toString("utf8");
+    this.#reset();
+    if (line.endsWith("\r")) line = line.slice(0, -1);
+    if (line.trim() === "") return;
+    this.#onLine(line);
+  }
+
+  #reset(): void {
+    this.#chunks = [];
+    this.#size = 0;
+  }
+}
+
+/**
+ * A write was attempted after the stream ended or was destroyed.
+ *
+ * @example
+ * await writer.write(message).catch((error) => { if (error instanceof StreamClosedError) reconnect(); });
+ */
+export class StreamClosedError extends Error {}
+
+/**
+ * Writes one JSON message per line to a stream, in call order, honouring backpressure: when
+ * `write` returns false the next line waits for `drain`. A stream error (EPIPE when the reader is
+ * gone) is caught here, so it can never crash the process; every later write rejects with it.
+ *
+ * @example
+ * const writer = new LineWriter(process.stdout);
+ * await writer.write({ jsonrpc: "2.0", id: 1, result: {} });
+ */
+export class LineWriter {
+  readonly #stream: Writable;
+  #tail: Promise<void> = Promise.resolve();
+  #lastFlush: Promise<void> = Promise.resolve();
+  #error: Error | undefined;
+
+  constructor(stream: Writable, onError?: (error: Error) => void) {
+    this.#stream = stream;
+    stream.on("error", (error: Error) => {
+      if (this.#error) return;
+      this.#error = error;
+      onError?.(error);
+    });
+  }
+
+  /** The error that broke the stream, if any. */
+  get error(): Error | undefined {
+    return this.#error;
+  }
+
+  /** Serializes and queues one message; resolves once the stream accepted it (or rejects). */
+  write(message: unknown): Promise<void> {
+    let line: string;
+    try {
+      // JSON.stringify never emits a raw newline, so the serialized message is exactly one line.
+      line = `${JSON.stringify(message)}\n`;
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    const next = this.#tail.then(() => this.#writeNow(line));
+    this.#tail = next.catch(() => {});
+    return next;
+  }
+
+  /** Resolves when everything queued so far has been handed to the OS (or the stream broke). */
+  async flushed(): Promise<void> {
+    await this.#tail;
+    await this.#lastFlush;
+  }
+
+  async #writeNow(line: string): Promise<void> {
+    const stream = this.#stream;
+    if (this.#error) throw this.#error;
+    if (stream.destroyed || stream.writableEnded) throw new StreamClosedError("The output stream is closed");
+    let accepted = false;
+    this.#lastFlush = new Promise<void>((resolve) => {
+      // The callback's error also reaches the 'error' listener; here it only ends the wait.
+      accepted = stream.write(line, () => resolve());
+    });
+    if (accepted) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        stream.off("drain", done);
+        stream.off("close", done);
+        stream.off("error", done);
+        resolve();
+      };
+      stream.on("drain", done);
+      stream.on("close", done);
+      stream.on("error", done);
+    });
+  }
+}

@@ -1,0 +1,192 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { ClientSession } from "../../../src/client/session.js";
+import { ConnectionClosedError, RequestAbortedError } from "../../../src/shared/errors.js";
+import { StdioClientTransport, StdioServerExitError } from "../../../src/transports/stdio/client.js";
+import { DEFAULT_INHERITED_ENV_VARS } from "../../../src/transports/stdio/env.js";
+import type { JSONRPCMessage } from "../../../src/types/index.js";
+import {
+  collect,
+  ENVELOPE,
+  killSpawned,
+  provisionerTransport,
+  REPO_ROOT,
+  SERVER_INFO,
+  STUBBORN,
+  trackTransport,
+  until,
+} from "./helpers.js";
+
+afterEach(killSpawned);
+
+const textResult = (text: string) => ({
+  content: [{ type: "text", text }],
+  resultType: "complete",
+  _meta: SERVER_INFO,
+});
+
+/** Records what the transport hands to the connection, without changing it. */
+function tapIncoming(transport: StdioClientTransport): JSONRPCMessage[] {
+  const seen: JSONRPCMessage[] = [];
+  const deliver = transport.onmessage;
+  transport.onmessage = (message) => {
+    seen.push(message);
+    deliver?.(message);
+  };
+  return seen;
+}
+
+describe("StdioClientTransport + ClientSession against a real child process", () => {
+  it("drives the two-leg multi-round-trip flow", async () => {
+    const transport = provisionerTransport();
+    const session = await ClientSession.connect(transport, { capabilities: { elicitation: { form: {} } } });
+    const incoming = tapIncoming(transport);
+    const first = await session.callTool("provision", { name: "orders" }, { allowInputRequired: true });
+    expect(first).toMatchObject({ resultType: "input_required", requestState: "provision-v1" });
+    const second = await session.callTool(
+      "provision",
+      { name: "orders" },
+      {
+        inputResponses: { region: { action: "accept", content: { region: "eu-west-1" } } },
+        requestState: "provision-v1",
+      },
+    );
+    expect(second).toEqual(textResult("Provisioned 'orders' in eu-west-1."));
+    expect(incoming.map((message) => (message as { id?: unknown }).id)).toEqual([1, 2]);
+    expect(session.serverInfo).toEqual({ name: "Provisioner", version: "1.0.0" });
+    await session.close();
+  });
+
+  it("routes progress to its call, answers concurrent calls by id, and cancels with notifications/cancelled", async () => {
+    const transport = provisionerTransport({ stderr: "pipe" });
+    const stderr = collect(transport.stderr);
+    const sent: JSONRPCMessage[] = [];
+    const session = await ClientSession.connect(transport);
+    const send = transport.send.bind(transport);
+    transport.send = (message) => {
+      sent.push(message);
+      return send(message);
+    };
+    const steps: number[] = [];
+    const controller = new AbortController();
+    const slow = session.callTool("slow", {}, { signal: controller.signal });
+    const [long, short, withProgress] = await Promise.all([
+      session.callTool("sleep", { ms: 300 }),
+      session.callTool("sleep", { ms: 1 }),
+      session.callTool("progress", {}, { onProgress: (p) => steps.push(p.progress) }),
+    ]);
+    expect([long, short, withProgress]).toEqual([
+      textResult("slept 300"),
+      textResult("slept 1"),
+      textResult("done"),
+    ]);
+    expect(steps).toEqual([1, 2, 3]);
+    controller.abort();
+    await expect(slow).rejects.toBeInstanceOf(RequestAbortedError);
+    await until(() => stderr.text().includes("aborted 1"), "the server to see the cancellation");
+    expect(sent.at(-1)).toEqual({
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { requestId: 1, reason: "aborted by the client" },
+    });
+    expect(transport).not.toHaveProperty("cancel");
+    await session.close();
+  });
+
+  it("passes a minimal environment by default, merged with the caller's env", async () => {
+    process.env.RT_STDIO_TEST_SECRET = "do-not-leak";
+    try {
+      const session = await ClientSession.connect(
+        provisionerTransport({ env: { FIXTURE_EXTRA: "yes", HOME: undefined } }),
+      );
+      const result = await session.callTool("env");
+      const seen = JSON.parse((result.content[0] as { text: string }).text) as {
+        FIXTURE_EXTRA: string;
+        keys: string[];
+      };
+      expect(seen.FIXTURE_EXTRA).toBe("yes");
+      expect(seen.keys).toContain("PATH");
+      expect(seen.keys).not.toContain("RT_STDIO_TEST_SECRET");
+      expect(seen.keys).not.toContain("HOME");
+      const allowed = new Set([...DEFAULT_INHERITED_ENV_VARS, "FIXTURE_EXTRA"]);
+      // Node itself may add a few variables of its own; none of the parent's others leak.
+      expect(seen.keys.filter((key) => !allowed.has(key) && key in process.env)).toEqual([]);
+      await session.close();
+    } finally {
+      delete process.env.RT_STDIO_TEST_SECRET;
+    }
+  });
+
+  it("fails pending calls with ConnectionClosedError and reports the exit through onerror when the server dies", async () => {
+    const transport = provisionerTransport({ stderr: "ignore" });
+    const errors: Error[] = [];
+    const session = await ClientSession.connect(transport);
+    session.connection.onError = (error) => errors.push(error);
+    let closed = 0;
+    session.connection.onClose = () => closed++;
+    const pending = session.callTool("slow");
+    const crash = session.callTool("crash");
+    await expect(pending).rejects.toBeInstanceOf(ConnectionClosedError);
+    await expect(crash).rejects.toBeInstanceOf(ConnectionClosedError);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBeInstanceOf(StdioServerExitError);
+    expect(errors[0]).toMatchObject({ exitCode: 3, signal: null });
+    expect(transport.exitStatus).toEqual({ code: 3, signal: null });
+    await expect(session.callTool("sleep", { ms: 1 })).rejects.toBeInstanceOf(ConnectionClosedError);
+    await expect(transport.send({ jsonrpc: "2.0", method: "x" })).rejects.toBeInstanceOf(
+      ConnectionClosedError,
+    );
+    await session.close();
+    expect(closed).toBe(1);
+  });
+
+  it("closes a well-behaved server by closing its stdin: it exits on EOF, onclose fires once", async () => {
+    const transport = provisionerTransport({ stderr: "pipe" });
+    const stderr = collect(transport.stderr);
+    const errors: Error[] = [];
+    await transport.start();
+    let closes = 0;
+    transport.onclose = () => closes++;
+    transport.onerror = (error) => errors.push(error);
+    await transport.send({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: ENVELOPE } });
+    const startedAt = Date.now();
+    await transport.close();
+    expect(Date.now() - startedAt).toBeLessThan(1_500);
+    expect(transport.exitStatus).toEqual({ code: 0, signal: null });
+    expect(stderr.text()).toContain("closed");
+    await transport.close();
+    expect(closes).toBe(1);
+    expect(errors).toEqual([]);
+  });
+
+  it("escalates to SIGTERM then SIGKILL for a server that ignores both, within the bounds", async () => {
+    const transport = trackTransport(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ["--import", "tsx", STUBBORN],
+        cwd: REPO_ROOT,
+        stderr: "pipe",
+        closeTimeoutMs: 300,
+      }),
+    );
+    const stderr = collect(transport.stderr);
+    await transport.start();
+    await until(() => stderr.text().includes("ready"), "the stubborn server to trap SIGTERM");
+    let closes = 0;
+    transport.onclose = () => closes++;
+    const startedAt = Date.now();
+    await transport.close();
+    const elapsed = Date.now() - startedAt;
+    expect(elapsed).toBeGreaterThanOrEqual(550);
+    expect(elapsed).toBeLessThan(2_000);
+    expect(stderr.text()).toContain("ignoring EOF");
+    expect(stderr.text()).toContain("ignoring SIGTERM");
+    expect(transport.exitStatus).toEqual({ code: null, signal: "SIGKILL" });
+    expect(closes).toBe(1);
+  });
+
+  it("rejects start() when the command cannot be spawned", async () => {
+    const transport = new StdioClientTransport({ command: "/nonexistent/roundtrip-server" });
+    await expect(transport.start()).rejects.toMatchObject({ code: "ENOENT" });
+    await expect(transport.start()).rejects.toThrow("already started");
+  });
+});

@@ -1,0 +1,194 @@
+// serveStdio and the line framing against in-process streams: the cases a real pipe cannot
+// produce on demand (a full stdout, EPIPE, a character torn across chunks).
+import { PassThrough, Writable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import type { DispatchContext, Dispatcher } from "../../../src/shared/dispatch.js";
+import { LineSplitter } from "../../../src/transports/stdio/lines.js";
+import { serveStdio } from "../../../src/transports/stdio/server.js";
+import type { JSONRPCResponse } from "../../../src/types/index.js";
+import { recordingLogger } from "../../helpers.js";
+import { until } from "./helpers.js";
+
+/** A dispatcher whose behaviour per request is given by the test. */
+function dispatcher(
+  handle: (message: Record<string, unknown>, ctx: DispatchContext) => Promise<JSONRPCResponse | undefined>,
+): Dispatcher {
+  return { dispatch: (message, ctx = {}) => handle(message as Record<string, unknown>, ctx) };
+}
+
+/** A stdout that holds every write until `release()`, with a tiny buffer so backpressure kicks in. */
+function heldStdout() {
+  const lines: string[] = [];
+  const held: (() => void)[] = [];
+  const stream = new Writable({
+    highWaterMark: 8,
+    write(chunk: Buffer, _encoding, callback) {
+      lines.push(chunk.toString("utf8"));
+      held.push(() => callback());
+    },
+  });
+  return {
+    stream,
+    lines,
+    release() {
+      for (const done of held.splice(0)) done();
+    },
+  };
+}
+
+const progress = (n: number) => ({
+  jsonrpc: "2.0" as const,
+  method: "notifications/progress",
+  params: { progressToken: "t", progress: n },
+});
+
+describe("LineSplitter", () => {
+  it("reassembles a UTF-8 character torn across chunks and strips CR", () => {
+    const seen: string[] = [];
+    const lines = new LineSplitter(
+      1024,
+      (line) => seen.push(line),
+      () => seen.push("overflow"),
+    );
+    const bytes = Buffer.from('{"a":"é"}\r\n{"b":1}', "utf8");
+    const split = bytes.indexOf(0xa9); // second byte of é
+    lines.push(bytes.subarray(0, split));
+    lines.push(bytes.subarray(split));
+    lines.end();
+    expect(seen).toEqual(['{"a":"é"}', '{"b":1}']);
+  });
+
+  it("counts bytes, reports an over-long line once, and resumes at the next newline", () => {
+    const seen: string[] = [];
+    const lines = new LineSplitter(
+      4,
+      (line) => seen.push(line),
+      () => seen.push("overflow"),
+    );
+    lines.push("abcd\nabc");
+    lines.push("de");
+    lines.push("fgh\nxy\n");
+    lines.push("ééé"); // 6 bytes, 3 characters
+    lines.end();
+    expect(seen).toEqual(["abcd", "overflow", "xy", "overflow"]);
+  });
+});
+
+describe("serveStdio with in-process streams", () => {
+  it("waits for drain before accepting more output when stdout is full", async () => {
+    const stdin = new PassThrough();
+    const stdout = heldStdout();
+    const marks: string[] = [];
+    const handle = serveStdio(
+      dispatcher(async (message, ctx) => {
+        await ctx.notify?.(progress(1));
+        marks.push("first accepted");
+        await ctx.notify?.(progress(2));
+        marks.push("second accepted");
+        return { jsonrpc: "2.0", id: message.id as number, result: {} };
+      }),
+      { stdin, stdout: stdout.stream, logger: recordingLogger() },
+    );
+    stdin.write('{"jsonrpc":"2.0","id":1,"method":"x"}\n');
+    await until(() => stdout.lines.length === 1, "the first write");
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(marks).toEqual([]);
+    stdout.release();
+    await until(() => marks.length === 1, "the first notify to resolve after drain");
+    stdout.release();
+    await until(() => stdout.lines.length === 3, "the response");
+    stdout.release();
+    expect(stdout.lines.map((line) => JSON.parse(line))).toEqual([
+      progress(1),
+      progress(2),
+      { jsonrpc: "2.0", id: 1, result: {} },
+    ]);
+    stdin.end();
+    await handle.closed;
+  });
+
+  it("survives EPIPE on stdout: logs to the logger, aborts in-flight requests and closes", async () => {
+    const stdin = new PassThrough();
+    const stdout = new Writable({
+      write(_chunk, _encoding, callback) {
+        callback(Object.assign(new Error("write EPIPE"), { code: "EPIPE" }));
+      },
+    });
+    const logger = recordingLogger();
+    let seenSignal: AbortSignal | undefined;
+    const handle = serveStdio(
+      dispatcher(async (message, ctx) => {
+        if (message.id === 2) {
+          seenSignal = ctx.signal;
+          await new Promise((resolve) => ctx.signal?.addEventListener("abort", resolve));
+          return undefined;
+        }
+        return { jsonrpc: "2.0", id: message.id as number, result: {} };
+      }),
+      { stdin, stdout, logger },
+    );
+    stdin.write('{"jsonrpc":"2.0","id":2,"method":"slow"}\n');
+    stdin.write('{"jsonrpc":"2.0","id":1,"method":"x"}\n');
+    await handle.closed;
+    expect(seenSignal?.aborted).toBe(true);
+    expect(logger.lines).toEqual(["error: stdout failed (write EPIPE); stopping"]);
+    stdin.write("not json\n"); // no longer read: nothing is written, nothing throws
+  });
+
+  it("close() aborts in-flight requests, sends nothing for them and resolves closed", async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const written: string[] = [];
+    stdout.on("data", (chunk: Buffer) => written.push(chunk.toString("utf8")));
+    const signals: AbortSignal[] = [];
+    const handle = serveStdio(
+      dispatcher(async (message, ctx) => {
+        if (ctx.signal) signals.push(ctx.signal);
+        await new Promise((resolve) => ctx.signal?.addEventListener("abort", resolve));
+        return { jsonrpc: "2.0", id: message.id as number, result: {} }; // a misbehaving dispatcher
+      }),
+      { stdin, stdout, logger: recordingLogger() },
+    );
+    stdin.write('{"jsonrpc":"2.0","id":1,"method":"x"}\n');
+    await until(() => signals.length === 1, "the request to start");
+    handle.close();
+    await handle.closed;
+    expect(signals[0]?.aborted).toBe(true);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(written).toEqual([]);
+  });
+
+  it("answers -32603 when the dispatcher throws or its response cannot be serialized; cancels by exact id type", async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const written: string[] = [];
+    stdout.on("data", (chunk: Buffer) => written.push(chunk.toString("utf8")));
+    const logger = recordingLogger();
+    const aborted: unknown[] = [];
+    const handle = serveStdio(
+      dispatcher(async (message, ctx) => {
+        if (message.method === "boom") throw new Error("kaput");
+        if (message.method === "bigint") return { jsonrpc: "2.0", id: "n", result: { n: 1n } };
+        await new Promise((resolve) => ctx.signal?.addEventListener("abort", resolve));
+        aborted.push(message.id);
+        return undefined;
+      }),
+      { stdin, stdout, logger, drainTimeoutMs: 50 },
+    );
+    stdin.write('{"jsonrpc":"2.0","id":"7","method":"wait"}\n{"jsonrpc":"2.0","id":7,"method":"wait"}\n');
+    stdin.write('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}\n');
+    stdin.write('{"jsonrpc":"2.0","id":"b","method":"boom"}\n');
+    stdin.write('{"jsonrpc":"2.0","id":"n","method":"bigint"}\n');
+    await until(() => written.length === 2 && aborted.length === 1, "the errors and the cancellation");
+    expect(aborted).toEqual([7]);
+    expect(written).toEqual([
+      '{"jsonrpc":"2.0","id":"b","error":{"code":-32603,"message":"Internal error"}}\n',
+      '{"jsonrpc":"2.0","id":"n","error":{"code":-32603,"message":"Internal error"}}\n',
+    ]);
+    expect(logger.lines).toContain("error: dispatch failed: kaput");
+    expect(logger.lines.some((line) => line.startsWith("error: could not serialize a response"))).toBe(true);
+    stdin.end();
+    await handle.closed;
+    expect(aborted).toEqual([7, "7"]);
+  });
+});
