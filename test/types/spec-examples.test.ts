@@ -91,10 +91,9 @@ function response(method: MethodName): ZodType {
   const result = METHOD_SPECS[method].inputRequired
     ? z.union([METHOD_SPECS[method].result, InputRequiredResultSchema])
     : METHOD_SPECS[method].result;
-  return JSONRPCResultResponseSchema.safeExtend({ result }).refine(
-    isJSONRPCResultResponse,
-    "not a result response",
-  );
+  return z
+    .looseObject({ jsonrpc: z.literal("2.0"), id: RequestIdSchema, result })
+    .refine(isJSONRPCResultResponse, "not a result response");
 }
 
 /** A full JSON-RPC notification (no id) with the given method and params. */
