@@ -17,3 +17,89 @@ export class InputRequiredError extends RoundtripError {
     this.result = result;
   }
 }
+
+/**
+ * The automatic loop hit its cap: the server still answered `input_required` after
+ * `maxRounds` retries. Carries the last result so the caller can resume the flow by hand.
+ *
+ * @example
+ * try {
+ *   await client.callTool("provision", { name: "orders" });
+ * } catch (error) {
+ *   if (error instanceof InputRequiredRoundsExceededError) persist(error.lastResult.requestState);
+ * }
+ */
+export class InputRequiredRoundsExceededError extends RoundtripError {
+  readonly maxRounds: number;
+  readonly lastResult: InputRequiredResult;
+
+  constructor(maxRounds: number, lastResult: InputRequiredResult) {
+    super(
+      `The server still required input after ${maxRounds} retries (the inputRequiredMaxRounds cap). ` +
+        "Raise inputRequiredMaxRounds, or drive the loop yourself with " +
+        "client.session.callTool(..., { allowInputRequired: true }); the last InputRequiredResult is on " +
+        ".lastResult.",
+    );
+    this.maxRounds = maxRounds;
+    this.lastResult = lastResult;
+  }
+}
+
+/**
+ * A client callback (elicitation, sampling, roots) answered something that is not the shape the
+ * protocol expects. Raised locally: nothing is sent to the server.
+ *
+ * @example
+ * // elicitation: () => ({ action: "yes" })  →  InvalidInputResponseError
+ */
+export class InvalidInputResponseError extends RoundtripError {
+  /** The `inputRequests` key (or, on the legacy back-channel, the JSON-RPC id) being answered. */
+  readonly requestId: string | number;
+  readonly method: string;
+
+  constructor(method: string, requestId: string | number, detail: string) {
+    super(`The ${method} callback returned an invalid answer for input request '${requestId}': ${detail}`);
+    this.method = method;
+    this.requestId = requestId;
+  }
+}
+
+/**
+ * The server speaks only the 2025 handshake era (or `mode: "legacy"` was asked for), and this
+ * build has no legacy client support yet.
+ *
+ * @example
+ * await Client.connect(oldServer).catch((e) => e instanceof LegacyUnavailableError);
+ */
+export class LegacyUnavailableError extends RoundtripError {
+  /** Why the server was judged legacy; undefined when `mode: "legacy"` was explicit. */
+  readonly evidence: string | undefined;
+
+  constructor(evidence?: string) {
+    super(
+      evidence === undefined
+        ? 'mode "legacy" needs the 2025-11-25 handshake client, which is not available yet.'
+        : `The server appears to speak only the 2025 handshake era (${evidence}); legacy (2025-11-25) ` +
+            "client support is not available yet.",
+    );
+    this.evidence = evidence;
+  }
+}
+
+/**
+ * No protocol version is shared with the server.
+ *
+ * @example
+ * await Client.connect(futureServer).catch((e) => e instanceof NoMutualVersionError && e.serverVersions);
+ */
+export class NoMutualVersionError extends RoundtripError {
+  readonly serverVersions: readonly string[];
+
+  constructor(serverVersions: readonly string[], clientVersions: readonly string[]) {
+    super(
+      `No mutual protocol version: the server supports ${JSON.stringify(serverVersions)}, this client ` +
+        `supports ${JSON.stringify(clientVersions)}.`,
+    );
+    this.serverVersions = serverVersions;
+  }
+}

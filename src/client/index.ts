@@ -1,5 +1,44 @@
-/** The client side of roundtrip: `ClientSession` (manual loop) and its errors. */
-export { InputRequiredError } from "./errors.js";
+/**
+ * The client side of roundtrip: `Client` (automatic multi-round-trip loop, era negotiation,
+ * callbacks, cache), `ClientSession` (manual loop), the pure input-required driver, and errors.
+ */
+export { type CacheMode, ListCache, type ListCacheOptions, MAX_CACHE_TTL_MS } from "./cache.js";
+export {
+  type ClientCallbacks,
+  type ClientRequestContext,
+  capabilitiesFor,
+  dispatchInputRequest,
+  type ElicitationCallback,
+  type ListRootsCallback,
+  type SamplingCallback,
+} from "./callbacks.js";
+export { Client } from "./client.js";
+export {
+  DEFAULT_INPUT_REQUIRED_MAX_ROUNDS,
+  type DispatchInputRequest,
+  type InputRequiredLoopOptions,
+  type InputRequiredRound,
+  type RetryInputRequired,
+  runInputRequiredLoop,
+  STATE_ONLY_BACKOFF_CAP_MS,
+  STATE_ONLY_BACKOFF_INITIAL_MS,
+} from "./driver.js";
+export {
+  InputRequiredError,
+  InputRequiredRoundsExceededError,
+  InvalidInputResponseError,
+  LegacyUnavailableError,
+  NoMutualVersionError,
+} from "./errors.js";
+export type { LegacyConnect, LegacyConnectContext } from "./legacy.js";
+export type { ClientMode, NegotiatedEra } from "./negotiation.js";
+export type {
+  AutoCallOptions,
+  CachedCallOptions,
+  ClientOptions,
+  ClientRound,
+  ReadResourceOptions,
+} from "./options.js";
 export {
   type CallOptions,
   ClientSession,
@@ -7,3 +46,4 @@ export {
   DEFAULT_CLIENT_INFO,
   type InputCallOptions,
 } from "./session.js";
+export type { ClientTarget, StdioTarget } from "./targets.js";

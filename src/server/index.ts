@@ -11,8 +11,8 @@ export type {
 } from "./context.js";
 export type { PaginatedParams, RequestHandler, ServerHandlers } from "./handlers.js";
 export { consoleLogger, silentLogger } from "./logger.js";
+export * from "./mcp/index.js";
 export { logLevelAllows, sendLog, sendProgress } from "./notify.js";
 export { CONSERVATIVE_CACHE_HINTS } from "./outbound.js";
 export { Server, type ServerOptions } from "./server.js";
-export * from "./mcp/index.js";
 export * from "./state/index.js";

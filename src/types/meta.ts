@@ -32,7 +32,8 @@ export type RequestMeta = z.infer<typeof RequestMetaSchema>;
 
 /** The `_meta` a result may carry. */
 export const ResultMetaSchema = z.looseObject({
-  [MetaKey.ServerInfo]: ImplementationSchema.optional(),
+  // Display-only: a malformed stamp reads as absent instead of failing the whole result.
+  [MetaKey.ServerInfo]: ImplementationSchema.optional().catch(undefined),
   [MetaKey.SubscriptionId]: RequestIdSchema.optional(),
 });
 export type ResultMeta = z.infer<typeof ResultMetaSchema>;

@@ -161,7 +161,7 @@ describe("examples/url-elicitation", () => {
     const { session } = await connect(github, { capabilities: { elicitation: { url: {} } } });
     const first = await session.callTool("connect_github", {}, { allowInputRequired: true });
     if (!isInputRequiredResult(first)) throw new Error("expected a URL question");
-    const url = (first.inputRequests?.signin?.params as { mode: string; url: string }).url;
+    const url = (first.inputRequests?.signin?.params as { mode: string; url: string } | undefined)?.url ?? "";
     expect(first.inputRequests?.signin?.params).toMatchObject({
       mode: "url",
       message: "Sign in to GitHub to continue",

@@ -453,12 +453,17 @@ describe("server/discover", () => {
     ["string ttlMs", { ...discover, ttlMs: "1000" }],
     ["unknown cacheScope", { ...discover, cacheScope: "shared" }],
     ["non-string instructions", { ...discover, instructions: 1 }],
-    [
-      "serverInfo in _meta without version",
-      { ...discover, _meta: { "io.modelcontextprotocol/serverInfo": { name: "s" } } },
-    ],
   ])("rejects %s", (_label, value) => {
     expectInvalid(DiscoverResultSchema, value);
+  });
+
+  it("reads a malformed serverInfo stamp as absent rather than rejecting the result", () => {
+    const parsed = DiscoverResultSchema.safeParse({
+      ...discover,
+      _meta: { "io.modelcontextprotocol/serverInfo": { name: "s" } },
+    });
+    expect(parsed.success).toBe(true);
+    expect(parsed.data?._meta?.["io.modelcontextprotocol/serverInfo"]).toBeUndefined();
   });
 });
 

@@ -38,7 +38,6 @@ import {
   JSONRPCErrorResponseSchema,
   JSONRPCNotificationSchema,
   JSONRPCRequestSchema,
-  JSONRPCResultResponseSchema,
   ListRootsRequestSchema,
   ListRootsResultSchema,
   LoggingMessageNotificationParamsSchema,

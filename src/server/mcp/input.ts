@@ -137,7 +137,7 @@ export async function acceptedContent<S extends SchemaLike | undefined = undefin
   schema?: S,
 ): Promise<(S extends SchemaLike ? InferSchema<S> : Record<string, unknown>) | undefined> {
   const answer = inputResponse(ctx, key);
-  if (answer.kind === "invalid") {
+  if (answer.kind === "invalid" || answer.kind === "sampling" || answer.kind === "roots") {
     throw new McpError(
       ErrorCode.InvalidParams,
       `The answer to ${JSON.stringify(key)} is not an elicitation result`,

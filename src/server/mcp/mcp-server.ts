@@ -213,9 +213,7 @@ export class MCPServer implements Dispatcher {
       ? this.#resources.addTemplate(uri, config, async (variables, ctx, read) =>
           handler(variables, ctx, read),
         )
-      : this.#resources.addStatic(uri, config, async (read) =>
-          handler({}, this.#context(this.#detachedRequest(read)), read),
-        );
+      : this.#resources.addStatic(uri, config, async (read, ctx) => handler({}, ctx, read));
     if (!this.server.hasHandler("resources/read")) {
       this.server.setRequestHandler("resources/list", async () => ({
         resources: await this.#resources.list(),

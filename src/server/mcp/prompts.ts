@@ -129,6 +129,6 @@ export class PromptRegistry {
   completer(name: string, argument: string): ArgumentCompleter | undefined | null {
     const prompt = this.#prompts.get(name);
     if (!prompt) return null;
-    return prompt.complete[argument];
+    return Object.hasOwn(prompt.complete, argument) ? prompt.complete[argument] : undefined;
   }
 }

@@ -37,7 +37,10 @@ export interface ResourceTemplateConfig extends ResourceConfig {
 /** What a resource handler may return. */
 export type ResourceReturn = string | Uint8Array | ResourceContents | ResourceContents[] | ReadResourceResult;
 
-export type StaticResourceRunner = (uri: string) => Promise<ResourceReturn | InputRequiredResult>;
+export type StaticResourceRunner = (
+  uri: string,
+  ctx: Context,
+) => Promise<ResourceReturn | InputRequiredResult>;
 export type TemplateRunner = (
   variables: Record<string, string>,
   ctx: Context,
@@ -124,7 +127,7 @@ export class ResourceRegistry {
   async read(uri: string, ctx: Context): Promise<ReadResourceResult | InputRequiredResult> {
     const fixed = this.#static.get(uri);
     if (fixed) {
-      const value = await fixed.run(uri);
+      const value = await fixed.run(uri, ctx);
       if (isInputRequiredResult(value)) {
         throw new McpError(
           ErrorCode.InternalError,
@@ -147,6 +150,7 @@ export class ResourceRegistry {
   completer(uriTemplate: string, variable: string): ArgumentCompleter | undefined | null {
     const entry = this.#templates.get(uriTemplate);
     if (!entry) return null;
-    return entry.config.complete?.[variable];
+    const complete = entry.config.complete;
+    return complete && Object.hasOwn(complete, variable) ? complete[variable] : undefined;
   }
 }

@@ -11,7 +11,13 @@ import {
 } from "../../types/index.js";
 import type { Logger } from "../context.js";
 import type { Context } from "./context.js";
-import { ToolError, type ToolReturn, toCallToolResult, toolErrorResult } from "./results.js";
+import {
+  isCallToolResult,
+  ToolError,
+  type ToolReturn,
+  toCallToolResult,
+  toolErrorResult,
+} from "./results.js";
 import { type CompiledSchema, compileObjectSchema, compileSchema, type SchemaLike } from "./schema.js";
 
 /** How a tool describes itself. */
@@ -94,7 +100,7 @@ export class ToolRegistry {
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
     const args = await tool.input.validate(params.arguments ?? {});
     if (!args.ok) return toolErrorResult(`Invalid arguments for tool ${params.name}: ${args.message}`);
-    let value: unknown;
+    let value: ToolReturn;
     try {
       value = await tool.run(args.value, ctx);
     } catch (error) {
@@ -106,13 +112,15 @@ export class ToolRegistry {
       return toolErrorResult(`Error executing tool ${params.name}`);
     }
     if (isInputRequiredResult(value) || !tool.output) return toCallToolResult(value, false);
-    const checked = await tool.output.validate(value);
+    // A hand-built CallToolResult carries its own structuredContent: that is what must match.
+    const handBuilt = isCallToolResult(value) ? value : undefined;
+    const checked = await tool.output.validate(handBuilt ? handBuilt.structuredContent : value);
     if (!checked.ok) {
       this.#logger.error(
         `tool ${params.name} returned output that does not match its outputSchema: ${checked.message}`,
       );
       return toolErrorResult(`Tool ${params.name} returned output that does not match its outputSchema`);
     }
-    return toCallToolResult(checked.value, true);
+    return handBuilt ?? toCallToolResult(checked.value, true);
   }
 }

@@ -18,11 +18,13 @@ function parse(template: string): Part[] {
   let index = 0;
   while (index < template.length) {
     const open = template.indexOf("{", index);
+    const literal = template.slice(index, open < 0 ? undefined : open);
+    if (literal.includes("}")) throw new Error(`Invalid URI template ${JSON.stringify(template)}: stray "}"`);
     if (open < 0) {
-      parts.push(template.slice(index));
+      if (literal) parts.push(literal);
       break;
     }
-    if (open > index) parts.push(template.slice(index, open));
+    if (literal) parts.push(literal);
     const close = template.indexOf("}", open);
     if (close < 0) throw new Error(`Invalid URI template ${JSON.stringify(template)}: unclosed "{"`);
     let body = template.slice(open + 1, close);
@@ -49,8 +51,13 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+/** RFC 6570 §3.2.1: simple expansion keeps only unreserved characters; `+` and `#` keep reserved ones too. */
 function encode(value: string, reserved: boolean): string {
-  return reserved ? encodeURI(value).replace(/%25([0-9A-Fa-f]{2})/g, "%$1") : encodeURIComponent(value);
+  if (reserved) return encodeURI(value).replace(/%25([0-9A-Fa-f]{2})/g, "%$1");
+  return encodeURIComponent(value).replace(
+    /[!'()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
 }
 
 function safeDecode(value: string): string | undefined {
@@ -101,9 +108,9 @@ export class UriTemplate {
         continue;
       }
       const { operator } = part;
-      // Simple values stop at any delimiter; reserved ones may contain "/" (but never a query or fragment).
+      // Reserved values may contain "/" (never a query or fragment); a "/" expression spans segments.
       const value =
-        operator === "+" || operator === "#"
+        operator === "+" || operator === "#" || operator === "/"
           ? "[^?#]*?"
           : operator === "?" || operator === "&"
             ? "[^#]*?"

@@ -90,15 +90,14 @@ function consumerValue(view: AnyResolver, settled: Exclude<Settled, { status: "p
   const { question, outcome } = settled;
   const key = view.key;
   if (question.kind === "sample" || question.kind === "roots") return outcome.data;
-  if (view.wantsOutcome)
+  if (view.wantsOutcome) {
     return outcome.action === "accept" && question.kind === "elicit"
       ? { action: "accept", content: outcome.data }
       : { action: outcome.action };
-  if (outcome.action !== "accept")
-    throw failure(
-      key,
-      `could not resolve: elicitation was ${outcome.action}d`.replace("canceld", "cancelled"),
-    );
+  }
+  if (outcome.action !== "accept") {
+    throw failure(key, `could not resolve: elicitation was ${PAST_TENSE[outcome.action]}`);
+  }
   return question.kind === "elicit" ? outcome.data : { action: "accept" };
 }
 

@@ -1,0 +1,152 @@
+import {
+  CACHEABLE_METHODS,
+  type CacheScope,
+  type JSONRPCNotification,
+  NotificationMethod,
+  type ResultObject,
+} from "../types/index.js";
+
+/**
+ * No entry lives longer than a day, whatever `ttlMs` says.
+ *
+ * @example
+ * MAX_CACHE_TTL_MS; // 86_400_000
+ */
+export const MAX_CACHE_TTL_MS = 24 * 60 * 60 * 1000;
+
+interface Entry {
+  readonly value: ResultObject;
+  readonly scope: CacheScope;
+  readonly expiresAt: number;
+}
+
+/**
+ * Options of a `ListCache`.
+ *
+ * @example
+ * new ListCache({ now: () => fakeNow, maxEntries: 64 });
+ */
+export interface ListCacheOptions {
+  /** Clock in milliseconds; injectable for expiry tests. Default `Date.now`. */
+  now?: () => number;
+  /** Cap on stored entries; the oldest goes first. Default 512. */
+  maxEntries?: number;
+}
+
+/**
+ * How one call uses the cache: serve and store, store without serving, or neither.
+ *
+ * @example
+ * await client.listTools(undefined, { cacheMode: "refresh" });
+ */
+export type CacheMode = "use" | "refresh" | "bypass";
+
+/**
+ * The client's cache of cacheable results (`server/discover`, the four list methods and
+ * `resources/read`), honouring the server's `ttlMs`: an entry is fresh while
+ * `now < receivedAt + ttlMs`; a missing, zero or negative `ttlMs` is never stored. Keys are the
+ * method plus the cursor or uri, inside a partition: a `Client` uses its own partition, so neither
+ * `private` nor `public` entries ever cross clients (sharing public entries would need a server
+ * identity the SDK cannot verify). Served and stored values are deep copies.
+ *
+ * @example
+ * const cache = new ListCache();
+ * const client = await Client.connect(server, { cache });
+ * await client.listTools(); // second call within ttlMs is served locally
+ */
+export class ListCache {
+  readonly #entries = new Map<string, Entry>();
+  readonly #now: () => number;
+  readonly #maxEntries: number;
+
+  constructor(options: ListCacheOptions = {}) {
+    this.#now = options.now ?? Date.now;
+    this.#maxEntries = options.maxEntries ?? 512;
+  }
+
+  /** Number of stored entries (fresh or stale). */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** A fresh entry's value, or undefined. */
+  get(partition: string, method: string, paramsKey = ""): ResultObject | undefined {
+    const entry = this.#entries.get(cacheKey(partition, method, paramsKey));
+    if (entry === undefined || this.#now() >= entry.expiresAt) return undefined;
+    return structuredClone(entry.value);
+  }
+
+  /** The scope the server gave a stored entry. */
+  scopeOf(partition: string, method: string, paramsKey = ""): CacheScope | undefined {
+    return this.#entries.get(cacheKey(partition, method, paramsKey))?.scope;
+  }
+
+  /**
+   * Stores a complete result under its hints. A result that may not be cached (no positive
+   * `ttlMs`, a method that is not cacheable) instead removes what was there: it supersedes it.
+   */
+  set(partition: string, method: string, paramsKey: string, result: ResultObject): void {
+    const key = cacheKey(partition, method, paramsKey);
+    const ttl =
+      typeof result.ttlMs === "number" && result.ttlMs > 0 ? Math.min(result.ttlMs, MAX_CACHE_TTL_MS) : 0;
+    if (ttl === 0 || !CACHEABLE_METHODS.has(method) || result.resultType === "input_required") {
+      this.#entries.delete(key);
+      return;
+    }
+    this.#entries.delete(key);
+    if (this.#entries.size >= this.#maxEntries) {
+      const oldest = this.#entries.keys().next();
+      if (!oldest.done) this.#entries.delete(oldest.value);
+    }
+    this.#entries.set(key, {
+      value: structuredClone(result),
+      scope: result.cacheScope === "public" ? "public" : "private",
+      expiresAt: this.#now() + ttl,
+    });
+  }
+
+  delete(partition: string, method: string, paramsKey = ""): void {
+    this.#entries.delete(cacheKey(partition, method, paramsKey));
+  }
+
+  /** Drops every entry of `method` (every cursor, every partition). */
+  evictMethod(method: string): void {
+    for (const key of [...this.#entries.keys()]) {
+      if ((JSON.parse(key) as string[])[1] === method) this.#entries.delete(key);
+    }
+  }
+
+  /** Applies a list-changed or updated notification: the entries it makes stale go at once. */
+  evictFor(notification: JSONRPCNotification): void {
+    switch (notification.method) {
+      case NotificationMethod.ToolsListChanged:
+        this.evictMethod("tools/list");
+        break;
+      case NotificationMethod.PromptsListChanged:
+        this.evictMethod("prompts/list");
+        break;
+      case NotificationMethod.ResourcesListChanged:
+        this.evictMethod("resources/list");
+        this.evictMethod("resources/templates/list");
+        break;
+      case NotificationMethod.ResourcesUpdated: {
+        const uri = notification.params?.uri;
+        if (typeof uri !== "string") break;
+        for (const key of [...this.#entries.keys()]) {
+          const [, method, paramsKey] = JSON.parse(key) as string[];
+          if (method === "resources/read" && paramsKey === uri) this.#entries.delete(key);
+        }
+        break;
+      }
+    }
+  }
+
+  clear(): void {
+    this.#entries.clear();
+  }
+}
+
+/** A JSON array, so no crafted cursor or uri can collide across field boundaries. */
+function cacheKey(partition: string, method: string, paramsKey: string): string {
+  return JSON.stringify([partition, method, paramsKey]);
+}

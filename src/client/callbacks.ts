@@ -1,0 +1,164 @@
+import {
+  type ClientCapabilities,
+  type CreateMessageRequestParams,
+  type CreateMessageResult,
+  CreateMessageResultSchema,
+  type ElicitRequestParams,
+  type ElicitResult,
+  ElicitResultSchema,
+  ErrorCode,
+  type Implementation,
+  type InputRequest,
+  type InputResponse,
+  type JSONObject,
+  type ListRootsResult,
+  ListRootsResultSchema,
+  McpError,
+} from "../types/index.js";
+import { InvalidInputResponseError } from "./errors.js";
+
+/**
+ * What a callback learns about the request it answers. The same shape serves both eras: for a
+ * multi-round-trip request `requestId` is the `inputRequests` key; for a legacy server → client
+ * request it is the JSON-RPC id.
+ *
+ * @example
+ * const elicitation: ElicitationCallback = (ctx, params) => {
+ *   ctx.signal.throwIfAborted();
+ *   return askUser(ctx.serverInfo?.name, ctx.requestId, params);
+ * };
+ */
+export interface ClientRequestContext {
+  readonly requestId: string | number;
+  /** Aborted when the flow is cancelled, times out, or a sibling request of the same round failed. */
+  readonly signal: AbortSignal;
+  /** The embedded request's `params._meta`, when it has one. */
+  readonly meta?: JSONObject;
+  /** Who is asking (show it to the user), when the server said. */
+  readonly serverInfo?: Implementation;
+}
+
+/**
+ * Answers an `elicitation/create` (form or URL mode).
+ *
+ * @example
+ * const elicitation: ElicitationCallback = async (ctx, params) =>
+ *   ({ action: "accept", content: { region: "eu-west-1" } });
+ */
+export type ElicitationCallback = (
+  ctx: ClientRequestContext,
+  params: ElicitRequestParams,
+) => ElicitResult | Promise<ElicitResult>;
+
+/**
+ * Answers a `sampling/createMessage` with the host's LLM (keep a human in the loop).
+ *
+ * @example
+ * const sampling: SamplingCallback = async (ctx, params) =>
+ *   ({ role: "assistant", content: { type: "text", text: "Paris" }, model: "my-model" });
+ */
+export type SamplingCallback = (
+  ctx: ClientRequestContext,
+  params: CreateMessageRequestParams,
+) => CreateMessageResult | Promise<CreateMessageResult>;
+
+/**
+ * Answers a `roots/list` with the client's roots.
+ *
+ * @example
+ * const listRoots: ListRootsCallback = () => ({ roots: [{ uri: "file:///work", name: "work" }] });
+ */
+export type ListRootsCallback = (ctx: ClientRequestContext) => ListRootsResult | Promise<ListRootsResult>;
+
+/**
+ * The callbacks a client registers; capabilities are declared from what is present.
+ *
+ * @example
+ * const callbacks: ClientCallbacks = { listRoots: () => ({ roots: [] }) };
+ */
+export interface ClientCallbacks {
+  elicitation?: ElicitationCallback;
+  sampling?: SamplingCallback;
+  /** Sub-capabilities of `sampling` to declare, e.g. `{ tools: {} }`. */
+  samplingCapabilities?: { tools?: JSONObject; context?: JSONObject };
+  listRoots?: ListRootsCallback;
+}
+
+/**
+ * The client capabilities the registered callbacks imply: nothing is declared that the client
+ * could not answer.
+ *
+ * @example
+ * capabilitiesFor({ elicitation }); // { elicitation: { form: {}, url: {} } }
+ */
+export function capabilitiesFor(callbacks: ClientCallbacks): ClientCapabilities {
+  const capabilities: ClientCapabilities = {};
+  if (callbacks.elicitation) capabilities.elicitation = { form: {}, url: {} };
+  if (callbacks.sampling) capabilities.sampling = { ...callbacks.samplingCapabilities };
+  if (callbacks.listRoots) capabilities.roots = {};
+  return capabilities;
+}
+
+/**
+ * Routes one embedded request to its callback and checks the answer's shape. Without a callback
+ * the answer is `McpError(-32600, "<Kind> not supported")`, so the loop stops without retrying.
+ * This is the one table both eras use (the legacy back-channel calls it with the JSON-RPC id).
+ *
+ * @example
+ * const answer = await dispatchInputRequest(callbacks, { requestId: "region", signal }, request);
+ */
+export async function dispatchInputRequest(
+  callbacks: ClientCallbacks,
+  ctx: ClientRequestContext,
+  request: InputRequest,
+): Promise<InputResponse> {
+  switch (request.method) {
+    case "elicitation/create": {
+      if (!callbacks.elicitation) throw new McpError(ErrorCode.InvalidRequest, "Elicitation not supported");
+      const answer = await callbacks.elicitation(ctx, request.params);
+      return checked(request.method, ctx, answer, ElicitResultSchema, "an ElicitResult");
+    }
+    case "sampling/createMessage": {
+      if (!callbacks.sampling) throw new McpError(ErrorCode.InvalidRequest, "Sampling not supported");
+      const answer = await callbacks.sampling(ctx, request.params);
+      return checked(request.method, ctx, answer, CreateMessageResultSchema, "a CreateMessageResult");
+    }
+    case "roots/list": {
+      if (!callbacks.listRoots) throw new McpError(ErrorCode.InvalidRequest, "List roots not supported");
+      const answer = await callbacks.listRoots(ctx);
+      return checked(request.method, ctx, answer, ListRootsResultSchema, "a ListRootsResult");
+    }
+  }
+}
+
+/** The `_meta` of an embedded request's params, when it is an object. */
+export function embeddedMeta(request: InputRequest): JSONObject | undefined {
+  const meta = (request.params as { _meta?: unknown } | undefined)?._meta;
+  return typeof meta === "object" && meta !== null && !Array.isArray(meta) ? (meta as JSONObject) : undefined;
+}
+
+interface Checker {
+  safeParse(value: unknown): {
+    success: boolean;
+    error?: { issues: readonly { path: PropertyKey[]; message: string }[] };
+  };
+}
+
+/** Returns the callback's own object (not a re-serialized copy) once it has the expected shape. */
+function checked<T extends InputResponse>(
+  method: string,
+  ctx: ClientRequestContext,
+  answer: T,
+  schema: Checker,
+  expected: string,
+): T {
+  const parsed = schema.safeParse(answer);
+  if (parsed.success) return answer;
+  const issues = (parsed.error?.issues ?? [])
+    .slice(0, 3)
+    .map(
+      (issue) => `${issue.path.length > 0 ? issue.path.map(String).join(".") : "answer"}: ${issue.message}`,
+    )
+    .join("; ");
+  throw new InvalidInputResponseError(method, ctx.requestId, `expected ${expected} (${issues})`);
+}

@@ -1,0 +1,308 @@
+import { randomUUID } from "node:crypto";
+import type {
+  CallToolResult,
+  CompleteRequestParams,
+  CompleteResult,
+  DiscoverResult,
+  GetPromptResult,
+  Implementation,
+  InputRequiredResult,
+  ListPromptsResult,
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ListToolsResult,
+  ReadResourceResult,
+  ResultObject,
+  ServerCapabilities,
+} from "../types/index.js";
+import { isInputRequiredResult } from "../types/index.js";
+import { type CacheMode, ListCache } from "./cache.js";
+import { type ClientCallbacks, capabilitiesFor, dispatchInputRequest, embeddedMeta } from "./callbacks.js";
+import { DEFAULT_INPUT_REQUIRED_MAX_ROUNDS, runInputRequiredLoop } from "./driver.js";
+import { flowScope } from "./flow.js";
+import { type NegotiatedEra, negotiate } from "./negotiation.js";
+import {
+  type AutoCallOptions,
+  type CachedCallOptions,
+  type ClientOptions,
+  type ClientRound,
+  checkOptions,
+  checkRounds,
+  checkTotal,
+  mergeCapabilities,
+  type ReadResourceOptions,
+} from "./options.js";
+import { type CallOptions, ClientSession, type InputCallOptions } from "./session.js";
+import { type ClientTarget, openTransport } from "./targets.js";
+
+type Leg<R> = (options: InputCallOptions & { allowInputRequired: true }) => Promise<R | InputRequiredResult>;
+
+/**
+ * The high-level client: connects to any target, settles the protocol era, and runs the
+ * multi-round-trip loop for you — `callTool`, `getPrompt` and `readResource` answer each
+ * `input_required` round with your callbacks and return the plain terminal result.
+ *
+ * @example
+ * await using client = await Client.connect(server, {
+ *   elicitation: async (ctx, params) => ({ action: "accept", content: { region: "eu-west-1" } }),
+ * });
+ * const result = await client.callTool("provision", { name: "orders" }); // plain CallToolResult
+ * client.protocolVersion; // "2026-07-28"
+ */
+export class Client implements AsyncDisposable {
+  /** The low-level session, for the manual loop (`allowInputRequired`). */
+  readonly session: ClientSession;
+  readonly #era: NegotiatedEra;
+  readonly #callbacks: ClientCallbacks;
+  readonly #maxRounds: number;
+  readonly #maxTotalTimeoutMs: number | undefined;
+  readonly #onRound: ((round: ClientRound) => void) | undefined;
+  readonly #cache: ListCache | undefined;
+  /** Cache partition of this client: one authorization context, never shared. */
+  readonly #partition = randomUUID();
+
+  private constructor(session: ClientSession, era: NegotiatedEra, options: ClientOptions) {
+    this.session = session;
+    this.#era = era;
+    // A snapshot: later mutation of the options object does not change what answers the server.
+    this.#callbacks = {
+      elicitation: options.elicitation,
+      sampling: options.sampling,
+      samplingCapabilities: options.samplingCapabilities,
+      listRoots: options.listRoots,
+    };
+    this.#maxRounds = options.inputRequiredMaxRounds ?? DEFAULT_INPUT_REQUIRED_MAX_ROUNDS;
+    this.#maxTotalTimeoutMs = options.maxTotalTimeoutMs;
+    this.#onRound = options.onRound;
+    const cache = options.cache ?? true;
+    this.#cache = cache === true ? new ListCache() : cache === false ? undefined : cache;
+    if (this.#cache) {
+      const cacheRef = this.#cache;
+      const previous = session.connection.onNotification;
+      session.connection.onNotification = (notification) => {
+        cacheRef.evictFor(notification);
+        previous?.(notification);
+      };
+    }
+  }
+
+  /**
+   * Connects, then settles the era (`mode`, default `"auto"`). Bad options are refused before
+   * anything is opened.
+   *
+   * @example
+   * const client = await Client.connect("http://127.0.0.1:8000/mcp", { elicitation });
+   */
+  static async connect(target: ClientTarget, options: ClientOptions = {}): Promise<Client> {
+    const mode = checkOptions(options);
+    const transport = await openTransport(target);
+    const session = await ClientSession.connect(transport, {
+      clientInfo: options.clientInfo,
+      capabilities: mergeCapabilities(capabilitiesFor(options), options.clientCapabilities),
+      logLevel: options.logLevel,
+      timeoutMs: options.timeoutMs,
+      onLog: options.onLog,
+    });
+    try {
+      const era = await negotiate(session, {
+        mode,
+        priorDiscover: options.priorDiscover,
+        callbacks: options,
+      });
+      return new Client(session, era, options);
+    } catch (error) {
+      await session.close().catch(() => {});
+      throw error;
+    }
+  }
+
+  /** The negotiated protocol version, e.g. `"2026-07-28"`. */
+  get protocolVersion(): string {
+    return this.#era.protocolVersion;
+  }
+
+  /** `"modern"` (2026-07-28) or `"legacy"` (the 2025 handshake). */
+  get era(): "modern" | "legacy" {
+    return this.#era.era;
+  }
+
+  /** The server's identity: from discovery, else the latest serverInfo stamp seen. */
+  get serverInfo(): Implementation | undefined {
+    return this.#era.serverInfo ?? this.session.serverInfo;
+  }
+
+  /** The server's capabilities, as discovered (blank on a pin without `priorDiscover`). */
+  get capabilities(): ServerCapabilities {
+    return this.#era.capabilities;
+  }
+
+  get instructions(): string | undefined {
+    return this.#era.instructions;
+  }
+
+  /** The result cache, when enabled. */
+  get cache(): ListCache | undefined {
+    return this.#cache;
+  }
+
+  async close(): Promise<void> {
+    await this.session.close();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  /**
+   * `tools/call` through the automatic loop: returns the terminal `CallToolResult`. Seed
+   * `inputResponses`/`requestState` to resume a persisted flow.
+   *
+   * @example
+   * await client.callTool("provision", { name: "orders" }, { inputResponses, requestState });
+   */
+  callTool(
+    name: string,
+    args?: Record<string, unknown>,
+    options: AutoCallOptions = {},
+  ): Promise<CallToolResult> {
+    return this.#flow("tools/call", options, (leg) => this.session.callTool(name, args, leg));
+  }
+
+  /**
+   * `prompts/get` through the automatic loop.
+   *
+   * @example
+   * const prompt = await client.getPrompt("briefing");
+   */
+  getPrompt(
+    name: string,
+    args?: Record<string, string>,
+    options: AutoCallOptions = {},
+  ): Promise<GetPromptResult> {
+    return this.#flow("prompts/get", options, (leg) => this.session.getPrompt(name, args, leg));
+  }
+
+  /**
+   * `resources/read` through the automatic loop, served from the cache while fresh. Seeded reads
+   * and reads that went through input rounds are never cached.
+   *
+   * @example
+   * const { contents } = await client.readResource("x://reports/1");
+   */
+  readResource(uri: string, options: ReadResourceOptions = {}): Promise<ReadResourceResult> {
+    return this.#flow("resources/read", options, (leg) => this.session.readResource(uri, leg), uri);
+  }
+
+  /** `tools/list` (cached while fresh). @example const { tools } = await client.listTools(); */
+  listTools(cursor?: string, options: CachedCallOptions = {}): Promise<ListToolsResult> {
+    return this.#cached("tools/list", cursor, options, () => this.session.listTools(cursor, options));
+  }
+
+  /** `prompts/list` (cached while fresh). @example const { prompts } = await client.listPrompts(); */
+  listPrompts(cursor?: string, options: CachedCallOptions = {}): Promise<ListPromptsResult> {
+    return this.#cached("prompts/list", cursor, options, () => this.session.listPrompts(cursor, options));
+  }
+
+  /** `resources/list` (cached while fresh). @example const { resources } = await client.listResources(); */
+  listResources(cursor?: string, options: CachedCallOptions = {}): Promise<ListResourcesResult> {
+    return this.#cached("resources/list", cursor, options, () => this.session.listResources(cursor, options));
+  }
+
+  /** `resources/templates/list` (cached while fresh). @example await client.listResourceTemplates(); */
+  listResourceTemplates(
+    cursor?: string,
+    options: CachedCallOptions = {},
+  ): Promise<ListResourceTemplatesResult> {
+    return this.#cached("resources/templates/list", cursor, options, () =>
+      this.session.listResourceTemplates(cursor, options),
+    );
+  }
+
+  /** `completion/complete`. @example await client.complete({ ref, argument: { name: "who", value: "a" } }); */
+  complete(params: Omit<CompleteRequestParams, "_meta">, options?: CallOptions): Promise<CompleteResult> {
+    return this.session.complete(params, options);
+  }
+
+  /** `server/discover` again (cached while fresh). @example const { capabilities } = await client.discover(); */
+  discover(options: CachedCallOptions = {}): Promise<DiscoverResult> {
+    return this.#cached("server/discover", undefined, options, () => this.session.discover(options));
+  }
+
+  async #cached<R extends ResultObject>(
+    method: string,
+    paramsKey: string | undefined,
+    options: CachedCallOptions,
+    fetch: () => Promise<R>,
+  ): Promise<R> {
+    const mode: CacheMode = options.cacheMode ?? "use";
+    const cache = this.#era.era === "modern" && mode !== "bypass" ? this.#cache : undefined;
+    const key = paramsKey ?? "";
+    if (cache && mode === "use") {
+      const hit = cache.get(this.#partition, method, key);
+      if (hit) return hit as R;
+    }
+    const result = await fetch();
+    cache?.set(this.#partition, method, key, result);
+    return result;
+  }
+
+  async #flow<R extends ResultObject>(
+    method: string,
+    options: ReadResourceOptions,
+    leg: Leg<R>,
+    cacheKey?: string,
+  ): Promise<R> {
+    checkRounds(options.inputRequiredMaxRounds);
+    checkTotal(options.maxTotalTimeoutMs);
+    const seeded = options.inputResponses !== undefined || options.requestState !== undefined;
+    const mode: CacheMode = options.cacheMode ?? "use";
+    // Seeded requests are neither served from nor written to the cache (a spec MUST).
+    const cache =
+      cacheKey !== undefined && !seeded && mode !== "bypass" && this.#era.era === "modern"
+        ? this.#cache
+        : undefined;
+    if (cache && mode === "use") {
+      const hit = cache.get(this.#partition, method, cacheKey as string);
+      if (hit) return hit as R;
+    }
+    const scope = flowScope(method, options.signal, options.maxTotalTimeoutMs ?? this.#maxTotalTimeoutMs);
+    const base = {
+      timeoutMs: options.timeoutMs,
+      onProgress: options.onProgress,
+      onLog: options.onLog,
+      meta: options.meta,
+      allowInputRequired: true as const,
+    };
+    try {
+      const first = await leg({
+        ...base,
+        signal: scope.signal,
+        inputResponses: options.inputResponses,
+        requestState: options.requestState,
+      });
+      if (!isInputRequiredResult(first)) {
+        cache?.set(this.#partition, method, cacheKey as string, first);
+        return first;
+      }
+      // The warm entry is superseded by a flow that needs input; its outcome is never cached.
+      cache?.delete(this.#partition, method, cacheKey as string);
+      return await runInputRequiredLoop<R>(first, {
+        maxRounds: options.inputRequiredMaxRounds ?? this.#maxRounds,
+        signal: scope.signal,
+        onRound: this.#onRound ? (round) => this.#onRound?.({ ...round, method }) : undefined,
+        dispatch: (key, request, signal) =>
+          dispatchInputRequest(
+            this.#callbacks,
+            { requestId: key, signal, meta: embeddedMeta(request), serverInfo: this.serverInfo },
+            request,
+          ),
+        retry: (inputResponses, requestState, signal) =>
+          leg({ ...base, signal, inputResponses, requestState }),
+      });
+    } catch (error) {
+      throw scope.failure(error);
+    } finally {
+      scope.dispose();
+    }
+  }
+}

@@ -1,0 +1,134 @@
+import type {
+  ClientCapabilities,
+  DiscoverResult,
+  Implementation,
+  InputResponses,
+  LoggingLevel,
+  LoggingMessageNotificationParams,
+} from "../types/index.js";
+import type { CacheMode, ListCache } from "./cache.js";
+import type { ClientCallbacks } from "./callbacks.js";
+import type { InputRequiredRound } from "./driver.js";
+import type { ClientMode } from "./negotiation.js";
+import { checkMode } from "./negotiation.js";
+import type { CallOptions } from "./session.js";
+
+/**
+ * A round of the automatic loop, as reported to `onRound`.
+ *
+ * @example
+ * onRound: ({ method, round }) => log(`${method}: round ${round}`)
+ */
+export interface ClientRound extends InputRequiredRound {
+  /** `tools/call`, `prompts/get` or `resources/read`. */
+  readonly method: string;
+}
+
+/**
+ * Options of `Client.connect`: the callbacks that answer the server's questions, the loop's
+ * bounds, and how the protocol era is chosen.
+ *
+ * @example
+ * const options: ClientOptions = { elicitation, inputRequiredMaxRounds: 5, maxTotalTimeoutMs: 120_000 };
+ */
+export interface ClientOptions extends ClientCallbacks {
+  /** Retries of one call before `InputRequiredRoundsExceededError` (default 10, so at most 11 legs). */
+  inputRequiredMaxRounds?: number;
+  /** Bound on a whole auto-loop call: every leg, callback and pause (default: none). */
+  maxTotalTimeoutMs?: number;
+  /** Progress hook, once per input-required round. */
+  onRound?: (round: ClientRound) => void;
+  /** Default `"auto"`: probe `server/discover`, fall back to the 2025 handshake on legacy evidence. */
+  mode?: ClientMode;
+  /** With a version pin only: the DiscoverResult to adopt instead of probing (ignored otherwise). */
+  priorDiscover?: DiscoverResult;
+  clientInfo?: Implementation;
+  /**
+   * Capabilities declared beyond what the callbacks imply, e.g. `{ elicitation: { form: {} } }` for
+   * a process that drives the manual loop and hands the questions to another process.
+   */
+  clientCapabilities?: ClientCapabilities;
+  logLevel?: LoggingLevel;
+  /** Per-request timeout in milliseconds (default 60 000). Each leg of a flow gets its own. */
+  timeoutMs?: number;
+  /** Log messages of requests that set no `onLog` of their own. */
+  onLog?: (params: LoggingMessageNotificationParams) => void;
+  /** The result cache honouring `ttlMs` (default on: a private `ListCache`; `false` turns it off). */
+  cache?: boolean | ListCache;
+}
+
+/**
+ * Options of `callTool`, `getPrompt` and `readResource` on `Client` (the automatic loop).
+ *
+ * @example
+ * await client.callTool("provision", args, { inputResponses, requestState, signal });
+ */
+export interface AutoCallOptions extends CallOptions {
+  /** Seeds the first request: answers to a persisted round, under its keys. */
+  inputResponses?: InputResponses;
+  /** Seeds the first request: the persisted round's `requestState`, byte-exact. */
+  requestState?: string;
+  /** Overrides the client's cap for this call. */
+  inputRequiredMaxRounds?: number;
+  /** Overrides the client's total time bound for this call. */
+  maxTotalTimeoutMs?: number;
+}
+
+/**
+ * Options of a cacheable call.
+ *
+ * @example
+ * await client.listPrompts(undefined, { cacheMode: "bypass" });
+ */
+export interface CachedCallOptions extends CallOptions {
+  /** `"use"` (default) serves fresh entries and stores; `"refresh"` stores without serving; `"bypass"` neither. */
+  cacheMode?: CacheMode;
+}
+
+/**
+ * Options of `Client.readResource`: the automatic loop plus the cache.
+ *
+ * @example
+ * await client.readResource("x://reports/1", { cacheMode: "refresh", maxTotalTimeoutMs: 30_000 });
+ */
+export interface ReadResourceOptions extends AutoCallOptions {
+  cacheMode?: CacheMode;
+}
+
+/** Refuses bad options before anything is connected. */
+export function checkOptions(options: ClientOptions): ClientMode {
+  const mode = checkMode(options.mode ?? "auto");
+  checkRounds(options.inputRequiredMaxRounds);
+  checkTotal(options.maxTotalTimeoutMs);
+  return mode;
+}
+
+export function checkRounds(rounds: number | undefined): void {
+  if (rounds !== undefined && !(Number.isInteger(rounds) && rounds >= 0)) {
+    throw new RangeError(`inputRequiredMaxRounds must be a non-negative integer, got ${rounds}`);
+  }
+}
+
+export function checkTotal(ms: number | undefined): void {
+  if (ms !== undefined && !(Number.isFinite(ms) && ms > 0)) {
+    throw new RangeError(`maxTotalTimeoutMs must be a positive number of milliseconds, got ${ms}`);
+  }
+}
+
+/** Capabilities from the callbacks, with the explicit extras merged one level deep. */
+export function mergeCapabilities(
+  base: ClientCapabilities,
+  extra: ClientCapabilities = {},
+): ClientCapabilities {
+  const merged: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(extra)) {
+    const current = merged[key];
+    merged[key] =
+      isPlainObject(current) && isPlainObject(value) ? { ...current, ...value } : (value as unknown);
+  }
+  return merged as ClientCapabilities;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

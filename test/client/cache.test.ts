@@ -1,0 +1,233 @@
+import { describe, expect, it } from "vitest";
+import { ListCache, MAX_CACHE_TTL_MS } from "../../src/client/cache.js";
+import { Client } from "../../src/client/client.js";
+import { silentLogger } from "../../src/server/logger.js";
+import { Server } from "../../src/server/server.js";
+import { MemoryTransport } from "../../src/transports/memory.js";
+import type { InputRequest } from "../../src/types/index.js";
+import { wireTap } from "../helpers.js";
+import { connectTapped, sentFor, stubServer } from "./stubs.js";
+
+const ELICIT: InputRequest = {
+  method: "elicitation/create",
+  params: { message: "ok?", requestedSchema: { type: "object", properties: {} } },
+};
+
+function clock() {
+  let now = 1_000;
+  return {
+    now: () => now,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
+}
+
+describe("ListCache", () => {
+  it("is fresh while now < receivedAt + ttlMs", () => {
+    const time = clock();
+    const cache = new ListCache({ now: time.now });
+    cache.set("p", "tools/list", "", { tools: [], ttlMs: 100, cacheScope: "public" });
+    expect(cache.get("p", "tools/list")).toEqual({ tools: [], ttlMs: 100, cacheScope: "public" });
+    expect(cache.scopeOf("p", "tools/list")).toBe("public");
+    time.advance(99);
+    expect(cache.get("p", "tools/list")).toBeDefined();
+    time.advance(1);
+    expect(cache.get("p", "tools/list")).toBeUndefined();
+  });
+
+  it.each([
+    ["missing", {}],
+    ["zero", { ttlMs: 0 }],
+    ["negative", { ttlMs: -5 }],
+  ])("never stores a %s ttlMs, and drops the warm entry it supersedes", (_name, hints) => {
+    const cache = new ListCache();
+    cache.set("p", "tools/list", "", { tools: [], ttlMs: 1000 });
+    cache.set("p", "tools/list", "", { tools: [], ...hints });
+    expect(cache.size).toBe(0);
+  });
+
+  it("keys by method, cursor or uri, and partition; serves deep copies", () => {
+    const cache = new ListCache();
+    const page = { tools: [{ name: "a" }], ttlMs: 1000, cacheScope: "private" };
+    cache.set("p", "tools/list", "c1", page);
+    expect(cache.get("p", "tools/list", "")).toBeUndefined();
+    expect(cache.get("other", "tools/list", "c1")).toBeUndefined();
+    const served = cache.get("p", "tools/list", "c1") as { tools: { name: string }[] };
+    served.tools[0]!.name = "mutated";
+    page.tools[0]!.name = "mutated too";
+    expect(cache.get("p", "tools/list", "c1")).toEqual({
+      tools: [{ name: "a" }],
+      ttlMs: 1000,
+      cacheScope: "private",
+    });
+  });
+
+  it("refuses methods that are not cacheable and input_required results", () => {
+    const cache = new ListCache();
+    cache.set("p", "tools/call", "", { content: [], ttlMs: 1000 });
+    cache.set("p", "resources/read", "x://1", {
+      resultType: "input_required",
+      requestState: "s",
+      ttlMs: 1000,
+    });
+    expect(cache.size).toBe(0);
+  });
+
+  it("caps ttlMs at a day and the entry count FIFO", () => {
+    const time = clock();
+    const cache = new ListCache({ now: time.now, maxEntries: 2 });
+    cache.set("p", "resources/read", "a", { contents: [], ttlMs: Number.MAX_SAFE_INTEGER });
+    time.advance(MAX_CACHE_TTL_MS);
+    expect(cache.get("p", "resources/read", "a")).toBeUndefined();
+    cache.set("p", "resources/read", "b", { contents: [], ttlMs: 10 });
+    cache.set("p", "resources/read", "c", { contents: [], ttlMs: 10 });
+    expect(cache.size).toBe(2);
+    expect(cache.get("p", "resources/read", "a")).toBeUndefined();
+  });
+
+  it("evicts on list-changed and updated notifications", () => {
+    const cache = new ListCache();
+    const fill = () => {
+      for (const method of ["tools/list", "prompts/list", "resources/list", "resources/templates/list"]) {
+        cache.set("p", method, "", { ttlMs: 1000 });
+      }
+      cache.set("p", "resources/read", "x://1", { contents: [], ttlMs: 1000 });
+      cache.set("p", "resources/read", "x://2", { contents: [], ttlMs: 1000 });
+    };
+    fill();
+    cache.evictFor({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+    expect(cache.get("p", "tools/list")).toBeUndefined();
+    expect(cache.size).toBe(5);
+    cache.evictFor({ jsonrpc: "2.0", method: "notifications/resources/list_changed" });
+    expect(cache.size).toBe(3);
+    cache.evictFor({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "x://1" } });
+    expect(cache.get("p", "resources/read", "x://1")).toBeUndefined();
+    expect(cache.get("p", "resources/read", "x://2")).toBeDefined();
+  });
+});
+
+/** Our Server with a tools list and a resource cached for a minute; the resource asks when told to. */
+function cachingServer(options: { ask?: () => boolean } = {}) {
+  return new Server("cached", {
+    logger: silentLogger,
+    cacheHints: {
+      "tools/list": { ttlMs: 60_000, cacheScope: "public" },
+      "resources/read": { ttlMs: 60_000, cacheScope: "private" },
+    },
+    onListTools: () => ({ tools: [] }),
+    onReadResource: (_ctx, params) => {
+      if (options.ask?.() && !params.inputResponses) {
+        return { resultType: "input_required", inputRequests: { ok: ELICIT }, requestState: "s" };
+      }
+      return { contents: [{ uri: params.uri, text: "body" }] };
+    },
+  });
+}
+
+const ACCEPT = { elicitation: () => ({ action: "accept" as const, content: {} }) };
+
+describe("Client cache (python tests/client/test_client_caching.py)", () => {
+  it("serves a fresh list from the cache; refresh refetches; bypass neither reads nor writes", async () => {
+    const { client, tap } = await connectTapped(cachingServer());
+    await client.listTools();
+    await client.listTools();
+    expect(sentFor(tap, "tools/list")).toHaveLength(1);
+    await client.listTools(undefined, { cacheMode: "refresh" });
+    expect(sentFor(tap, "tools/list")).toHaveLength(2);
+    await client.listTools(undefined, { cacheMode: "bypass" });
+    await client.listTools();
+    expect(sentFor(tap, "tools/list")).toHaveLength(3);
+    await client.listTools("next-page");
+    expect(sentFor(tap, "tools/list")).toHaveLength(4);
+  });
+
+  it("with the server's default hints (ttlMs 0) nothing is cached", async () => {
+    const server = new Server("plain", { logger: silentLogger, onListTools: () => ({ tools: [] }) });
+    const { client, tap } = await connectTapped(server);
+    await client.listTools();
+    await client.listTools();
+    expect(sentFor(tap, "tools/list")).toHaveLength(2);
+  });
+
+  it("cache: false turns it off", async () => {
+    const { client, tap } = await connectTapped(cachingServer(), { cache: false });
+    await client.listTools();
+    await client.listTools();
+    expect(sentFor(tap, "tools/list")).toHaveLength(2);
+    expect(client.cache).toBeUndefined();
+  });
+
+  it.each([
+    ["requestState", { requestState: "persisted" }],
+    ["inputResponses", { inputResponses: { ok: { action: "accept" as const, content: {} } } }],
+  ])("a read seeded with %s skips the cache and ignores cacheMode", async (_name, seed) => {
+    const { client, tap } = await connectTapped(cachingServer(), ACCEPT);
+    await client.readResource("x://1");
+    expect(sentFor(tap, "resources/read")).toHaveLength(1);
+    const seeded = await client.readResource("x://1", { ...seed, cacheMode: "use" });
+    expect(seeded.contents).toEqual([{ uri: "x://1", text: "body" }]);
+    expect(sentFor(tap, "resources/read")).toHaveLength(2);
+    // The seeded result was not written either: drop the warm entry and a plain read goes out.
+    client.cache?.clear();
+    await client.readResource("x://2", seed);
+    await client.readResource("x://2");
+    expect(sentFor(tap, "resources/read")).toHaveLength(4);
+  });
+
+  it("a terminal read reached through driver rounds is never cached", async () => {
+    const { client, tap } = await connectTapped(cachingServer({ ask: () => true }), ACCEPT);
+    await client.readResource("x://1");
+    expect(sentFor(tap, "resources/read")).toHaveLength(2);
+    expect(client.cache?.size).toBe(0);
+    await client.readResource("x://1");
+    expect(sentFor(tap, "resources/read")).toHaveLength(4);
+  });
+
+  it("a refresh that resolves to input_required purges the warm entry", async () => {
+    let ask = false;
+    const { client, tap } = await connectTapped(cachingServer({ ask: () => ask }), ACCEPT);
+    await client.readResource("x://1");
+    await client.readResource("x://1");
+    expect(sentFor(tap, "resources/read")).toHaveLength(1);
+    ask = true;
+    await client.readResource("x://1", { cacheMode: "refresh" });
+    expect(client.cache?.size).toBe(0);
+    ask = false;
+    await client.readResource("x://1");
+    expect(sentFor(tap, "resources/read")).toHaveLength(4);
+  });
+
+  it("two clients sharing a ListCache never see each other's entries", async () => {
+    const cache = new ListCache();
+    const server = cachingServer();
+    const tapA = wireTap();
+    const tapB = wireTap();
+    const a = await Client.connect(new MemoryTransport(server, { onWire: tapA.onWire }), { cache });
+    const b = await Client.connect(new MemoryTransport(server, { onWire: tapB.onWire }), { cache });
+    await a.listTools();
+    await b.listTools();
+    expect(sentFor(tapA, "tools/list")).toHaveLength(1);
+    expect(sentFor(tapB, "tools/list")).toHaveLength(1);
+    expect(cache.size).toBe(2);
+  });
+
+  it("a list-changed notification outside any request evicts the entry", async () => {
+    const { client, tap } = await connectTapped(cachingServer());
+    await client.listTools();
+    client.session.connection.onNotification?.({
+      jsonrpc: "2.0",
+      method: "notifications/tools/list_changed",
+    });
+    await client.listTools();
+    expect(sentFor(tap, "tools/list")).toHaveLength(2);
+  });
+
+  it("a stub without hints (legacy-shaped results) is never cached", async () => {
+    const server = stubServer((method) => (method === "tools/list" ? { tools: [] } : undefined));
+    const { client } = await connectTapped(server);
+    await client.listTools();
+    await client.listTools();
+    expect(server.seen.filter((s) => s.method === "tools/list")).toHaveLength(2);
+  });
+});

@@ -1,0 +1,156 @@
+import { describe, expect, it } from "vitest";
+import { InputRequiredRoundsExceededError, InvalidInputResponseError } from "../../src/client/errors.js";
+import { ProtocolError } from "../../src/shared/errors.js";
+import { askingServer, bare, connectTapped, ELICIT, sentFor, stubServer, textOf } from "./stubs.js";
+
+describe("Client auto loop: rounds, bounds and isolation", () => {
+  it("dispatches the entries of one round concurrently (barrier)", async () => {
+    const server = stubServer((method, params) => {
+      if (method !== "tools/call") return undefined;
+      if (params.inputResponses) return { resultType: "complete", content: [] };
+      return { resultType: "input_required", inputRequests: { a: ELICIT, b: ELICIT }, requestState: "s" };
+    });
+    let arrived = 0;
+    let release!: () => void;
+    const barrier = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { client } = await connectTapped(server, {
+      elicitation: async (ctx) => {
+        if (++arrived === 2) release();
+        await barrier;
+        return { action: "accept", content: { name: String(ctx.requestId) } };
+      },
+    });
+    await client.callTool("t");
+    expect(server.seen.at(-1)?.params.inputResponses).toEqual({
+      a: { action: "accept", content: { name: "a" } },
+      b: { action: "accept", content: { name: "b" } },
+    });
+  });
+
+  it("an invalid callback answer is a clear local error, and nothing is retried", async () => {
+    const server = stubServer((method) =>
+      method === "tools/call" ? { resultType: "input_required", inputRequests: { q: ELICIT } } : undefined,
+    );
+    const { client } = await connectTapped(server, {
+      elicitation: () => ({ action: "maybe" }) as never,
+    });
+    const error = await client.callTool("t").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidInputResponseError);
+    expect((error as Error).message).toMatch(
+      /elicitation\/create callback returned an invalid answer for input request 'q'/,
+    );
+    expect((error as Error).message).toContain("ElicitResult");
+    expect(server.seen.filter((s) => s.method === "tools/call")).toHaveLength(1);
+  });
+
+  it("endless rounds raise InputRequiredRoundsExceededError with lastResult after 1 + max legs", async () => {
+    let n = 0;
+    const server = stubServer((method) =>
+      method === "tools/call"
+        ? { resultType: "input_required", inputRequests: { q: ELICIT }, requestState: `s${n++}` }
+        : undefined,
+    );
+    const { client } = await connectTapped(server, {
+      inputRequiredMaxRounds: 2,
+      elicitation: () => ({ action: "decline" }),
+    });
+    const error = (await client.callTool("t").catch((e: unknown) => e)) as InputRequiredRoundsExceededError;
+    expect(error).toBeInstanceOf(InputRequiredRoundsExceededError);
+    expect(error.maxRounds).toBe(2);
+    expect(error.lastResult).toMatchObject({ resultType: "input_required", requestState: "s2" });
+    expect(server.seen.filter((s) => s.method === "tools/call")).toHaveLength(3);
+    // Per-call override.
+    await expect(client.callTool("t", {}, { inputRequiredMaxRounds: 0 })).rejects.toMatchObject({
+      maxRounds: 0,
+    });
+  });
+
+  it("the default cap allows at most 11 legs", async () => {
+    const server = stubServer((method) =>
+      method === "tools/call"
+        ? { resultType: "input_required", inputRequests: { q: ELICIT }, requestState: "s" }
+        : undefined,
+    );
+    const { client } = await connectTapped(server, { elicitation: () => ({ action: "cancel" }) });
+    await expect(client.callTool("t")).rejects.toBeInstanceOf(InputRequiredRoundsExceededError);
+    expect(server.seen.filter((s) => s.method === "tools/call")).toHaveLength(11);
+  });
+
+  it("a retry answering an unknown resultType is an error; a missing resultType is complete", async () => {
+    let answer: Record<string, unknown> = { resultType: "mystery", content: [] };
+    const server = stubServer((method, params) => {
+      if (method !== "tools/call") return undefined;
+      return params.requestState ? answer : { resultType: "input_required", requestState: "s" };
+    });
+    const { client } = await connectTapped(server);
+    await expect(client.callTool("t")).rejects.toBeInstanceOf(ProtocolError);
+    answer = { content: [{ type: "text", text: "legacy-shaped" }] };
+    expect(await client.callTool("t")).toEqual(answer);
+  });
+
+  it("a seeded call sends the persisted responses and state on its first leg", async () => {
+    const { client, tap } = await connectTapped(askingServer("region", ELICIT));
+    const seeded = await client.callTool(
+      "t",
+      { a: 1 },
+      {
+        inputResponses: { region: { action: "accept", content: { region: "eu" } } },
+        requestState: "persisted-state",
+      },
+    );
+    expect(textOf(seeded)).toBe('persisted-state:{"action":"accept","content":{"region":"eu"}}');
+    expect(sentFor(tap, "tools/call").map((l) => bare(l.params))).toEqual([
+      {
+        name: "t",
+        arguments: { a: 1 },
+        inputResponses: { region: { action: "accept", content: { region: "eu" } } },
+        requestState: "persisted-state",
+      },
+    ]);
+  });
+
+  it("keeps parallel flows isolated: each retry carries its own state and answers", async () => {
+    const server = stubServer((method, params) => {
+      if (method !== "tools/call") return undefined;
+      const who = (params.arguments as { who: string }).who;
+      if (params.requestState === undefined) {
+        return {
+          resultType: "input_required",
+          inputRequests: { [`k-${who}`]: ELICIT },
+          requestState: `state-${who}`,
+        };
+      }
+      return {
+        resultType: "complete",
+        content: [
+          {
+            type: "text",
+            text: `${who}|${params.requestState}|${Object.keys(params.inputResponses as object).join()}`,
+          },
+        ],
+      };
+    });
+    const { client } = await connectTapped(server, {
+      elicitation: async (ctx) => ({ action: "accept", content: { name: String(ctx.requestId) } }),
+    });
+    const [a, b] = await Promise.all([
+      client.callTool("t", { who: "a" }),
+      client.callTool("t", { who: "b" }),
+    ]);
+    expect(textOf(a)).toBe("a|state-a|k-a");
+    expect(textOf(b)).toBe("b|state-b|k-b");
+  });
+
+  it("reports each round to onRound with its method", async () => {
+    const rounds: unknown[] = [];
+    const { client } = await connectTapped(askingServer("q", ELICIT), {
+      elicitation: () => ({ action: "accept", content: {} }),
+      onRound: ({ method, round, maxRounds, stateOnly }) =>
+        rounds.push({ method, round, maxRounds, stateOnly }),
+    });
+    await client.callTool("t");
+    expect(rounds).toEqual([{ method: "tools/call", round: 1, maxRounds: 10, stateOnly: false }]);
+  });
+});

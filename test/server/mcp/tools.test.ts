@@ -1,0 +1,497 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { silentLogger } from "../../../src/server/logger.js";
+import { MCPServer, type StandardSchemaV1, ToolError } from "../../../src/server/mcp/index.js";
+import { McpError } from "../../../src/types/index.js";
+import { errorOf, recordingLogger, resultOf } from "../../helpers.js";
+import { connect, linesAt, quietServer, send, stamp } from "./helpers.js";
+
+const DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema";
+const STAMP = stamp("tools");
+
+/** A hand-made Standard Schema (with the Standard JSON Schema extension) for `{ city: string }`. */
+function cityStandardSchema() {
+  const seen = { validations: 0, targets: [] as string[] };
+  const json = {
+    type: "object",
+    properties: { city: { type: "string" } },
+    required: ["city"],
+  };
+  const schema: StandardSchemaV1<{ city: string }> = {
+    "~standard": {
+      version: 1,
+      vendor: "test",
+      validate(value) {
+        seen.validations++;
+        const city = (value as { city?: unknown } | null)?.city;
+        return typeof city === "string"
+          ? { value: { city: city.toUpperCase() } }
+          : { issues: [{ message: "city must be a string", path: ["city"] }] };
+      },
+      jsonSchema: {
+        input: ({ target }) => {
+          seen.targets.push(target);
+          return json;
+        },
+        output: () => json,
+      },
+    },
+  };
+  return { schema, seen };
+}
+
+/** The same shape with no JSON Schema form. */
+const opaqueStandardSchema: StandardSchemaV1 = {
+  "~standard": { version: 1, vendor: "opaque", validate: (value) => ({ value }) },
+};
+
+describe("tools/list", () => {
+  it("lists tools in registration order with JSON Schema 2020-12 input schemas", async () => {
+    const mcp = quietServer("tools");
+    mcp.tool(
+      "greet",
+      {
+        title: "Greeter",
+        description: "Says hello",
+        input: z.object({ name: z.string().describe("Who to greet"), times: z.number().int().optional() }),
+      },
+      ({ name }) => `Hello, ${name}!`,
+    );
+    mcp.tool("ping", { description: "No input" }, () => "pong");
+    mcp.tool("add", { input: z.object({ a: z.number(), b: z.number() }) }, ({ a, b }) => String(a + b));
+
+    expect(resultOf(await send(mcp, "tools/list"))).toEqual({
+      tools: [
+        {
+          name: "greet",
+          title: "Greeter",
+          description: "Says hello",
+          inputSchema: {
+            $schema: DRAFT_2020_12,
+            type: "object",
+            properties: {
+              name: { type: "string", description: "Who to greet" },
+              times: { type: "integer", minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER },
+            },
+            required: ["name"],
+          },
+        },
+        { name: "ping", description: "No input", inputSchema: { type: "object", properties: {} } },
+        {
+          name: "add",
+          inputSchema: {
+            $schema: DRAFT_2020_12,
+            type: "object",
+            properties: { a: { type: "number" }, b: { type: "number" } },
+            required: ["a", "b"],
+          },
+        },
+      ],
+      resultType: "complete",
+      ttlMs: 0,
+      cacheScope: "private",
+      _meta: STAMP,
+    });
+  });
+
+  it("advertises a raw JSON Schema input verbatim and validates against it ($defs/$ref included)", async () => {
+    const mcp = quietServer("tools");
+    const input = {
+      type: "object",
+      $defs: { count: { type: "integer", minimum: 1 } },
+      properties: { n: { $ref: "#/$defs/count" } },
+      required: ["n"],
+    };
+    mcp.tool("repeat", { input }, (args) => JSON.stringify(args));
+    const listed = resultOf(await send(mcp, "tools/list")).tools as { inputSchema: unknown }[];
+    expect(listed[0]?.inputSchema).toEqual(input);
+
+    const ok = resultOf(await send(mcp, "tools/call", { name: "repeat", arguments: { n: 2 } }));
+    expect(ok.content).toEqual([{ type: "text", text: '{"n":2}' }]);
+    const bad = resultOf(await send(mcp, "tools/call", { name: "repeat", arguments: { n: 0 } }));
+    expect(bad.isError).toBe(true);
+    expect((bad.content as { text: string }[])[0]?.text).toMatch(/^Invalid arguments for tool repeat: n: /);
+  });
+
+  it("takes a hand-made Standard Schema: its JSON Schema (draft-2020-12 target) is advertised, its validator runs", async () => {
+    const mcp = quietServer("tools");
+    const { schema, seen } = cityStandardSchema();
+    mcp.tool("weather", { input: schema }, ({ city }) => `Sunny in ${city}`);
+    expect(seen.targets).toEqual(["draft-2020-12"]);
+    expect(mcp.toolInputSchema("weather")).toEqual({
+      type: "object",
+      properties: { city: { type: "string" } },
+      required: ["city"],
+    });
+    expect(resultOf(await send(mcp, "tools/call", { name: "weather", arguments: { city: "oslo" } }))).toEqual(
+      {
+        content: [{ type: "text", text: "Sunny in OSLO" }],
+        resultType: "complete",
+        _meta: STAMP,
+      },
+    );
+  });
+
+  it("rejects a Standard Schema without a JSON Schema form at registration, with a clear message", () => {
+    const mcp = quietServer("tools");
+    expect(() => mcp.tool("opaque", { input: opaqueStandardSchema }, () => "x")).toThrow(
+      /This opaque schema has no JSON Schema form \(Standard JSON Schema\); pass a zod schema/,
+    );
+    expect(mcp.toolInputSchema("opaque")).toBeUndefined();
+  });
+
+  it.each([
+    ["a zod string", z.string()],
+    ["a zod array", z.array(z.string())],
+    ["a raw JSON Schema string", { type: "string" }],
+  ])("rejects a non-object input (%s) at registration", (_label, input) => {
+    const mcp = quietServer("tools");
+    expect(() => mcp.tool("bad", { input }, () => "x")).toThrow(
+      'The input of tool bad must describe an object (its JSON Schema needs "type": "object" at the root)',
+    );
+    expect(mcp.server.hasHandler("tools/call")).toBe(false);
+  });
+
+  it("rejects a duplicate tool name and keeps the first registration", async () => {
+    const mcp = quietServer("tools");
+    mcp.tool("dup", { description: "first" }, () => "first");
+    expect(() => mcp.tool("dup", { description: "second" }, () => "second")).toThrow(
+      'A tool named "dup" is already registered',
+    );
+    const tools = resultOf(await send(mcp, "tools/list")).tools as { description: string }[];
+    expect(tools.map((t) => t.description)).toEqual(["first"]);
+    expect(resultOf(await send(mcp, "tools/call", { name: "dup" })).content).toEqual([
+      { type: "text", text: "first" },
+    ]);
+  });
+
+  it("toolInputSchema returns the advertised schema, undefined for an unknown tool", () => {
+    const mcp = quietServer("tools");
+    mcp.tool("a", { input: z.object({ x: z.string() }) }, () => "x");
+    mcp.tool("b", {}, () => "y");
+    expect(mcp.toolInputSchema("a")).toEqual({
+      $schema: DRAFT_2020_12,
+      type: "object",
+      properties: { x: { type: "string" } },
+      required: ["x"],
+    });
+    expect(mcp.toolInputSchema("b")).toEqual({ type: "object", properties: {} });
+    expect(mcp.toolInputSchema("nope")).toBeUndefined();
+  });
+});
+
+describe("tools/call arguments", () => {
+  it("validates the arguments exactly once per call", async () => {
+    const mcp = quietServer("tools");
+    const { schema, seen } = cityStandardSchema();
+    const received: unknown[] = [];
+    mcp.tool("weather", { input: schema }, (args) => {
+      received.push(args);
+      return "ok";
+    });
+    await send(mcp, "tools/call", { name: "weather", arguments: { city: "rome" } });
+    expect(seen.validations).toBe(1);
+    expect(received).toEqual([{ city: "ROME" }]);
+  });
+
+  it("validates a zod schema once, even when it has side effects", async () => {
+    const mcp = quietServer("tools");
+    let parses = 0;
+    const input = z
+      .object({ n: z.number() })
+      .transform((v) => {
+        parses++;
+        return v;
+      })
+      .pipe(z.object({ n: z.number() }));
+    // A transform/pipe is still an object schema at the input side.
+    mcp.tool("count", { input }, ({ n }) => String(n));
+    await send(mcp, "tools/call", { name: "count", arguments: { n: 1 } });
+    expect(parses).toBe(1);
+  });
+
+  it("answers invalid arguments with an isError result naming the tool, without running it", async () => {
+    const mcp = quietServer("tools");
+    let ran = false;
+    mcp.tool("add", { input: z.object({ a: z.number(), b: z.number() }) }, () => {
+      ran = true;
+      return "x";
+    });
+    const result = resultOf(await send(mcp, "tools/call", { name: "add", arguments: { a: "1" } }));
+    expect(result).toEqual({
+      content: [{ type: "text", text: expect.stringMatching(/^Invalid arguments for tool add: /) }],
+      isError: true,
+      resultType: "complete",
+      _meta: STAMP,
+    });
+    const text = (result.content as { text: string }[])[0]?.text ?? "";
+    expect(text).toContain("a: ");
+    expect(text).toContain("b: ");
+    expect(ran).toBe(false);
+  });
+
+  it("applies zod defaults before the handler runs (absent arguments read as {})", async () => {
+    const mcp = quietServer("tools");
+    const seen: unknown[] = [];
+    mcp.tool(
+      "page",
+      { input: z.object({ limit: z.number().default(20), cursor: z.string().optional() }) },
+      (args) => {
+        seen.push(args);
+        return "ok";
+      },
+    );
+    await send(mcp, "tools/call", { name: "page" });
+    await send(mcp, "tools/call", { name: "page", arguments: { limit: 5, cursor: "c" } });
+    expect(seen).toEqual([{ limit: 20 }, { limit: 5, cursor: "c" }]);
+    const schema = mcp.toolInputSchema("page") as { required?: string[] };
+    expect(schema.required).toBeUndefined();
+  });
+
+  it("answers an unknown tool with -32602 'Unknown tool: x'", async () => {
+    const mcp = quietServer("tools");
+    mcp.tool("known", {}, () => "x");
+    expect(errorOf(await send(mcp, "tools/call", { name: "x" }))).toEqual({
+      code: -32602,
+      message: "Unknown tool: x",
+    });
+  });
+});
+
+describe("tools/call return conversions", () => {
+  const cases: [string, unknown, Record<string, unknown>][] = [
+    ["a string", "hello", { content: [{ type: "text", text: "hello" }] }],
+    [
+      "one content block",
+      { type: "image", data: "AAAA", mimeType: "image/png" },
+      { content: [{ type: "image", data: "AAAA", mimeType: "image/png" }] },
+    ],
+    [
+      "a content array",
+      [
+        { type: "text", text: "a" },
+        { type: "text", text: "b" },
+      ],
+      {
+        content: [
+          { type: "text", text: "a" },
+          { type: "text", text: "b" },
+        ],
+      },
+    ],
+    [
+      "a CallToolResult (as-is)",
+      { content: [{ type: "text", text: "raw" }], isError: true, _meta: { "com.example/x": 1 } },
+      { content: [{ type: "text", text: "raw" }], isError: true, _meta: { "com.example/x": 1, ...STAMP } },
+    ],
+    [
+      "a plain object without output (JSON text)",
+      { id: 7, tags: ["a"] },
+      { content: [{ type: "text", text: '{"id":7,"tags":["a"]}' }] },
+    ],
+    ["a number", 42, { content: [{ type: "text", text: "42" }] }],
+    ["undefined", undefined, { content: [] }],
+  ];
+
+  it.each(cases)("converts %s", async (_label, value, expected) => {
+    const mcp = quietServer("tools");
+    mcp.tool("t", {}, () => value as never);
+    expect(resultOf(await send(mcp, "tools/call", { name: "t" }))).toEqual({
+      _meta: STAMP,
+      ...expected,
+      resultType: "complete",
+    });
+  });
+
+  it("sends structured data as structuredContent plus its JSON text when the tool has an output schema", async () => {
+    const mcp = quietServer("tools");
+    mcp.tool("stats", { output: z.object({ count: z.number(), label: z.string().default("n/a") }) }, () => ({
+      count: 3,
+    }));
+    expect(resultOf(await send(mcp, "tools/call", { name: "stats" }))).toEqual({
+      content: [{ type: "text", text: '{"count":3,"label":"n/a"}' }],
+      structuredContent: { count: 3, label: "n/a" },
+      resultType: "complete",
+      _meta: STAMP,
+    });
+    const listed = resultOf(await send(mcp, "tools/list")).tools as { outputSchema: unknown }[];
+    expect(listed[0]?.outputSchema).toEqual({
+      $schema: DRAFT_2020_12,
+      type: "object",
+      properties: { count: { type: "number" }, label: { type: "string", default: "n/a" } },
+      required: ["count", "label"],
+      additionalProperties: false,
+    });
+  });
+
+  it("allows a non-object output schema (array structuredContent)", async () => {
+    const mcp = quietServer("tools");
+    mcp.tool("nums", { output: z.array(z.number()) }, () => [1, 2]);
+    expect(resultOf(await send(mcp, "tools/call", { name: "nums" }))).toEqual({
+      content: [{ type: "text", text: "[1,2]" }],
+      structuredContent: [1, 2],
+      resultType: "complete",
+      _meta: STAMP,
+    });
+  });
+
+  it("answers output that fails the output schema with isError and logs the mismatch", async () => {
+    const logger = recordingLogger();
+    const mcp = new MCPServer("tools", { logger });
+    mcp.tool("stats", { output: z.object({ count: z.number() }) }, () => ({ count: "three" }));
+    expect(resultOf(await send(mcp, "tools/call", { name: "stats" }))).toEqual({
+      content: [{ type: "text", text: "Tool stats returned output that does not match its outputSchema" }],
+      isError: true,
+      resultType: "complete",
+      _meta: STAMP,
+    });
+    expect(linesAt(logger, "error")).toEqual([
+      expect.stringMatching(/^tool stats returned output that does not match its outputSchema: count: /),
+    ]);
+  });
+
+  // Regression: a tool with an `output` schema cannot return a hand-built CallToolResult: the whole
+  // result object is validated as if it were the structured data, so even a result whose
+  // structuredContent conforms is turned into "returned output that does not match its
+  // outputSchema". MCPServer.tool documents a CallToolResult as a valid return
+  // (src/server/mcp/mcp-server.ts: "it returns text, content, structured data (with `output`),
+  // a `CallToolResult`, or an `InputRequiredResult`"), and results.ts passes CallToolResults as-is
+  // for tools without `output`.
+  it("passes a hand-built CallToolResult as-is from a tool that declares an output schema", async () => {
+    const mcp = quietServer("tools");
+    mcp.tool("stats", { output: z.object({ count: z.number() }) }, () => ({
+      content: [{ type: "text", text: "3 items" }],
+      structuredContent: { count: 3 },
+    }));
+    expect(resultOf(await send(mcp, "tools/call", { name: "stats" }))).toEqual({
+      content: [{ type: "text", text: "3 items" }],
+      structuredContent: { count: 3 },
+      resultType: "complete",
+      _meta: STAMP,
+    });
+  });
+
+  it("passes an InputRequiredResult through even when the tool has an output schema", async () => {
+    const mcp = quietServer("tools");
+    mcp.tool("ask", { output: z.object({ count: z.number() }) }, () => ({
+      resultType: "input_required" as const,
+      inputRequests: { confirm: { method: "roots/list" as const, params: {} } },
+    }));
+    expect(resultOf(await send(mcp, "tools/call", { name: "ask" }, { roots: {} }))).toEqual({
+      resultType: "input_required",
+      inputRequests: { confirm: { method: "roots/list", params: {} } },
+      _meta: STAMP,
+    });
+  });
+});
+
+describe("tools/call failures", () => {
+  it("turns a ToolError into an isError result carrying its message", async () => {
+    const mcp = quietServer("tools");
+    mcp.tool("drop", { input: z.object({ db: z.string() }) }, ({ db }) => {
+      throw new ToolError(`No database named ${db}`);
+    });
+    expect(resultOf(await send(mcp, "tools/call", { name: "drop", arguments: { db: "orders" } }))).toEqual({
+      content: [{ type: "text", text: "No database named orders" }],
+      isError: true,
+      resultType: "complete",
+      _meta: STAMP,
+    });
+  });
+
+  it.each([
+    ["an Error", () => new Error("db password is hunter2")],
+    ["a thrown string", () => "db password is hunter2"],
+  ])("hides %s behind 'Error executing tool <name>' and logs the real message", async (_label, make) => {
+    const logger = recordingLogger();
+    const mcp = new MCPServer("tools", { logger });
+    mcp.tool("boom", {}, () => {
+      throw make();
+    });
+    const response = await send(mcp, "tools/call", { name: "boom" });
+    expect(resultOf(response)).toEqual({
+      content: [{ type: "text", text: "Error executing tool boom" }],
+      isError: true,
+      resultType: "complete",
+      _meta: STAMP,
+    });
+    expect(JSON.stringify(response)).not.toContain("hunter2");
+    const errors = linesAt(logger, "error");
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/^tool boom failed: /);
+    expect(errors[0]).toContain("db password is hunter2");
+  });
+
+  it("lets an async rejection follow the same path", async () => {
+    const mcp = quietServer("tools");
+    mcp.tool("later", {}, async () => {
+      await Promise.resolve();
+      throw new Error("nope");
+    });
+    expect(resultOf(await send(mcp, "tools/call", { name: "later" })).content).toEqual([
+      { type: "text", text: "Error executing tool later" },
+    ]);
+  });
+
+  it("keeps an McpError's code, message and data as a top-level JSON-RPC error", async () => {
+    const mcp = quietServer("tools");
+    mcp.tool("sign-in", {}, () => {
+      throw new McpError(-32021, "This tool needs URL elicitation", {
+        requiredCapabilities: { elicitation: { url: {} } },
+      });
+    });
+    expect(await send(mcp, "tools/call", { name: "sign-in" })).toEqual({
+      jsonrpc: "2.0",
+      id: expect.any(Number),
+      error: {
+        code: -32021,
+        message: "This tool needs URL elicitation",
+        data: { requiredCapabilities: { elicitation: { url: {} } } },
+      },
+    });
+  });
+});
+
+describe("capabilities", () => {
+  it("advertises only logging before anything is registered", async () => {
+    const mcp = quietServer("tools");
+    expect(resultOf(await send(mcp, "server/discover")).capabilities).toEqual({ logging: {} });
+  });
+
+  it("advertises tools (and logging) once a tool is registered, nothing for kinds never registered", async () => {
+    const mcp = quietServer("tools");
+    mcp.tool("t", {}, () => "x");
+    const discovered = resultOf(await send(mcp, "server/discover"));
+    expect(discovered).toEqual({
+      supportedVersions: ["2026-07-28"],
+      capabilities: { tools: {}, logging: {} },
+      resultType: "complete",
+      ttlMs: 0,
+      cacheScope: "private",
+      _meta: STAMP,
+    });
+    for (const method of ["prompts/list", "resources/list", "completion/complete"]) {
+      expect(errorOf(await send(mcp, method)).code).toBe(-32601);
+    }
+  });
+});
+
+describe("end to end through ClientSession", () => {
+  it("lists and calls tools over the in-memory wire", async () => {
+    const mcp = new MCPServer("tools", { logger: silentLogger, version: "1.2.3" });
+    mcp.tool("add", { input: z.object({ a: z.number(), b: z.number() }) }, ({ a, b }) => String(a + b));
+    const session = await connect(mcp);
+    const listed = await session.listTools();
+    expect(listed.tools.map((t) => t.name)).toEqual(["add"]);
+    const result = await session.callTool("add", { a: 2, b: 3 });
+    expect(result.content).toEqual([{ type: "text", text: "5" }]);
+    expect(session.serverInfo).toEqual({ name: "tools", version: "1.2.3" });
+    const invalid = await session.callTool("add", { a: 2 });
+    expect(invalid.isError).toBe(true);
+    await expect(session.callTool("nope")).rejects.toMatchObject({
+      code: -32602,
+      message: "Unknown tool: nope",
+    });
+    await session.close();
+  });
+});

@@ -1,0 +1,203 @@
+import { describe, expect, it } from "vitest";
+import { UriTemplate } from "../../../src/server/mcp/index.js";
+
+/** The variables of RFC 6570 §1.2 / §3.2 (levels 1–3). */
+const RFC = {
+  var: "value",
+  hello: "Hello World!",
+  path: "/foo/bar",
+  x: "1024",
+  y: "768",
+  empty: "",
+};
+
+const expand = (template: string, values: Record<string, string | undefined> = RFC) =>
+  new UriTemplate(template).expand(values);
+const match = (template: string, uri: string) => new UriTemplate(template).match(uri);
+
+describe("UriTemplate.expand (RFC 6570 §1.2 examples)", () => {
+  it.each([
+    // level 1
+    ["{var}", "value"],
+    // level 2
+    ["{+var}", "value"],
+    ["{+hello}", "Hello%20World!"],
+    ["{+path}/here", "/foo/bar/here"],
+    ["here?ref={+path}", "here?ref=/foo/bar"],
+    ["X{#var}", "X#value"],
+    ["X{#hello}", "X#Hello%20World!"],
+    // level 3
+    ["map?{x,y}", "map?1024,768"],
+    ["{+x,hello,y}", "1024,Hello%20World!,768"],
+    ["{+path,x}/here", "/foo/bar,1024/here"],
+    ["{#x,hello,y}", "#1024,Hello%20World!,768"],
+    ["{#path,x}/here", "#/foo/bar,1024/here"],
+    ["X{.var}", "X.value"],
+    ["X{.x,y}", "X.1024.768"],
+    ["{/var}", "/value"],
+    ["{/var,x}/here", "/value/1024/here"],
+    ["{;x,y}", ";x=1024;y=768"],
+    ["{;x,y,empty}", ";x=1024;y=768;empty"],
+    ["{?x,y}", "?x=1024&y=768"],
+    ["{?x,y,empty}", "?x=1024&y=768&empty="],
+    ["?fixed=yes{&x}", "?fixed=yes&x=1024"],
+    ["{&x,y,empty}", "&x=1024&y=768&empty="],
+  ])("%s → %s", (template, expected) => {
+    expect(expand(template)).toBe(expected);
+  });
+
+  it("leaves undefined variables out, and drops an expression with nothing defined", () => {
+    expect(expand("x://{a}/{b}", { a: "1" })).toBe("x://1/");
+    expect(expand("x://s{?q,limit}", { limit: "5" })).toBe("x://s?limit=5");
+    expect(expand("x://s{?q,limit}", {})).toBe("x://s");
+    expect(expand("x://s{/seg}{#frag}", {})).toBe("x://s");
+  });
+
+  it("percent-encodes simple values (slash included) but keeps reserved characters in {+…} and {#…}", () => {
+    expect(expand("files://{name}", { name: "a b/c?d" })).toBe("files://a%20b%2Fc%3Fd");
+    expect(expand("files://{+name}", { name: "a b/c?d" })).toBe("files://a%20b/c?d");
+    expect(expand("files://{+name}", { name: "already%20encoded" })).toBe("files://already%20encoded");
+    expect(expand("x://{v}", { v: "é" })).toBe("x://%C3%A9");
+  });
+
+  // Regression: simple string expansion must percent-encode everything outside "unreserved"
+  // (RFC 6570 §3.2.1 / §3.2.2), and the RFC's own level-1 example is `{hello}` →
+  // `Hello%20World%21`. The implementation uses encodeURIComponent, which leaves `!'()*`
+  // unencoded, so `{hello}` expands to `Hello%20World!`.
+  it.each([
+    ["{hello}", "Hello%20World%21"],
+    ["{x,hello,y}", "1024,Hello%20World%21,768"],
+    ["{?q}", "?q=it%27s%20%28a%29%20%2Ab%2A"],
+  ])("encodes !'()* in simple expansion: %s → %s", (template, expected) => {
+    expect(expand(template, { ...RFC, q: "it's (a) *b*" })).toBe(expected);
+  });
+});
+
+describe("UriTemplate.match", () => {
+  it("matches a simple variable and percent-decodes it", () => {
+    expect(match("users://{id}", "users://42")).toEqual({ id: "42" });
+    expect(match("users://{id}", "users://acme%20inc")).toEqual({ id: "acme inc" });
+    expect(match("users://{id}", "users://%C3%A9t%C3%A9")).toEqual({ id: "été" });
+  });
+
+  it("matches several variables across literals", () => {
+    expect(match("repos://{owner}/{repo}/issues/{n}", "repos://me/rt/issues/7")).toEqual({
+      owner: "me",
+      repo: "rt",
+      n: "7",
+    });
+    expect(match("map://{x,y}", "map://1024,768")).toEqual({ x: "1024", y: "768" });
+  });
+
+  it("matches {+path} across slashes", () => {
+    expect(match("files://{+path}", "files://a/b/c.txt")).toEqual({ path: "a/b/c.txt" });
+    expect(match("files://{+path}/raw", "files://a/b/raw")).toEqual({ path: "a/b" });
+  });
+
+  it("matches {#frag}, {.ext} and {/seg}", () => {
+    expect(match("doc://x{#frag}", "doc://x#sec/2")).toEqual({ frag: "sec/2" });
+    expect(match("doc://x{#frag}", "doc://x")).toEqual({});
+    expect(match("file://{name}{.ext}", "file://report.pdf")).toEqual({ name: "report", ext: "pdf" });
+    expect(match("x://root{/seg}", "x://root/a")).toEqual({ seg: "a" });
+    expect(match("x://root{/seg}", "x://root")).toEqual({});
+  });
+
+  it("matches {;params}", () => {
+    expect(match("x://m{;p,q}", "x://m;p=1;q=2")).toEqual({ p: "1", q: "2" });
+    expect(match("x://m{;p,q}", "x://m;p=1;q")).toEqual({ p: "1", q: "" });
+  });
+
+  it("matches {?q,limit} in any order, partially, and {&x} continuations", () => {
+    expect(match("search://s{?q,limit}", "search://s?q=cats&limit=5")).toEqual({ q: "cats", limit: "5" });
+    expect(match("search://s{?q,limit}", "search://s?limit=5&q=big%20cats")).toEqual({
+      limit: "5",
+      q: "big cats",
+    });
+    expect(match("search://s{?q,limit}", "search://s?q=x")).toEqual({ q: "x" });
+    expect(match("search://s{?q,limit}", "search://s")).toEqual({});
+    expect(match("search://s?fixed=yes{&x}", "search://s?fixed=yes&x=1024")).toEqual({ x: "1024" });
+  });
+
+  it("round-trips what expand produced", () => {
+    for (const [template, values] of [
+      ["users://{id}", { id: "a b" }],
+      ["files://{+path}", { path: "dir/sub/file.txt" }],
+      ["search://s{?q,limit}", { q: "x y", limit: "10" }],
+      ["x://m{;p}", { p: "1" }],
+      ["doc://d{#frag}", { frag: "top" }],
+    ] as const) {
+      const t = new UriTemplate(template);
+      expect(t.match(t.expand(values))).toEqual(values);
+    }
+  });
+
+  // Regression: a multi-variable path-segment expression cannot match its own expansion: `{/var,x}`
+  // expands to "/value/1024" (RFC 6570 §1.2, level 3), but the matcher's pattern for "/" is a
+  // single segment (`[^/?#]*`), so `match("{/var,x}/here", "/value/1024/here")` is undefined.
+  it("matches a multi-variable {/a,b} expression (round trip of the RFC example)", () => {
+    expect(match("{/var,x}/here", "/value/1024/here")).toEqual({ var: "value", x: "1024" });
+  });
+
+  it("does not match URIs of another shape", () => {
+    expect(match("users://{id}", "groups://42")).toBeUndefined();
+    expect(match("users://{id}", "users://42/extra")).toBeUndefined();
+    expect(match("users://{id}/profile", "users://42")).toBeUndefined();
+    expect(match("search://s{?q}", "search://s?other=1")).toBeUndefined();
+    expect(match("users://{id}", "xusers://42")).toBeUndefined();
+    expect(match("users://{id}", "users://42?x=1")).toBeUndefined();
+  });
+
+  it("does not match a value with a broken percent-escape", () => {
+    expect(match("users://{id}", "users://%ZZ")).toBeUndefined();
+    expect(match("search://s{?q}", "search://s?q=%E0%A4%A")).toBeUndefined();
+  });
+
+  it("escapes regex metacharacters in literals", () => {
+    expect(match("x://a.b/{id}", "x://a.b/1")).toEqual({ id: "1" });
+    expect(match("x://a.b/{id}", "x://aXb/1")).toBeUndefined();
+    expect(match("x://(a)+/{id}", "x://(a)+/1")).toEqual({ id: "1" });
+  });
+});
+
+describe("UriTemplate parsing", () => {
+  it("lists its variables in order", () => {
+    expect(new UriTemplate("repos://{owner}/{repo}{?q,limit}{#frag}").variables).toEqual([
+      "owner",
+      "repo",
+      "q",
+      "limit",
+      "frag",
+    ]);
+  });
+
+  it.each([
+    ["an unclosed brace", "users://{id", /unclosed "\{"/],
+    ["a hyphenated name", "users://{a-b}", /unsupported variable "a-b"/],
+    ["an empty expression", "users://{}", /unsupported variable ""/],
+    ["an empty name in a list", "users://{a,}", /unsupported variable ""/],
+    ["a level-4 prefix modifier", "users://{id:3}", /unsupported variable "id:3"/],
+    ["a level-4 explode modifier", "users://{list*}", /unsupported variable "list\*"/],
+    ["a reserved operator", "users://{=id}", /unsupported variable "=id"/],
+    ["a space in a name", "users://{a b}", /unsupported variable "a b"/],
+  ])("rejects %s", (_label, template, message) => {
+    expect(() => new UriTemplate(template)).toThrow(message);
+    expect(() => new UriTemplate(template)).toThrow(/^Invalid URI template/);
+  });
+
+  it("accepts dotted names", () => {
+    expect(match("x://{a.b}", "x://1")).toEqual({ "a.b": "1" });
+  });
+
+  // Regression: RFC 6570 §2.1 excludes "}" from literals, so a stray closing brace is an
+  // invalid template; it is accepted as a literal.
+  it("rejects a stray closing brace", () => {
+    expect(() => new UriTemplate("users://a}b")).toThrow(/Invalid URI template/);
+  });
+
+  it("isTemplate tells templates from plain URIs", () => {
+    expect(UriTemplate.isTemplate("users://{id}")).toBe(true);
+    expect(UriTemplate.isTemplate("search://s{?q}")).toBe(true);
+    expect(UriTemplate.isTemplate("file:///notes.txt")).toBe(false);
+    expect(UriTemplate.isTemplate("x://literal{")).toBe(false);
+  });
+});
