@@ -43,7 +43,8 @@ export async function openTransport(target: ClientTarget): Promise<Transport> {
 
 /**
  * The one place that knows the network transports: a URL becomes a Streamable HTTP client
- * transport, a command a spawned stdio server.
+ * transport, a command a spawned stdio server. Loaded lazily so that importing the client never
+ * pulls `node:child_process` (or the HTTP client) into bundles that do not use them.
  */
 export async function resolveTarget(target: string | URL | StdioTarget): Promise<Transport> {
   if (typeof target === "string" || target instanceof URL) {
@@ -51,7 +52,6 @@ export async function resolveTarget(target: string | URL | StdioTarget): Promise
       `Streamable HTTP client transport not available yet (cannot connect to ${String(target)})`,
     );
   }
-  throw new Error(
-    `stdio client transport not available yet (cannot spawn ${JSON.stringify(target.command)})`,
-  );
+  const { StdioClientTransport } = await import("../transports/stdio/client.js");
+  return new StdioClientTransport(target);
 }
