@@ -9,6 +9,7 @@ export default defineConfig({
     alias: [
       { find: /^roundtrip-mcp$/, replacement: src("index.ts") },
       { find: /^roundtrip-mcp\/(http|stdio)$/, replacement: src("transports/$1/index.ts") },
+      { find: /^roundtrip-mcp\/http\/web$/, replacement: src("transports/http/web.ts") },
       { find: /^roundtrip-mcp\/(.+)$/, replacement: src("$1/index.ts") },
     ],
   },

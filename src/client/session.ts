@@ -48,6 +48,8 @@ export interface ClientSessionOptions {
   logLevel?: LoggingLevel;
   /** Default per-request timeout in milliseconds (default 60 000). */
   timeoutMs?: number;
+  /** Client-side warnings (e.g. a listed tool dropped for invalid `x-mcp-header`); default stderr. */
+  onWarning?: (message: string) => void;
   /** Log messages of requests that set no `onLog` of their own. */
   onLog?: (params: LoggingMessageNotificationParams) => void;
 }
@@ -94,10 +96,14 @@ export class ClientSession {
   logLevel: LoggingLevel | undefined;
   readonly #timeoutMs: number;
   readonly #onLog: ((params: LoggingMessageNotificationParams) => void) | undefined;
+  readonly #transport: Transport;
+  readonly #warn: (message: string) => void;
   #serverInfo: Implementation | undefined;
 
   constructor(transport: Transport, options: ClientSessionOptions = {}) {
     this.connection = new JsonRpcConnection(transport);
+    this.#transport = transport;
+    this.#warn = options.onWarning ?? ((message) => process.stderr.write(`[roundtrip] warn: ${message}\n`));
     this.clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
     this.capabilities = options.capabilities ?? {};
     this.protocolVersion = options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
@@ -172,11 +178,10 @@ export class ClientSession {
   }
 
   async listTools(cursor?: string, options?: CallOptions): Promise<ListToolsResult> {
-    return (await this.request(
-      "tools/list",
-      cursor === undefined ? {} : { cursor },
-      options,
-    )) as ListToolsResult;
+    const params = cursor === undefined ? {} : { cursor };
+    const result = (await this.request("tools/list", params, options)) as ListToolsResult;
+    const tools = this.#transport.filterListedTools?.(result.tools, this.#warn);
+    return tools === undefined ? result : { ...result, tools };
   }
 
   callTool(

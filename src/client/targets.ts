@@ -48,9 +48,8 @@ export async function openTransport(target: ClientTarget): Promise<Transport> {
  */
 export async function resolveTarget(target: string | URL | StdioTarget): Promise<Transport> {
   if (typeof target === "string" || target instanceof URL) {
-    throw new Error(
-      `Streamable HTTP client transport not available yet (cannot connect to ${String(target)})`,
-    );
+    const { StreamableHttpClientTransport } = await import("../transports/http/client.js");
+    return new StreamableHttpClientTransport(target);
   }
   const { StdioClientTransport } = await import("../transports/stdio/client.js");
   return new StdioClientTransport(target);

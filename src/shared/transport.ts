@@ -22,4 +22,12 @@ export interface Transport {
    * the connection sends `notifications/cancelled`.
    */
   cancel?(requestId: RequestId, reason?: string): void;
+  /**
+   * HTTP only: drops listed tools whose `x-mcp-header` declarations break the spec (warning for
+   * each) and remembers the others for `Mcp-Param-*` mirroring.
+   */
+  filterListedTools?<T extends { name: string; inputSchema?: unknown }>(
+    tools: readonly T[],
+    warn: (message: string) => void,
+  ): T[];
 }

@@ -3,7 +3,6 @@ import type { MessageInfo, Transport } from "../shared/transport.js";
 import {
   CancelledNotificationParamsSchema,
   type JSONRPCMessage,
-  type JSONRPCResponse,
   NotificationMethod,
   type RequestId,
 } from "../types/index.js";

@@ -88,15 +88,14 @@ describe("Client surface", () => {
     expect(client.session.connection.closed).toBe(true);
   });
 
-  it("accepts a dispatcher or a Transport; URL and command targets are not wired yet", async () => {
-    await expect(Client.connect("http://127.0.0.1:1/mcp")).rejects.toThrow(
-      "Streamable HTTP client transport not available yet",
-    );
-    await expect(Client.connect(new URL("http://127.0.0.1:1/mcp"))).rejects.toThrow(
-      "Streamable HTTP client transport not available yet",
-    );
-    await expect(Client.connect({ command: "node", args: ["server.js"] })).rejects.toThrow(
-      "stdio client transport not available yet",
+  it("accepts a dispatcher, a Transport, a URL or a command; an unreachable one fails with a local error", async () => {
+    for (const target of ["http://127.0.0.1:1/mcp", new URL("http://127.0.0.1:1/mcp")]) {
+      const error = await Client.connect(target).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(Error);
+      expect("code" in (error as object)).toBe(false);
+    }
+    await expect(Client.connect({ command: "/nonexistent/roundtrip-server" })).rejects.toThrow(
+      /ENOENT|spawn/,
     );
     await expect(Client.connect({} as never)).rejects.toBeInstanceOf(TypeError);
     const viaDispatcher = await Client.connect(stubServer());

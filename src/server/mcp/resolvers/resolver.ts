@@ -53,10 +53,11 @@ export type ResolvedValues<M> = { -readonly [K in keyof M]: ResolvedValue<M[K]> 
 
 type QuestionsIn<R> = Extract<R, AnyQuestion>;
 type PlainIn<R> = Exclude<R, AnyQuestion>;
-type ValueOf<R> = PlainIn<R> | (QuestionsIn<R> extends Question<QuestionKind, infer V, unknown> ? V : never);
-type OutcomeOf<R> =
-  | PlainIn<R>
-  | (QuestionsIn<R> extends Question<QuestionKind, unknown, infer O> ? O : never);
+// Distributive over the question arms, so a body that never asks yields just its plain values.
+type QuestionValue<Q> = Q extends Question<QuestionKind, infer V, unknown> ? V : never;
+type QuestionOutcome<Q> = Q extends Question<QuestionKind, unknown, infer O> ? O : never;
+type ValueOf<R> = PlainIn<R> | QuestionValue<QuestionsIn<R>>;
+type OutcomeOf<R> = PlainIn<R> | QuestionOutcome<QuestionsIn<R>>;
 type IsUnion<T, U = T> = T extends unknown ? ([U] extends [T] ? false : true) : never;
 
 /** A resolver type, or an explanatory error type when the body could ask two kinds of question. */

@@ -1,16 +1,9 @@
-import {
-  CreateMessageResultSchema,
-  ElicitResultSchema,
-  ErrorCode,
-  type InputRequests,
-  type InputRequiredResult,
-  ListRootsResultSchema,
-  McpError,
-} from "../../../types/index.js";
+import { ErrorCode, type InputRequests, type InputRequiredResult, McpError } from "../../../types/index.js";
 import { missingCapabilityFor } from "../../capability-gate.js";
 import { argsDigest } from "../../state/claims.js";
 import type { Context } from "../context.js";
 import { ToolError } from "../results.js";
+import { type CheckedAnswer, checkAnswer, restoreAnswer } from "./answers.js";
 import type { ResolverGraph } from "./graph.js";
 import { type AnyQuestion, isQuestion } from "./questions.js";
 import { type AnyResolver, RESOLVER, type ResolverCore } from "./resolver.js";
@@ -19,7 +12,7 @@ import { decodeResolverState, encodeResolverState, type RecordedOutcome } from "
 /** What one resolver produced this round. */
 type Settled =
   | { readonly status: "value"; readonly value: unknown }
-  | { readonly status: "answered"; readonly question: AnyQuestion; readonly outcome: RecordedOutcome }
+  | { readonly status: "answered"; readonly question: AnyQuestion; readonly answer: CheckedAnswer }
   | { readonly status: "pending" };
 
 /** The result of resolving a consumer's dependencies for one leg. */
@@ -36,50 +29,9 @@ function failure(key: string, detail: string): ToolError {
   return new ToolError(`Resolver '${key}' ${detail}`);
 }
 
-/**
- * Checks a fresh answer from the client against the live question. Returns the outcome to record,
- * or why it is unusable.
- */
-async function checkAnswer(
-  question: AnyQuestion,
-  raw: unknown,
-  q: string,
-): Promise<RecordedOutcome | string> {
-  switch (question.kind) {
-    case "elicit":
-    case "elicitUrl": {
-      const parsed = ElicitResultSchema.safeParse(raw);
-      if (!parsed.success) return "received a non-elicitation response";
-      const { action, content } = parsed.data;
-      if (action !== "accept" || question.kind === "elicitUrl") return { action, q };
-      if (content === undefined) return "received an accepted elicitation with no content";
-      const checked = await question.schema?.validate(content);
-      if (checked && !checked.ok) return "received content that does not match the requested schema";
-      // The client's raw content is what we keep, so a later restore validates exactly what was sent.
-      return { action, data: content, q };
-    }
-    case "sample":
-      return CreateMessageResultSchema.safeParse(raw).success
-        ? { action: "accept", data: raw, q }
-        : "received a response of the wrong kind";
-    case "roots":
-      return ListRootsResultSchema.safeParse(raw).success
-        ? { action: "accept", data: raw, q }
-        : "received a response of the wrong kind";
-  }
-}
-
-/**
- * Whether a recorded outcome still answers the live question: same digest, and still valid (a
- * redeploy may have changed the schema). An unusable entry is dropped and the question asked again.
- */
-async function restorable(question: AnyQuestion, entry: RecordedOutcome, q: string): Promise<boolean> {
-  if (entry.q !== q) return false;
-  if (question.kind === "sample" || question.kind === "roots") {
-    return entry.action === "accept" && typeof (await checkAnswer(question, entry.data, q)) !== "string";
-  }
-  if (entry.action !== "accept" || question.kind === "elicitUrl") return true;
-  return typeof (await checkAnswer(question, { action: "accept", content: entry.data }, q)) !== "string";
+/** Reads an own property only (never the prototype chain). */
+function own<T>(map: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(map, key) ? map[key] : undefined;
 }
 
 const PAST_TENSE = { decline: "declined", cancel: "cancelled" } as const;
@@ -87,18 +39,15 @@ const PAST_TENSE = { decline: "declined", cancel: "cancelled" } as const;
 /** What a consumer receives from a settled resolver (unwrapped, or the full outcome). */
 function consumerValue(view: AnyResolver, settled: Exclude<Settled, { status: "pending" }>): unknown {
   if (settled.status === "value") return settled.value;
-  const { question, outcome } = settled;
-  const key = view.key;
-  if (question.kind === "sample" || question.kind === "roots") return outcome.data;
+  const { question, answer } = settled;
+  const { action } = answer.outcome;
+  if (question.kind === "sample" || question.kind === "roots") return answer.value;
   if (view.wantsOutcome) {
-    return outcome.action === "accept" && question.kind === "elicit"
-      ? { action: "accept", content: outcome.data }
-      : { action: outcome.action };
+    return action === "accept" && question.kind === "elicit" ? { action, content: answer.value } : { action };
   }
-  if (outcome.action !== "accept") {
-    throw failure(key, `could not resolve: elicitation was ${PAST_TENSE[outcome.action]}`);
-  }
-  return question.kind === "elicit" ? outcome.data : { action: "accept" };
+  if (action !== "accept")
+    throw failure(view.key, `could not resolve: elicitation was ${PAST_TENSE[action]}`);
+  return question.kind === "elicit" ? answer.value : { action };
 }
 
 /**
@@ -113,9 +62,10 @@ export async function resolveForLeg(
 ): Promise<Resolution> {
   const previous = decodeResolverState(ctx.requestState);
   const responses = ctx.inputResponses ?? {};
-  const outcomes: Record<string, RecordedOutcome> = {};
-  const asked: Record<string, string> = {};
-  const pending: InputRequests = {};
+  // Null-prototype maps: resolver keys are user-chosen strings ("__proto__" included).
+  const outcomes: Record<string, RecordedOutcome> = Object.create(null);
+  const asked: Record<string, string> = Object.create(null);
+  const pending: InputRequests = Object.create(null);
   const memo = new Map<ResolverCore, Promise<Settled>>();
 
   const settle = (core: ResolverCore): Promise<Settled> => {
@@ -144,17 +94,18 @@ export async function resolveForLeg(
 
   const answer = async (key: string, question: AnyQuestion): Promise<Settled> => {
     const q = questionDigest(question);
-    const recorded = previous.outcomes[key];
-    if (recorded && (await restorable(question, recorded, q))) {
-      outcomes[key] = recorded;
-      return { status: "answered", question, outcome: recorded };
+    const recorded = own(previous.outcomes, key);
+    const restored = recorded && (await restoreAnswer(question, recorded, q));
+    if (restored) {
+      outcomes[key] = restored.outcome;
+      return { status: "answered", question, answer: restored };
     }
-    const fresh = responses[key];
-    if (fresh !== undefined && previous.asked[key] === q) {
+    const fresh = own(responses, key);
+    if (fresh !== undefined && own(previous.asked, key) === q) {
       const checked = await checkAnswer(question, fresh, q);
       if (typeof checked === "string") throw failure(key, checked);
-      outcomes[key] = checked;
-      return { status: "answered", question, outcome: checked };
+      outcomes[key] = checked.outcome;
+      return { status: "answered", question, answer: checked };
     }
     const missing = missingCapabilityFor(question.request, ctx.clientCapabilities);
     if (missing) {

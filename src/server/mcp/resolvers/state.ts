@@ -43,9 +43,9 @@ export function decodeResolverState(text: string | undefined): ResolverState {
     return empty;
   }
   if (!isRecord(parsed) || parsed.v !== VERSION || !isRecord(parsed.outcomes)) return empty;
-  const outcomes: Record<string, RecordedOutcome> = {};
+  const outcomes: Record<string, RecordedOutcome> = Object.create(null);
   for (const [key, value] of Object.entries(parsed.outcomes)) if (isOutcome(value)) outcomes[key] = value;
-  const asked: Record<string, string> = {};
+  const asked: Record<string, string> = Object.create(null);
   if (isRecord(parsed.asked)) {
     for (const [key, value] of Object.entries(parsed.asked))
       if (typeof value === "string") asked[key] = value;

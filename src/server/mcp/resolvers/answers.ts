@@ -1,0 +1,68 @@
+import {
+  CreateMessageResultSchema,
+  ElicitResultSchema,
+  ListRootsResultSchema,
+} from "../../../types/index.js";
+import type { AnyQuestion } from "./questions.js";
+import type { RecordedOutcome } from "./state.js";
+
+/** A usable answer: what to record in state, and the value consumers receive. */
+export interface CheckedAnswer {
+  readonly outcome: RecordedOutcome;
+  /** For an accepted form: the content as the schema produced it (defaults, transforms). */
+  readonly value: unknown;
+}
+
+/**
+ * Checks a fresh answer from the client against the live question. Returns the answer, or why
+ * it is unusable. The client's raw content is what gets recorded, so a later restore validates
+ * exactly what was sent; the schema's output is what consumers receive.
+ */
+export async function checkAnswer(
+  question: AnyQuestion,
+  raw: unknown,
+  q: string,
+): Promise<CheckedAnswer | string> {
+  switch (question.kind) {
+    case "elicit":
+    case "elicitUrl": {
+      const parsed = ElicitResultSchema.safeParse(raw);
+      if (!parsed.success) return "received a non-elicitation response";
+      const { action, content } = parsed.data;
+      if (action !== "accept" || question.kind === "elicitUrl")
+        return { outcome: { action, q }, value: undefined };
+      if (content === undefined) return "received an accepted elicitation with no content";
+      const checked = await question.schema?.validate(content);
+      if (checked && !checked.ok) return "received content that does not match the requested schema";
+      return { outcome: { action, data: content, q }, value: checked ? checked.value : content };
+    }
+    case "sample":
+      return CreateMessageResultSchema.safeParse(raw).success
+        ? { outcome: { action: "accept", data: raw, q }, value: raw }
+        : "received a response of the wrong kind";
+    case "roots":
+      return ListRootsResultSchema.safeParse(raw).success
+        ? { outcome: { action: "accept", data: raw, q }, value: raw }
+        : "received a response of the wrong kind";
+  }
+}
+
+/**
+ * Re-reads a recorded outcome against the live question: same digest and still valid (a redeploy
+ * may have changed the schema). Undefined means unusable: the question is asked again.
+ */
+export async function restoreAnswer(
+  question: AnyQuestion,
+  entry: RecordedOutcome,
+  q: string,
+): Promise<CheckedAnswer | undefined> {
+  if (entry.q !== q) return undefined;
+  if (question.kind === "sample" || question.kind === "roots") {
+    if (entry.action !== "accept") return undefined;
+    const checked = await checkAnswer(question, entry.data, q);
+    return typeof checked === "string" ? undefined : { outcome: entry, value: checked.value };
+  }
+  if (entry.action !== "accept" || question.kind === "elicitUrl") return { outcome: entry, value: undefined };
+  const checked = await checkAnswer(question, { action: "accept", content: entry.data }, q);
+  return typeof checked === "string" ? undefined : { outcome: entry, value: checked.value };
+}

@@ -1,0 +1,232 @@
+/**
+ * The Streamable HTTP client transport (2026-07-28): one POST per message, JSON or SSE answers,
+ * cancellation by closing the stream, and one safe retry when a read-only request's stream drops.
+ */
+import type { MessageInfo, Transport } from "../../shared/transport.js";
+import type { JSONRPCMessage, RequestId } from "../../types/index.js";
+import { ANSWERED, describe, type Outcome, readAnswer } from "./answer.js";
+import { HttpStatusError, HttpTransportError } from "./errors.js";
+import { standardHeadersFor } from "./headers.js";
+import {
+  filterToolsWithValidHeaders,
+  type ParamHeader,
+  paramHeadersFor,
+  validateXMcpHeaders,
+} from "./x-mcp-header.js";
+
+/**
+ * Options of `StreamableHttpClientTransport`.
+ *
+ * @example
+ * const options: StreamableHttpClientOptions = { authProvider: () => tokens.current, headers: { "x-tenant": "acme" } };
+ */
+export interface StreamableHttpClientOptions {
+  /** Extra headers on every POST (the MCP headers always win). */
+  headers?: HeadersInit;
+  /** The `fetch` to use (default: the global one), e.g. an in-process handler. */
+  fetch?: (input: URL, init: RequestInit) => Promise<Response>;
+  /** The bearer token for each POST (`Authorization: Bearer …`); never logged. */
+  authProvider?: () => string | undefined | Promise<string | undefined>;
+  /** The `x-mcp-header` declarations of a tool, to mirror its arguments into `Mcp-Param-*`. */
+  paramHeaders?: (toolName: string) => readonly ParamHeader[] | undefined;
+}
+
+/**
+ * Requests re-issued once (with a new id) when their stream drops before the response: they
+ * read, never act. `tools/call` and `subscriptions/listen` are never retried here.
+ */
+const RETRY_SAFE: ReadonlySet<string> = new Set([
+  "server/discover",
+  "tools/list",
+  "prompts/list",
+  "prompts/get",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+  "completion/complete",
+]);
+
+let retryCounter = 0;
+
+/**
+ * Talks to a Streamable HTTP endpoint. Local failures (network, dropped stream, non-MCP error
+ * statuses, 401/403) reject `send` with `HttpTransportError`/`HttpStatusError`, which
+ * `JsonRpcConnection` turns into the call's rejection; JSON-RPC errors from the server, whatever
+ * their HTTP status, are delivered as responses.
+ *
+ * @example
+ * const session = await ClientSession.connect(new StreamableHttpClientTransport(new URL("http://127.0.0.1:3000/mcp")));
+ * const { tools } = await session.listTools();
+ */
+export class StreamableHttpClientTransport implements Transport {
+  readonly url: URL;
+  /** A custom source of `x-mcp-header` declarations; by default those given to `rememberTools`. */
+  paramHeaders: ((toolName: string) => readonly ParamHeader[] | undefined) | undefined;
+  onmessage?: (message: JSONRPCMessage, info?: MessageInfo) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  readonly #options: StreamableHttpClientOptions;
+  readonly #fetch: (input: URL, init: RequestInit) => Promise<Response>;
+  readonly #inFlight = new Map<RequestId, AbortController>();
+  readonly #notifying = new Set<AbortController>();
+  readonly #toolHeaders = new Map<string, readonly ParamHeader[]>();
+  #closed = false;
+
+  constructor(url: URL | string, options: StreamableHttpClientOptions = {}) {
+    this.url = new URL(url);
+    this.#options = options;
+    this.paramHeaders = options.paramHeaders;
+    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+  }
+
+  async start(): Promise<void> {}
+
+  /** POSTs one message; settles when its exchange is over (see the class notes for failures). */
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (this.#closed) throw new HttpTransportError("The HTTP transport is closed");
+    const record = message as Record<string, unknown>;
+    if (typeof record.method !== "string") {
+      throw new HttpTransportError("Only requests and notifications are POSTed over Streamable HTTP");
+    }
+    const id = record.id as RequestId | undefined | null;
+    const controller = new AbortController();
+    if (id === undefined || id === null) {
+      this.#notifying.add(controller);
+      return this.#notify(record, controller.signal).finally(() => this.#notifying.delete(controller));
+    }
+    this.#inFlight.set(id, controller);
+    try {
+      let outcome = await this.#post(record, id, controller.signal);
+      if (!outcome.answered && !controller.signal.aborted && RETRY_SAFE.has(record.method)) {
+        // No resumability in 2026-07-28: the lost request is re-issued as a new one, with a new id.
+        outcome = await this.#post({ ...record, id: `rt-retry-${++retryCounter}` }, id, controller.signal);
+      }
+      if (!outcome.answered && !controller.signal.aborted) throw outcome.error;
+    } finally {
+      if (this.#inFlight.get(id) === controller) this.#inFlight.delete(id);
+    }
+  }
+
+  /**
+   * Learns the `x-mcp-header` declarations of listed tools (pages merge), so later `tools/call`s
+   * mirror their arguments into `Mcp-Param-*`. Call it with the tools kept by
+   * `filterToolsWithValidHeaders`. A `paramHeaders` function, when set, is used instead.
+   *
+   * @example
+   * const { tools } = await session.listTools();
+   * transport.rememberTools(filterToolsWithValidHeaders(tools, console.warn));
+   */
+  rememberTools(tools: readonly { name: string; inputSchema?: unknown }[]): void {
+    for (const tool of tools) {
+      const checked = validateXMcpHeaders(tool.inputSchema);
+      if (checked.ok && checked.headers.length > 0) this.#toolHeaders.set(tool.name, checked.headers);
+      else this.#toolHeaders.delete(tool.name);
+    }
+  }
+
+  /**
+   * What an HTTP client MUST do with a `tools/list` page: drop the tools whose `x-mcp-header`
+   * declarations break the spec (warning once each), and remember the rest for `Mcp-Param-*`.
+   *
+   * @example
+   * const tools = transport.filterListedTools((await session.listTools()).tools, console.warn);
+   */
+  filterListedTools<T extends { name: string; inputSchema?: unknown }>(
+    tools: readonly T[],
+    warn: (message: string) => void,
+  ): T[] {
+    const kept = filterToolsWithValidHeaders(tools, warn);
+    this.rememberTools(kept);
+    return kept;
+  }
+
+  /** Closing the POST's stream is the cancellation over HTTP: no notification is sent. */
+  cancel(requestId: RequestId): void {
+    this.#inFlight.get(requestId)?.abort();
+    this.#inFlight.delete(requestId);
+  }
+
+  /** Aborts every exchange in flight. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const controller of [...this.#inFlight.values(), ...this.#notifying]) controller.abort();
+    this.#inFlight.clear();
+    this.#notifying.clear();
+    this.onclose?.();
+  }
+
+  async #headers(message: Record<string, unknown>): Promise<Headers> {
+    const headers = new Headers(this.#options.headers);
+    headers.set("Content-Type", "application/json");
+    headers.set("Accept", "application/json, text/event-stream");
+    for (const [name, value] of Object.entries(standardHeadersFor(message))) headers.set(name, value);
+    const params = message.params as Record<string, unknown> | undefined;
+    if (message.method === "tools/call" && typeof params?.name === "string") {
+      const lookup = this.paramHeaders;
+      const declared = (lookup ? lookup(params.name) : this.#toolHeaders.get(params.name)) ?? [];
+      for (const [name, value] of Object.entries(paramHeadersFor(declared, params.arguments))) {
+        headers.set(name, value);
+      }
+    }
+    let token: string | undefined;
+    try {
+      token = await this.#options.authProvider?.();
+    } catch {
+      throw new HttpTransportError("The authProvider failed to supply a token");
+    }
+    if (token !== undefined) headers.set("Authorization", `Bearer ${token}`);
+    return headers;
+  }
+
+  async #notify(message: Record<string, unknown>, signal: AbortSignal): Promise<void> {
+    const init = {
+      method: "POST",
+      headers: await this.#headers(message),
+      body: JSON.stringify(message),
+      signal,
+    };
+    let response: Response;
+    try {
+      response = await this.#fetch(this.url, init);
+    } catch (error) {
+      throw new HttpTransportError(`POST ${String(message.method)} failed: ${describe(error)}`);
+    }
+    await response.body?.cancel().catch(() => {});
+    if (!response.ok)
+      throw new HttpStatusError(
+        response.status,
+        `HTTP ${response.status} for ${String(message.method)}`,
+        response.headers.get("www-authenticate") ?? undefined,
+      );
+  }
+
+  /** One POST: `answered` once a response for `id` was delivered; a dropped exchange otherwise. */
+  async #post(message: Record<string, unknown>, id: RequestId, signal: AbortSignal): Promise<Outcome> {
+    const method = String(message.method);
+    const init = {
+      method: "POST",
+      headers: await this.#headers(message),
+      body: JSON.stringify(message),
+      signal,
+    };
+    let response: Response;
+    try {
+      response = await this.#fetch(this.url, init);
+    } catch (error) {
+      if (signal.aborted) return ANSWERED;
+      return {
+        answered: false,
+        error: new HttpTransportError(`${method}: the POST failed (${describe(error)})`),
+      };
+    }
+    return readAnswer(response, {
+      method,
+      wireId: message.id as RequestId,
+      id,
+      signal,
+      deliver: (answer, info) => this.onmessage?.(answer, info),
+      warn: (error) => this.onerror?.(error),
+    });
+  }
+}

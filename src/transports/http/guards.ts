@@ -1,0 +1,178 @@
+/**
+ * What runs before a body is read: DNS-rebinding protection (Host / Origin) and bearer auth.
+ */
+import type { AuthInfo } from "../../shared/dispatch.js";
+import { ErrorCode } from "../../types/index.js";
+import { errorResponse } from "./body.js";
+
+/**
+ * Host / Origin policy (DNS-rebinding protection).
+ *
+ * @example
+ * createHttpHandler(server, { allowedHosts: ["mcp.example.com"], allowedOrigins: ["https://app.example.com"] });
+ */
+export interface OriginGuardOptions {
+  /** Accepted `Host` values: `name` (any port) or `name:port`. Case-insensitive. */
+  allowedHosts?: readonly string[];
+  /** Accepted `Origin` values (`scheme://host[:port]`), compared case-insensitively. */
+  allowedOrigins?: readonly string[];
+  /**
+   * Bound to a loopback address: without lists, `Host` must be a loopback name and a present
+   * `Origin` a loopback origin. `serveHttp` sets it for 127.0.0.1 / localhost / ::1 binds.
+   */
+  localhostOnly?: boolean;
+}
+
+const IPV4_LOOPBACK = /^127(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}$/;
+
+/**
+ * True for `localhost`, `127.x.y.z` and `::1` (with or without brackets).
+ *
+ * @example
+ * isLoopbackHostname("127.0.0.1"); // true
+ * isLoopbackHostname("localhost.evil.com"); // false
+ */
+export function isLoopbackHostname(hostname: string): boolean {
+  const name = hostname.toLowerCase();
+  return name === "localhost" || IPV4_LOOPBACK.test(name) || name === "[::1]" || name === "::1";
+}
+
+/** Splits `host[:port]` (IPv6 in brackets); `undefined` when malformed. */
+function splitHost(host: string): { hostname: string; port: string | undefined } | undefined {
+  const match = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/i.exec(host.trim());
+  if (!match?.[1]) return undefined;
+  return { hostname: match[1].toLowerCase(), port: match[2] };
+}
+
+function hostAllowed(host: string | null, options: OriginGuardOptions): boolean {
+  if (options.allowedHosts === undefined && !options.localhostOnly) return true;
+  if (host === null) return false;
+  const parts = splitHost(host);
+  if (!parts) return false;
+  if (options.allowedHosts === undefined) return isLoopbackHostname(parts.hostname);
+  const full = parts.port === undefined ? parts.hostname : `${parts.hostname}:${parts.port}`;
+  return options.allowedHosts.some((entry) => {
+    const allowed = entry.toLowerCase();
+    return allowed === parts.hostname || allowed === full;
+  });
+}
+
+function originAllowed(origin: string | null, options: OriginGuardOptions): boolean {
+  if (origin === null) return true;
+  if (options.allowedOrigins !== undefined) {
+    const wanted = origin.toLowerCase();
+    return options.allowedOrigins.some((entry) => entry.toLowerCase().replace(/\/$/, "") === wanted);
+  }
+  if (!options.localhostOnly) return true;
+  try {
+    const url = new URL(origin);
+    return (url.protocol === "http:" || url.protocol === "https:") && isLoopbackHostname(url.hostname);
+  } catch {
+    return false; // "null" and other opaque origins
+  }
+}
+
+/**
+ * DNS-rebinding protection. A foreign `Host` gets **421 Misdirected Request** (RFC 9110 §15.5.20:
+ * this server is not authoritative for that name); a foreign `Origin` gets **403**, as the spec
+ * requires. Returns `undefined` when the request may proceed.
+ */
+export function checkHostAndOrigin(request: Request, options: OriginGuardOptions): Response | undefined {
+  let host = request.headers.get("host");
+  if (host === null) {
+    try {
+      host = new URL(request.url).host;
+    } catch {
+      host = null;
+    }
+  }
+  if (!hostAllowed(host, options)) {
+    return errorResponse(421, null, ErrorCode.InvalidRequest, "Misdirected Request: Host not allowed");
+  }
+  if (!originAllowed(request.headers.get("origin"), options)) {
+    return errorResponse(403, null, ErrorCode.InvalidRequest, "Forbidden: Origin not allowed");
+  }
+  return undefined;
+}
+
+/**
+ * Bearer-auth policy.
+ *
+ * @example
+ * createHttpHandler(server, {
+ *   requireAuth: true,
+ *   resourceMetadataUrl: "https://mcp.example.com/.well-known/oauth-protected-resource",
+ *   verifyToken: async (request) => myVerifier(request.headers.get("authorization")),
+ * });
+ */
+export interface AuthOptions {
+  /**
+   * Verifies the request's credentials (typically `Authorization: Bearer …`) and says who the
+   * bearer is; `undefined` for none or invalid. Its result reaches handlers as `ctx.authInfo`.
+   */
+  verifyToken?: (request: Request) => AuthInfo | undefined | Promise<AuthInfo | undefined>;
+  /** Answer 401 when `verifyToken` gives nothing. */
+  requireAuth?: boolean;
+  /** Protected-resource metadata URL (RFC 9728), advertised in `WWW-Authenticate`. */
+  resourceMetadataUrl?: string | URL;
+}
+
+/** The outcome of the auth step: the verified identity, or the 401 to send. */
+export type AuthOutcome = { ok: true; authInfo: AuthInfo | undefined } | { ok: false; response: Response };
+
+function unauthorized(options: AuthOptions, presented: boolean): Response {
+  const params: string[] = [];
+  // RFC 6750 §3.1: no error code when the request carried no credentials at all.
+  if (presented) params.push('error="invalid_token"');
+  if (options.resourceMetadataUrl !== undefined) {
+    // URL serialization percent-encodes quotes, so the value cannot break out of the parameter.
+    params.push(`resource_metadata="${new URL(String(options.resourceMetadataUrl)).href}"`);
+  }
+  const challenge = params.length > 0 ? `Bearer ${params.join(", ")}` : "Bearer";
+  return errorResponse(
+    401,
+    null,
+    ErrorCode.InvalidRequest,
+    "Unauthorized: a valid bearer token is required",
+    {
+      "WWW-Authenticate": challenge,
+    },
+  );
+}
+
+/** An error's text with the presented credentials cut out, so logs never carry a token. */
+function redact(error: unknown, authorization: string | null): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const secrets = [authorization, authorization?.replace(/^\S+\s+/, "")].filter(
+    (s): s is string => typeof s === "string" && s.length >= 4,
+  );
+  return secrets.reduce((out, secret) => out.split(secret).join("[redacted]"), text);
+}
+
+/**
+ * Runs `verifyToken`. A verifier that throws denies the request (401) whether or not auth is
+ * required: deny on error. The error is reported without the request's credentials.
+ */
+export async function authenticate(
+  request: Request,
+  options: AuthOptions,
+  report: (message: string) => void,
+): Promise<AuthOutcome> {
+  const presented = request.headers.has("authorization");
+  if (!options.verifyToken) {
+    return options.requireAuth
+      ? { ok: false, response: unauthorized(options, presented) }
+      : { ok: true, authInfo: undefined };
+  }
+  let authInfo: AuthInfo | undefined;
+  try {
+    authInfo = await options.verifyToken(request);
+  } catch (error) {
+    report(`verifyToken failed: ${redact(error, request.headers.get("authorization"))}`);
+    return { ok: false, response: unauthorized(options, presented) };
+  }
+  if (authInfo === undefined && options.requireAuth) {
+    return { ok: false, response: unauthorized(options, presented) };
+  }
+  return { ok: true, authInfo };
+}

@@ -1,0 +1,234 @@
+/**
+ * The Streamable HTTP server endpoint (2026-07-28) as a web-standard `fetch` handler: one POST,
+ * one JSON-RPC message, answered with JSON or with a request-scoped SSE stream.
+ */
+import type { Logger } from "../../server/context.js";
+import { type AuthInfo, type Dispatcher, httpStatusOf } from "../../shared/dispatch.js";
+import {
+  ErrorCode,
+  type JSONRPCNotification,
+  JSONRPCNotificationSchema,
+  JSONRPCRequestSchema,
+  type JSONRPCResponse,
+} from "../../types/index.js";
+import {
+  acceptsJsonAndEventStream,
+  DEFAULT_MAX_BODY_BYTES,
+  errorResponse,
+  isJsonContentType,
+  jsonResponse,
+  readBodyWithLimit,
+} from "./body.js";
+import { type AuthOptions, authenticate, checkHostAndOrigin, type OriginGuardOptions } from "./guards.js";
+import { SSE_HEADERS, SseStream } from "./sse.js";
+import {
+  checkParamHeaders,
+  checkStandardHeaders,
+  type RequestBody,
+  type ToolInputSchemaLookup,
+} from "./validate.js";
+
+/**
+ * Options of `createHttpHandler`.
+ *
+ * @example
+ * const options: HttpHandlerOptions = { localhostOnly: true, keepAliveMs: 10_000, logger: console };
+ */
+export interface HttpHandlerOptions extends OriginGuardOptions, AuthOptions {
+  /** Largest accepted body, in bytes (default 4 MiB); larger gets 413. */
+  maxBodyBytes?: number;
+  /** Interval of `: keep-alive` comments on open SSE responses (default 15 000 ms; 0 disables). */
+  keepAliveMs?: number;
+  /**
+   * The `inputSchema` of a tool, to validate `Mcp-Param-*` headers against its `x-mcp-header`s.
+   * Defaults to the dispatcher's own `toolInputSchema(name)` when it has one (`MCPServer` does).
+   */
+  toolInputSchema?: ToolInputSchemaLookup;
+  /** Where transport-level failures are reported (never with credentials). Default: silent. */
+  logger?: Pick<Logger, "warn" | "error">;
+}
+
+/**
+ * A web-standard request handler.
+ *
+ * @example
+ * const handler: FetchHandler = createHttpHandler(server);
+ * app.post("/mcp", (c) => handler(c.req.raw)); // Hono
+ */
+export type FetchHandler = (request: Request) => Promise<Response>;
+
+const DEFAULT_KEEP_ALIVE_MS = 15_000;
+const ALLOW = { Allow: "POST" };
+
+function validId(value: unknown): string | number | null {
+  return typeof value === "string" || (typeof value === "number" && Number.isInteger(value)) ? value : null;
+}
+
+/** A dispatcher that knows its tools' schemas (`MCPServer.toolInputSchema`) needs no option. */
+function schemaLookupOf(dispatcher: Dispatcher): ToolInputSchemaLookup | undefined {
+  const candidate = dispatcher as Dispatcher & { toolInputSchema?: unknown };
+  if (typeof candidate.toolInputSchema !== "function") return undefined;
+  const lookup = candidate.toolInputSchema as ToolInputSchemaLookup;
+  return (name) => lookup.call(dispatcher, name);
+}
+
+function invalidRequest(id: string | number | null, message: string): Response {
+  return errorResponse(400, id, ErrorCode.InvalidRequest, message);
+}
+
+/**
+ * Builds the MCP endpoint for a dispatcher (`Server`, `MCPServer`). Mount it on any web-standard
+ * runtime (Hono, Bun, Deno, Workers) or on `node:http` with `toNodeListener`/`serveHttp`. Rungs, in
+ * order: Host/Origin (421/403), POST only (405), auth (401), `Content-Type` (415), size (413),
+ * JSON (400/-32700), one JSON-RPC message (400/-32600), notifications (202), `Accept` (406),
+ * headers vs body (400/-32020), then the dispatcher's own ladder.
+ *
+ * @example
+ * const handler = createHttpHandler(server, { allowedHosts: ["mcp.example.com"] });
+ * export default { fetch: handler }; // Workers / Bun / Deno
+ */
+export function createHttpHandler(dispatcher: Dispatcher, options: HttpHandlerOptions = {}): FetchHandler {
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
+  const report = (message: string) => options.logger?.warn(`[http] ${message}`);
+  const toolInputSchema = options.toolInputSchema ?? schemaLookupOf(dispatcher);
+  // Fail at setup, not on the first 401.
+  if (options.resourceMetadataUrl !== undefined) new URL(String(options.resourceMetadataUrl));
+
+  return async (request) => {
+    const guarded = checkHostAndOrigin(request, options);
+    if (guarded) return guarded;
+    if (request.method !== "POST") {
+      // GET streams, DELETE of sessions and the rest are gone in 2026-07-28. Mcp-Session-Id and
+      // Last-Event-ID are never looked at.
+      return errorResponse(405, null, ErrorCode.InvalidRequest, "Method Not Allowed: use POST", ALLOW);
+    }
+    const auth = await authenticate(request, options, report);
+    if (!auth.ok) return auth.response;
+    if (!isJsonContentType(request.headers.get("content-type"))) {
+      return errorResponse(
+        415,
+        null,
+        ErrorCode.InvalidRequest,
+        "Unsupported Media Type: use application/json",
+      );
+    }
+    const body = await readBodyWithLimit(request, maxBodyBytes);
+    if (!body.ok) {
+      return body.tooLarge
+        ? errorResponse(
+            413,
+            null,
+            ErrorCode.InvalidRequest,
+            `Payload Too Large: the limit is ${maxBodyBytes} bytes`,
+          )
+        : errorResponse(400, null, ErrorCode.ParseError, "Parse error: the body is not readable UTF-8");
+    }
+    let message: unknown;
+    try {
+      message = JSON.parse(body.text);
+    } catch {
+      return errorResponse(400, null, ErrorCode.ParseError, "Parse error: the body is not valid JSON");
+    }
+    if (Array.isArray(message)) {
+      return invalidRequest(null, "Invalid Request: batches are not supported, send one message per POST");
+    }
+    if (
+      typeof message !== "object" ||
+      message === null ||
+      typeof (message as { method?: unknown }).method !== "string"
+    ) {
+      return invalidRequest(
+        validId((message as { id?: unknown } | null)?.id),
+        "Invalid Request: POST a JSON-RPC request or notification",
+      );
+    }
+    if (!Object.hasOwn(message, "id")) {
+      // Accepted and ignored: the modern core defines no client notification over HTTP (closing the
+      // stream is the cancellation, so a notifications/cancelled here has nothing to do).
+      return JSONRPCNotificationSchema.safeParse(message).success
+        ? new Response(null, { status: 202 })
+        : invalidRequest(null, "Invalid Request");
+    }
+    const parsed = JSONRPCRequestSchema.safeParse(message);
+    if (!parsed.success) return invalidRequest(validId((message as { id?: unknown }).id), "Invalid Request");
+    const rpc: RequestBody = parsed.data;
+    if (!acceptsJsonAndEventStream(request.headers.get("accept"))) {
+      return errorResponse(
+        406,
+        rpc.id,
+        ErrorCode.InvalidRequest,
+        "Not Acceptable: Accept must allow application/json and text/event-stream",
+      );
+    }
+    const headerError = checkStandardHeaders(request, rpc);
+    if (headerError) return headerError;
+    if (toolInputSchema) {
+      try {
+        const paramError = await checkParamHeaders(request, rpc, toolInputSchema);
+        if (paramError) return paramError;
+      } catch (error) {
+        options.logger?.error(
+          `[http] toolInputSchema failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        return errorResponse(500, rpc.id, ErrorCode.InternalError, "Internal error");
+      }
+    }
+    return respond(dispatcher, message, request, auth.authInfo, keepAliveMs, options.logger);
+  };
+}
+
+/**
+ * Dispatches and answers: JSON when the handler finishes without notifying, else an SSE stream
+ * opened at the first notification (status 200, whatever the final response says). A client that
+ * goes away (request signal, or the stream cancelled) aborts the dispatch signal.
+ */
+function respond(
+  dispatcher: Dispatcher,
+  message: unknown,
+  request: Request,
+  authInfo: AuthInfo | undefined,
+  keepAliveMs: number,
+  logger: HttpHandlerOptions["logger"],
+): Promise<Response> {
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  if (request.signal.aborted) abort();
+  else request.signal.addEventListener("abort", abort, { once: true });
+  let stream: SseStream | undefined;
+  let done = false;
+  return new Promise<Response>((resolve) => {
+    const notify = async (notification: JSONRPCNotification) => {
+      if (done || controller.signal.aborted) return;
+      if (!stream) {
+        stream = new SseStream({ keepAliveMs, onCancel: abort });
+        resolve(new Response(stream.readable, { status: 200, headers: SSE_HEADERS }));
+      }
+      await stream.write(notification);
+    };
+    const finish = (response: JSONRPCResponse | undefined, status: number) => {
+      done = true;
+      request.signal.removeEventListener("abort", abort);
+      if (stream) {
+        stream.end(controller.signal.aborted ? undefined : response);
+        return;
+      }
+      // Nothing may be sent for a cancelled request; the client is gone, so any status will do.
+      resolve(response ? jsonResponse(response, status) : new Response(null, { status: 202 }));
+    };
+    // Through a promise, so a dispatcher that throws synchronously is answered like one that rejects.
+    Promise.resolve()
+      .then(() => dispatcher.dispatch(message, { notify, signal: controller.signal, authInfo }))
+      .then(
+        (response) => finish(response, response ? httpStatusOf(response) : 202),
+        (error: unknown) => {
+          logger?.error(`[http] dispatch failed: ${error instanceof Error ? error.message : String(error)}`);
+          const id = validId((message as { id?: unknown }).id);
+          finish(
+            { jsonrpc: "2.0", id, error: { code: ErrorCode.InternalError, message: "Internal error" } },
+            500,
+          );
+        },
+      );
+  });
+}

@@ -1,0 +1,169 @@
+/**
+ * Server-sent events, both ends: the server's per-request response stream (notifications, then
+ * the response, keep-alive comments while open) and the client's incremental parser.
+ */
+
+import { serializeMessage } from "./body.js";
+
+const encoder = new TextEncoder();
+
+/** Headers every SSE response carries: no proxy buffering (nginx), no caching. */
+export const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  "Content-Type": "text/event-stream",
+  "Cache-Control": "no-cache",
+  "X-Accel-Buffering": "no",
+});
+
+/** One `data:` event holding a JSON-RPC message (JSON.stringify never emits a raw newline). */
+export function sseEvent(json: string): string {
+  return `data: ${json}\n\n`;
+}
+
+/**
+ * The body of one SSE response. `write` applies backpressure (resolves once the reader has room),
+ * so a handler that floods progress cannot grow memory without bound; `end` never waits. When the
+ * reader goes away (`cancel`), `onCancel` fires once and later writes are dropped.
+ */
+export class SseStream {
+  readonly readable: ReadableStream<Uint8Array>;
+  #controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  #open = true;
+  #waiters: (() => void)[] = [];
+  #keepAlive: ReturnType<typeof setInterval> | undefined;
+
+  constructor(options: { keepAliveMs: number; onCancel: () => void }) {
+    this.readable = new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => {
+          this.#controller = controller;
+        },
+        pull: () => this.#wake(),
+        cancel: () => {
+          this.#shut();
+          options.onCancel();
+        },
+      },
+      new CountQueuingStrategy({ highWaterMark: 32 }),
+    );
+    if (options.keepAliveMs > 0 && Number.isFinite(options.keepAliveMs)) {
+      this.#keepAlive = setInterval(() => this.#enqueue(": keep-alive\n\n"), options.keepAliveMs);
+    }
+  }
+
+  /**
+   * Writes one notification as an event, waiting while the reader is behind. Throws when it cannot
+   * be serialized, so the handler that sent it learns of it.
+   */
+  async write(message: unknown): Promise<void> {
+    if (!this.#enqueue(sseEvent(JSON.stringify(message)))) return;
+    while (this.#open && (this.#controller?.desiredSize ?? 1) <= 0) {
+      await new Promise<void>((resolve) => this.#waiters.push(resolve));
+    }
+  }
+
+  /** Writes the last message (if any) and closes the stream. */
+  end(message?: unknown): void {
+    if (message !== undefined) this.#enqueue(sseEvent(serializeMessage(message)));
+    if (this.#open) {
+      this.#shut();
+      try {
+        this.#controller?.close();
+      } catch {
+        // Already errored or cancelled: nothing left to close.
+      }
+    }
+  }
+
+  #enqueue(chunk: string): boolean {
+    if (!this.#open || !this.#controller) return false;
+    try {
+      this.#controller.enqueue(encoder.encode(chunk));
+      return true;
+    } catch {
+      this.#shut();
+      return false;
+    }
+  }
+
+  #wake(): void {
+    for (const resolve of this.#waiters.splice(0)) resolve();
+  }
+
+  #shut(): void {
+    this.#open = false;
+    if (this.#keepAlive !== undefined) clearInterval(this.#keepAlive);
+    this.#keepAlive = undefined;
+    this.#wake();
+  }
+}
+
+/** One dispatched SSE event. */
+export interface SseMessageEvent {
+  readonly event: string;
+  readonly data: string;
+  readonly id: string | undefined;
+}
+
+/**
+ * Incremental SSE parser (the WHATWG event-stream rules): CR, LF and CRLF line ends (also split
+ * across chunks), multi-line `data`, comment lines ignored, an unterminated last event dropped.
+ *
+ * @example
+ * const parser = new SseParser((event) => console.log(JSON.parse(event.data)));
+ * parser.push("data: {\"a\":\n"); parser.push("\n");
+ */
+export class SseParser {
+  readonly #onEvent: (event: SseMessageEvent) => void;
+  readonly #decoder = new TextDecoder();
+  #buffer = "";
+  #skipLeadingLf = false;
+  #data: string[] = [];
+  #event = "";
+  #id: string | undefined;
+
+  constructor(onEvent: (event: SseMessageEvent) => void) {
+    this.#onEvent = onEvent;
+  }
+
+  /** Feeds a chunk (bytes or text). */
+  push(chunk: Uint8Array | string): void {
+    let text = typeof chunk === "string" ? chunk : this.#decoder.decode(chunk, { stream: true });
+    if (text === "") return;
+    if (this.#skipLeadingLf && text.startsWith("\n")) text = text.slice(1);
+    this.#skipLeadingLf = false;
+    this.#buffer += text;
+    for (;;) {
+      const end = this.#buffer.search(/[\r\n]/);
+      if (end < 0) break;
+      const line = this.#buffer.slice(0, end);
+      let next = end + 1;
+      if (this.#buffer[end] === "\r") {
+        if (end + 1 === this.#buffer.length) this.#skipLeadingLf = true;
+        else if (this.#buffer[end + 1] === "\n") next = end + 2;
+      }
+      this.#buffer = this.#buffer.slice(next);
+      this.#line(line);
+    }
+  }
+
+  #line(line: string): void {
+    if (line === "") {
+      const data = this.#data.join("\n");
+      // An event whose data buffer is empty is not dispatched.
+      if (data !== "" || this.#data.length > 1) {
+        this.#onEvent({ event: this.#event || "message", data, id: this.#id });
+      }
+      this.#data = [];
+      this.#event = "";
+      return;
+    }
+    if (line.startsWith(":")) return;
+    const colon = line.indexOf(":");
+    const field = colon < 0 ? line : line.slice(0, colon);
+    let value = colon < 0 ? "" : line.slice(colon + 1);
+    if (value.startsWith(" ")) value = value.slice(1);
+    if (field === "data") this.#data.push(value);
+    else if (field === "event") this.#event = value;
+    else if (field === "id" && !value.includes("\0")) this.#id = value;
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * The header rungs of the validation ladder: `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and
+ * `Mcp-Param-*` must agree with the body, else 400 with -32020 naming the header.
+ */
+import { MetaKey, type RequestId } from "../../types/index.js";
+import { headerMismatch } from "./body.js";
+import { decodeHeaderValue, envelopeVersionOf, HttpHeader, nameParamOf } from "./headers.js";
+import { argumentAt, headerTextOf, validateXMcpHeaders } from "./x-mcp-header.js";
+
+/**
+ * Where a tool's input schema comes from, for `Mcp-Param-*` checks.
+ *
+ * @example
+ * const toolInputSchema: ToolInputSchemaLookup = (name) => tools.get(name)?.inputSchema;
+ */
+export type ToolInputSchemaLookup = (toolName: string) => object | undefined | Promise<object | undefined>;
+
+/** A request already known to be a well-formed JSON-RPC request. */
+export interface RequestBody {
+  readonly id: RequestId;
+  readonly method: string;
+  readonly params?: Record<string, unknown> | undefined;
+}
+
+const INTEGER = /^-?\d+$/;
+const PLAIN = /^[\x20-\x7e]*$/;
+
+function readHeader(request: Request, name: string, id: RequestId): string | Response | undefined {
+  const raw = request.headers.get(name);
+  if (raw === null) return undefined;
+  const decoded = decodeHeaderValue(raw);
+  return decoded.ok ? decoded.value : headerMismatch(id, `Header ${name} ${decoded.reason}`);
+}
+
+/**
+ * Checks the standard headers. Returns the -32020 response, or `undefined` to go on. A body whose
+ * envelope has no string protocol version skips these checks: the dispatcher answers it with
+ * -32602 (HTTP 400), which says more than a header complaint would.
+ */
+export function checkStandardHeaders(request: Request, body: RequestBody): Response | undefined {
+  const version = envelopeVersionOf(body.params);
+  if (version === undefined) return undefined;
+  const { id, method } = body;
+  const versionHeader = request.headers.get(HttpHeader.ProtocolVersion);
+  if (versionHeader === null)
+    return headerMismatch(id, `Missing required header ${HttpHeader.ProtocolVersion}`);
+  if (!PLAIN.test(versionHeader)) {
+    return headerMismatch(id, `Header ${HttpHeader.ProtocolVersion} contains invalid characters`);
+  }
+  if (versionHeader !== version) {
+    return headerMismatch(
+      id,
+      `Header ${HttpHeader.ProtocolVersion} does not match params._meta["${MetaKey.ProtocolVersion}"]`,
+    );
+  }
+  const methodHeader = request.headers.get(HttpHeader.Method);
+  if (methodHeader === null) return headerMismatch(id, `Missing required header ${HttpHeader.Method}`);
+  if (!PLAIN.test(methodHeader))
+    return headerMismatch(id, `Header ${HttpHeader.Method} contains invalid characters`);
+  if (methodHeader !== method)
+    return headerMismatch(id, `Header ${HttpHeader.Method} does not match the body method`);
+  const nameParam = nameParamOf(method);
+  if (nameParam === undefined) return undefined;
+  const name = readHeader(request, HttpHeader.Name, id);
+  if (name instanceof Response) return name;
+  if (name === undefined) return headerMismatch(id, `Missing required header ${HttpHeader.Name}`);
+  if (name !== body.params?.[nameParam]) {
+    return headerMismatch(id, `Header ${HttpHeader.Name} does not match params.${nameParam}`);
+  }
+  return undefined;
+}
+
+function sameValue(header: string, value: unknown): boolean {
+  if (typeof value === "number") return INTEGER.test(header) && Number(header) === value;
+  return header === headerTextOf(value);
+}
+
+/**
+ * Checks `Mcp-Param-*` for a `tools/call` against the tool's `x-mcp-header` declarations: a
+ * mirrorable argument (string, boolean, safe integer) needs its header; a present header must
+ * match (integers compared numerically). An argument that cannot be mirrored (object, float) is
+ * left to the tool's own input validation unless a header claims a value for it.
+ */
+export async function checkParamHeaders(
+  request: Request,
+  body: RequestBody,
+  lookup: ToolInputSchemaLookup,
+): Promise<Response | undefined> {
+  const toolName = body.params?.name;
+  if (body.method !== "tools/call" || typeof toolName !== "string") return undefined;
+  const schema = await lookup(toolName);
+  if (schema === undefined) return undefined;
+  const args = body.params?.arguments;
+  for (const declared of validateXMcpHeaders(schema).headers) {
+    const headerName = `${HttpHeader.ParamPrefix}${declared.name}`;
+    const header = readHeader(request, headerName, body.id);
+    if (header instanceof Response) return header;
+    const value = argumentAt(args, declared.path);
+    const mirrorable = headerTextOf(value) !== undefined;
+    if (header === undefined) {
+      if (mirrorable) return headerMismatch(body.id, `Missing required header ${headerName}`);
+      continue;
+    }
+    if (!mirrorable || !sameValue(header, value)) {
+      return headerMismatch(
+        body.id,
+        `Header ${headerName} does not match arguments.${declared.path.join(".")}`,
+      );
+    }
+  }
+  return undefined;
+}

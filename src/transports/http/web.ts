@@ -1,0 +1,24 @@
+/**
+ * The web-standard half of Streamable HTTP (no `node:` imports): the fetch handler, the client
+ * transport and the header helpers. Import this from Workers, Deno or browsers; `index.ts` adds
+ * the `node:http` adapter on top.
+ *
+ * @example
+ * import { createHttpHandler } from "roundtrip-mcp/http/web";
+ * export default { fetch: createHttpHandler(server, { allowedHosts: ["mcp.example.com"] }) };
+ */
+export { DEFAULT_MAX_BODY_BYTES } from "./body.js";
+export { type StreamableHttpClientOptions, StreamableHttpClientTransport } from "./client.js";
+export { HttpStatusError, HttpTransportError } from "./errors.js";
+export { type AuthOptions, isLoopbackHostname, type OriginGuardOptions } from "./guards.js";
+export { createHttpHandler, type FetchHandler, type HttpHandlerOptions } from "./handler.js";
+export { decodeHeaderValue, encodeHeaderValue, type HeaderDecodeResult, HttpHeader } from "./headers.js";
+export type { ToolInputSchemaLookup } from "./validate.js";
+export {
+  filterToolsWithValidHeaders,
+  type ParamHeader,
+  paramHeadersFor,
+  paramHeadersFromTools,
+  validateXMcpHeaders,
+  type XMcpHeaderValidation,
+} from "./x-mcp-header.js";

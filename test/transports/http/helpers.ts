@@ -1,0 +1,160 @@
+import { silentLogger } from "../../../src/server/logger.js";
+import { sendProgress } from "../../../src/server/notify.js";
+import { Server } from "../../../src/server/server.js";
+import {
+  type HttpServerHandle,
+  type ServeHttpOptions,
+  serveHttp,
+} from "../../../src/transports/http/node.js";
+import { meta, V } from "../../helpers.js";
+
+export const REGION_TOOL = {
+  name: "route",
+  inputSchema: {
+    type: "object" as const,
+    properties: {
+      region: { type: "string", "x-mcp-header": "Region" },
+      shards: { type: "integer", "x-mcp-header": "Shards" },
+      dryRun: { type: "boolean", "x-mcp-header": "Dry-Run" },
+      target: { type: "object", properties: { zone: { type: "string", "x-mcp-header": "Zone" } } },
+    },
+  },
+};
+
+/** What the slow tool saw: resolves when its `ctx.signal` fires. */
+export interface SlowProbe {
+  started: Promise<void>;
+  aborted: Promise<void>;
+}
+
+/**
+ * A small low-level server: `echo`, `progress` (three progress notifications, then a result),
+ * `slow` (waits for its signal), `needs-sampling` (-32021 when sampling is undeclared), `route`
+ * (x-mcp-header arguments), plus a prompt and a resource for `Mcp-Name`.
+ */
+export function makeServer() {
+  let slowStarted!: () => void;
+  let slowAborted!: () => void;
+  const probe: SlowProbe = {
+    started: new Promise<void>((resolve) => {
+      slowStarted = resolve;
+    }),
+    aborted: new Promise<void>((resolve) => {
+      slowAborted = resolve;
+    }),
+  };
+  const server = new Server("http-test", {
+    version: "1.0.0",
+    logger: silentLogger,
+    onListTools: () => ({ tools: [{ name: "echo", inputSchema: { type: "object" } }, REGION_TOOL] }),
+    onCallTool: async (ctx, params) => {
+      const args = params.arguments ?? {};
+      switch (params.name) {
+        case "progress":
+          for (let step = 1; step <= 3; step++) {
+            await sendProgress(ctx, step, 3, `step ${step}`);
+            await new Promise((resolve) => setTimeout(resolve, Number(args.delayMs ?? 0)));
+          }
+          return { content: [{ type: "text", text: "progressed" }] };
+        case "slow":
+          slowStarted();
+          await sendProgress(ctx, 0, 1);
+          await new Promise<void>((resolve) => {
+            if (ctx.signal.aborted) resolve();
+            ctx.signal.addEventListener("abort", () => resolve(), { once: true });
+          });
+          slowAborted();
+          return { content: [{ type: "text", text: "too late" }] };
+        case "needs-sampling":
+          return {
+            resultType: "input_required",
+            inputRequests: {
+              q: { method: "sampling/createMessage", params: { messages: [], maxTokens: 5 } },
+            },
+          };
+        default:
+          return { content: [{ type: "text", text: `${params.name}:${JSON.stringify(args)}` }] };
+      }
+    },
+    onGetPrompt: (_ctx, params) => ({
+      messages: [{ role: "user", content: { type: "text", text: `prompt ${params.name}` } }],
+    }),
+    onReadResource: (_ctx, params) => ({ contents: [{ uri: params.uri, text: "body" }] }),
+  });
+  return { server, probe };
+}
+
+/** Starts `makeServer()` on 127.0.0.1:0. */
+export async function startServer(options: ServeHttpOptions = {}): Promise<{
+  url: URL;
+  close: () => Promise<void>;
+  node: HttpServerHandle["server"];
+  server: Server;
+  probe: SlowProbe;
+}> {
+  const { server, probe } = makeServer();
+  const handle = await serveHttp(server, options);
+  return { url: handle.url, close: handle.close, node: handle.server, server, probe };
+}
+
+/** A JSON-RPC request body with a valid envelope. */
+export function rpc(method: string, params: Record<string, unknown> = {}, id: number | string = 1) {
+  return { jsonrpc: "2.0", id, method, params: { ...params, _meta: meta() } };
+}
+
+/** The headers a conforming client sends for `body`. */
+export function headersFor(body: {
+  method: string;
+  params?: Record<string, unknown>;
+}): Record<string, string> {
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": V,
+    "mcp-method": body.method,
+  };
+  const params = body.params ?? {};
+  if (body.method === "tools/call" || body.method === "prompts/get")
+    headers["mcp-name"] = String(params.name);
+  if (body.method === "resources/read") headers["mcp-name"] = String(params.uri);
+  return headers;
+}
+
+/** POSTs `body` (an object is serialized) with a conforming client's headers, overridden by `headers`. */
+export async function post(
+  url: URL,
+  body: unknown,
+  headers: Record<string, string | undefined> = {},
+  init: RequestInit = {},
+): Promise<Response> {
+  const base =
+    typeof body === "object" && body !== null && "method" in body
+      ? headersFor(body as { method: string; params?: Record<string, unknown> })
+      : { "content-type": "application/json", accept: "application/json, text/event-stream" };
+  const merged: Record<string, string> = {};
+  for (const [key, value] of Object.entries({ ...base, ...lower(headers) })) {
+    if (value !== undefined) merged[key] = value;
+  }
+  return fetch(url, {
+    method: "POST",
+    headers: merged,
+    body: typeof body === "string" ? body : JSON.stringify(body),
+    ...init,
+  });
+}
+
+function lower(headers: Record<string, string | undefined>): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+}
+
+/** Status, selected headers and parsed JSON body of a response. */
+export async function read(response: Response) {
+  const text = await response.text();
+  return {
+    status: response.status,
+    contentType: response.headers.get("content-type"),
+    body: text === "" ? undefined : (JSON.parse(text) as unknown),
+  };
+}
+
+export const SERVER_INFO = { "io.modelcontextprotocol/serverInfo": { name: "http-test", version: "1.0.0" } };

@@ -1,0 +1,118 @@
+import { createServer, request as httpRequest } from "node:http";
+import type { AddressInfo } from "node:net";
+import { describe, expect, it } from "vitest";
+import { createHttpHandler } from "../../../src/transports/http/handler.js";
+import { serveHttp, toNodeListener } from "../../../src/transports/http/node.js";
+import { makeServer, post, read, rpc, startServer } from "./helpers.js";
+
+function postWithHost(url: URL, host: string) {
+  return new Promise<number>((resolve, reject) => {
+    const body = JSON.stringify(rpc("tools/list"));
+    const req = httpRequest(
+      url,
+      {
+        method: "POST",
+        headers: {
+          host,
+          "content-type": "application/json",
+          "mcp-protocol-version": "2026-07-28",
+          "mcp-method": "tools/list",
+        },
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+describe("toNodeListener", () => {
+  it("mounts the endpoint in an existing node:http app, streaming both ways", async () => {
+    const { server } = makeServer();
+    const mcp = toNodeListener(createHttpHandler(server));
+    const app = createServer((req, res) => {
+      if (req.url === "/rpc") return mcp(req, res);
+      res.writeHead(200, { "content-type": "text/plain" });
+      res.end("ok");
+    });
+    await new Promise<void>((resolve) => app.listen(0, "127.0.0.1", resolve));
+    const url = new URL(`http://127.0.0.1:${(app.address() as AddressInfo).port}/rpc`);
+    try {
+      expect(await (await fetch(new URL("/health", url))).text()).toBe("ok");
+      const body = rpc("tools/call", { name: "progress" }, 4);
+      body.params._meta = { ...body.params._meta, progressToken: "n" } as never;
+      const res = await post(url, body);
+      expect(res.headers.get("content-type")).toBe("text/event-stream");
+      const text = await res.text();
+      expect(text.match(/^data: /gm)).toHaveLength(4);
+      const upload = new ReadableStream<Uint8Array>({
+        start(controller) {
+          const json = JSON.stringify(rpc("tools/call", { name: "echo", arguments: { n: 1 } }, 5));
+          for (const char of json) controller.enqueue(new TextEncoder().encode(char));
+          controller.close();
+        },
+      });
+      const chunked = await post(url, rpc("tools/call", { name: "echo" }), {}, {
+        body: upload,
+        duplex: "half",
+      } as RequestInit);
+      expect((await read(chunked)).body).toMatchObject({
+        id: 5,
+        result: { content: [{ text: 'echo:{"n":1}' }] },
+      });
+    } finally {
+      await new Promise((resolve) => app.close(resolve));
+    }
+  });
+});
+
+describe("serveHttp", () => {
+  it("binds 127.0.0.1 on a free port at /mcp by default", async () => {
+    const handle = await serveHttp(makeServer().server);
+    try {
+      expect(handle.url.hostname).toBe("127.0.0.1");
+      expect(handle.url.pathname).toBe("/mcp");
+      expect(Number(handle.url.port)).toBeGreaterThan(0);
+      expect((await post(handle.url, rpc("tools/list"))).status).toBe(200);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it("takes a path, and a loopback host name turns on the Host check", async () => {
+    const handle = await serveHttp(makeServer().server, { host: "localhost", path: "/v1/mcp" });
+    try {
+      expect(handle.url.pathname).toBe("/v1/mcp");
+      expect(await postWithHost(handle.url, `localhost:${handle.url.port}`)).toBe(200);
+      expect(await postWithHost(handle.url, "attacker.example")).toBe(421);
+      expect(await postWithHost(handle.url, "not a host/")).toBe(421);
+      expect((await post(new URL("/mcp", handle.url), rpc("tools/list"))).status).toBe(404);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it("lets localhostOnly: false switch the Host check off", async () => {
+    const handle = await serveHttp(makeServer().server, { localhostOnly: false });
+    try {
+      expect(await postWithHost(handle.url, "mcp.example.com")).toBe(200);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it("close() drops open streams, which cancels their requests", async () => {
+    const endpoint = await startServer();
+    const body = rpc("tools/call", { name: "slow" });
+    body.params._meta = { ...body.params._meta, progressToken: 1 } as never;
+    const res = await post(endpoint.url, body);
+    await endpoint.probe.started;
+    const reading = res.text().catch((error: unknown) => error);
+    await endpoint.close();
+    await endpoint.probe.aborted;
+    await reading;
+  });
+});
