@@ -7,16 +7,19 @@ import type { ServerCapabilities } from "../types/index.js";
 export function deriveCapabilities(
   methods: ReadonlySet<string>,
   extra: ServerCapabilities = {},
+  listChanged = false,
 ): ServerCapabilities {
   const capabilities: ServerCapabilities = {};
-  if (methods.has("tools/list") || methods.has("tools/call")) capabilities.tools = {};
-  if (methods.has("prompts/list") || methods.has("prompts/get")) capabilities.prompts = {};
+  // With listen streams on, every registered kind can announce its changes.
+  const changes = listChanged ? { listChanged: true } : {};
+  if (methods.has("tools/list") || methods.has("tools/call")) capabilities.tools = { ...changes };
+  if (methods.has("prompts/list") || methods.has("prompts/get")) capabilities.prompts = { ...changes };
   if (
     methods.has("resources/list") ||
     methods.has("resources/read") ||
     methods.has("resources/templates/list")
   ) {
-    capabilities.resources = {};
+    capabilities.resources = listChanged ? { subscribe: true, listChanged: true } : {};
   }
   if (methods.has("completion/complete")) capabilities.completions = {};
   for (const [key, value] of Object.entries(extra)) {

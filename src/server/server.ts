@@ -29,6 +29,7 @@ import { validateEnvelope } from "./envelope.js";
 import { HANDLER_METHODS, type RequestHandler, type ServerHandlers } from "./handlers.js";
 import { consoleLogger } from "./logger.js";
 import { finishResult } from "./outbound.js";
+import { type ListenSupport, SubscriptionHub } from "./subscriptions.js";
 
 /** Options of a low-level server, besides its handlers. */
 export interface ServerOptions extends ServerHandlers {
@@ -39,6 +40,13 @@ export interface ServerOptions extends ServerHandlers {
   logger?: Logger;
   /** Capabilities merged over the ones derived from the registered handlers (e.g. `{ logging: {} }`). */
   capabilities?: ServerCapabilities;
+  /**
+   * Serve `subscriptions/listen` and advertise `listChanged` (and `resources.subscribe`) for the
+   * registered kinds. Publish changes with `notifyToolsListChanged()` and friends. Default off.
+   */
+  listChanged?: boolean;
+  /** Most concurrent listen streams (default 100); one more answers -32603. */
+  maxSubscriptions?: number;
   /** Cache hints per cacheable method when a handler gives none (default `ttlMs: 0, cacheScope: "private"`). */
   cacheHints?: Partial<Record<string, CacheHints>>;
 }
@@ -109,6 +117,8 @@ export class Server implements Dispatcher {
   readonly #extraCapabilities: ServerCapabilities;
   readonly #cacheHints: Record<string, CacheHints>;
   readonly #serverInfo: Implementation;
+  readonly #listChanged: boolean;
+  readonly #subscriptions: SubscriptionHub;
 
   constructor(name: string, options: ServerOptions = {}) {
     this.name = name;
@@ -123,6 +133,13 @@ export class Server implements Dispatcher {
       if (handler) this.setRequestHandler(method, handler as RequestHandler<never, unknown>);
     }
     this.setRequestHandler("server/discover", () => this.discover());
+    this.#listChanged = options.listChanged === true;
+    this.#subscriptions = new SubscriptionHub(options.maxSubscriptions);
+    if (this.#listChanged) {
+      this.setRequestHandler("subscriptions/listen", (ctx) =>
+        this.#subscriptions.serve(ctx, this.#listenSupport()),
+      );
+    }
   }
 
   /** The identity stamped on every result's `_meta`. */
@@ -132,7 +149,42 @@ export class Server implements Dispatcher {
 
   /** Capabilities as advertised by `server/discover`: derived from the registered handlers. */
   get capabilities(): ServerCapabilities {
-    return deriveCapabilities(new Set(this.#handlers.keys()), this.#extraCapabilities);
+    return deriveCapabilities(new Set(this.#handlers.keys()), this.#extraCapabilities, this.#listChanged);
+  }
+
+  /** Tells every listen stream that asked for it that the tool list changed. */
+  notifyToolsListChanged(): void {
+    this.#subscriptions.publish({ kind: "toolsListChanged" });
+  }
+
+  /** Tells every listen stream that asked for it that the prompt list changed. */
+  notifyPromptsListChanged(): void {
+    this.#subscriptions.publish({ kind: "promptsListChanged" });
+  }
+
+  /** Tells every listen stream that asked for it that the resource list changed. */
+  notifyResourcesListChanged(): void {
+    this.#subscriptions.publish({ kind: "resourcesListChanged" });
+  }
+
+  /** Tells every stream subscribed to `uri` (or a parent of it) that the resource changed. */
+  notifyResourceUpdated(uri: string): void {
+    this.#subscriptions.publish({ kind: "resourceUpdated", uri });
+  }
+
+  /** Ends every listen stream gracefully (e.g. before shutting down). */
+  closeSubscriptions(): void {
+    this.#subscriptions.closeAll();
+  }
+
+  #listenSupport(): ListenSupport {
+    const capabilities = this.capabilities;
+    return {
+      toolsListChanged: capabilities.tools?.listChanged === true,
+      promptsListChanged: capabilities.prompts?.listChanged === true,
+      resourcesListChanged: capabilities.resources?.listChanged === true,
+      resourceSubscriptions: capabilities.resources?.subscribe === true,
+    };
   }
 
   /** True when a handler serves `method`. */

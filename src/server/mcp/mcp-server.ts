@@ -45,6 +45,12 @@ export interface MCPServerOptions {
   /** Capabilities merged over the derived ones. */
   capabilities?: ServerCapabilities;
   cacheHints?: Partial<Record<string, CacheHints>>;
+  /**
+   * Serve `subscriptions/listen`: clients may subscribe to list changes (announced automatically
+   * when tools, prompts or resources are registered later) and to resource updates
+   * (`mcp.server.notifyResourceUpdated(uri)`). Default off.
+   */
+  listChanged?: boolean;
 }
 
 /** Arguments a handler receives for a given schema (no schema: an empty object). */
@@ -116,6 +122,7 @@ export class MCPServer implements Dispatcher {
       logger,
       capabilities: { logging: {}, ...options.capabilities },
       cacheHints: options.cacheHints,
+      listChanged: options.listChanged,
     });
     this.#tools = new ToolRegistry(logger);
     const security = explicit ?? RequestStateSecurity.ephemeral();
@@ -168,6 +175,7 @@ export class MCPServer implements Dispatcher {
       const run = withResolvers(`Tool ${name}`, resolve, schemaProperties(inputSchema), body);
       return async (args, ctx) => (await run(args, ctx)) as ToolReturn;
     });
+    this.server.notifyToolsListChanged();
     if (!this.server.hasHandler("tools/call")) {
       this.server.setRequestHandler("tools/list", () => ({ tools: this.#tools.list() }));
       this.server.setRequestHandler("tools/call", (ctx, params) =>
@@ -189,6 +197,7 @@ export class MCPServer implements Dispatcher {
     const definition = this.#prompts.add(name, config, async (args, ctx) =>
       handler(args as InferArguments<S>, ctx),
     );
+    this.server.notifyPromptsListChanged();
     if (!this.server.hasHandler("prompts/get")) {
       this.server.setRequestHandler("prompts/list", () => ({ prompts: this.#prompts.list() }));
       this.server.setRequestHandler("prompts/get", (ctx, params) =>
@@ -214,6 +223,7 @@ export class MCPServer implements Dispatcher {
           handler(variables, ctx, read),
         )
       : this.#resources.addStatic(uri, config, async (read, ctx) => handler({}, ctx, read));
+    this.server.notifyResourcesListChanged();
     if (!this.server.hasHandler("resources/read")) {
       this.server.setRequestHandler("resources/list", async () => ({
         resources: await this.#resources.list(),

@@ -65,6 +65,8 @@ export interface StdioServerHandle {
 interface InFlight {
   readonly id: RequestId | undefined;
   readonly controller: AbortController;
+  /** A listen stream: it never finishes by itself, so end of input ends it at once. */
+  readonly longLived: boolean;
 }
 
 let stderrGuarded = false;
@@ -162,7 +164,8 @@ export function serveStdio(dispatcher: Dispatcher, options: ServeStdioOptions = 
   }
 
   function serve(message: unknown): void {
-    const entry: InFlight = { id: validIdOf(message), controller: new AbortController() };
+    const longLived = isRecord(message) && message.method === "subscriptions/listen";
+    const entry: InFlight = { id: validIdOf(message), controller: new AbortController(), longLived };
     const { signal } = entry.controller;
     inFlight.add(entry);
     // Anything that is not a notification or a response goes to the dispatcher, which answers
@@ -235,6 +238,11 @@ export function serveStdio(dispatcher: Dispatcher, options: ServeStdioOptions = 
   function beginDrain(): void {
     ending = true;
     detach();
+    for (const entry of [...inFlight]) {
+      if (!entry.longLived) continue;
+      entry.controller.abort("end of input");
+      inFlight.delete(entry);
+    }
     if (inFlight.size === 0) {
       finish();
       return;

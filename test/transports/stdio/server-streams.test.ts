@@ -192,3 +192,47 @@ describe("serveStdio with in-process streams", () => {
     expect(aborted).toEqual([7, "7"]);
   });
 });
+
+describe("subscriptions/listen over stdio", () => {
+  it("streams tagged notifications and ends the listen stream at once when input ends", async () => {
+    const { Server } = await import("../../../src/server/server.js");
+    const { silentLogger } = await import("../../../src/server/logger.js");
+    const server = new Server("live", {
+      logger: silentLogger,
+      listChanged: true,
+      onListTools: () => ({ tools: [] }),
+    });
+    const stdin = new PassThrough();
+    const out: string[] = [];
+    const stdout = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        out.push(...chunk.toString("utf8").split("\n").filter(Boolean));
+        callback();
+      },
+    });
+    const handle = serveStdio(server, { stdin, stdout, logger: recordingLogger(), drainTimeoutMs: 10_000 });
+    const meta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": {},
+    };
+    stdin.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 5, method: "subscriptions/listen", params: { _meta: meta, notifications: { toolsListChanged: true } } })}\n`,
+    );
+    await until(() => out.length === 1, "the ack");
+    server.notifyToolsListChanged();
+    await until(() => out.length === 2, "the change");
+    const tag = { "io.modelcontextprotocol/subscriptionId": 5 };
+    expect(out.map((line) => JSON.parse(line))).toEqual([
+      {
+        jsonrpc: "2.0",
+        method: "notifications/subscriptions/acknowledged",
+        params: { _meta: tag, notifications: { toolsListChanged: true } },
+      },
+      { jsonrpc: "2.0", method: "notifications/tools/list_changed", params: { _meta: tag } },
+    ]);
+    const started = Date.now();
+    stdin.end();
+    await handle.closed;
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});

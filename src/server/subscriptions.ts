@@ -1,0 +1,125 @@
+import {
+  ErrorCode,
+  McpError,
+  MetaKey,
+  NotificationMethod,
+  type RequestId,
+  type ResultObject,
+  type SubscriptionFilter,
+} from "../types/index.js";
+import type { ServerRequestContext } from "./context.js";
+
+/** A change a listen stream may carry. */
+export type ServerEvent =
+  | { readonly kind: "toolsListChanged" }
+  | { readonly kind: "promptsListChanged" }
+  | { readonly kind: "resourcesListChanged" }
+  | { readonly kind: "resourceUpdated"; readonly uri: string };
+
+/** Which filter entries this server can honour. */
+export interface ListenSupport {
+  readonly toolsListChanged: boolean;
+  readonly promptsListChanged: boolean;
+  readonly resourcesListChanged: boolean;
+  readonly resourceSubscriptions: boolean;
+}
+
+interface Subscription {
+  readonly filter: SubscriptionFilter;
+  readonly deliver: (event: ServerEvent) => void;
+  readonly close: () => void;
+}
+
+const EVENT_METHOD = {
+  toolsListChanged: NotificationMethod.ToolsListChanged,
+  promptsListChanged: NotificationMethod.PromptsListChanged,
+  resourcesListChanged: NotificationMethod.ResourcesListChanged,
+  resourceUpdated: NotificationMethod.ResourcesUpdated,
+} as const;
+
+/** True when `uri` is the subscribed URI or a sub-resource of it. */
+function covers(subscribed: string, uri: string): boolean {
+  return uri === subscribed || uri.startsWith(subscribed.endsWith("/") ? subscribed : `${subscribed}/`);
+}
+
+function wants(filter: SubscriptionFilter, event: ServerEvent): boolean {
+  if (event.kind === "resourceUpdated")
+    return (filter.resourceSubscriptions ?? []).some((s) => covers(s, event.uri));
+  return filter[event.kind] === true;
+}
+
+/**
+ * The live `subscriptions/listen` streams of one server: the ack first, then only the
+ * notifications each filter asked for, each tagged with its subscription id; a graceful result
+ * when the server closes them.
+ */
+export class SubscriptionHub {
+  readonly #subscriptions = new Set<Subscription>();
+  readonly #limit: number;
+
+  constructor(limit = 100) {
+    this.#limit = limit;
+  }
+
+  get size(): number {
+    return this.#subscriptions.size;
+  }
+
+  /** Delivers an event to every stream whose filter asked for it. */
+  publish(event: ServerEvent): void {
+    for (const subscription of this.#subscriptions) {
+      if (wants(subscription.filter, event)) subscription.deliver(event);
+    }
+  }
+
+  /** Ends every stream gracefully (each answers its listen request with a complete result). */
+  closeAll(): void {
+    for (const subscription of [...this.#subscriptions]) subscription.close();
+  }
+
+  /** Serves one `subscriptions/listen` request until the client or the server ends it. */
+  async serve(ctx: ServerRequestContext, support: ListenSupport): Promise<ResultObject> {
+    if (this.#subscriptions.size >= this.#limit) {
+      throw new McpError(ErrorCode.InternalError, "Subscription limit reached");
+    }
+    const requested = (ctx.params.notifications ?? {}) as SubscriptionFilter;
+    const honoured = honour(requested, support);
+    const tag = (id: RequestId) => ({ [MetaKey.SubscriptionId]: id });
+    await ctx.notify({
+      jsonrpc: "2.0",
+      method: NotificationMethod.SubscriptionsAcknowledged,
+      params: { _meta: tag(ctx.requestId), notifications: honoured },
+    });
+    const closing: ResultObject = { resultType: "complete", _meta: tag(ctx.requestId) };
+    if (Object.keys(honoured).length === 0 || ctx.signal.aborted) return closing;
+    return new Promise<ResultObject>((resolve) => {
+      const subscription: Subscription = {
+        filter: honoured,
+        deliver: (event) => {
+          const params: Record<string, unknown> = { _meta: tag(ctx.requestId) };
+          if (event.kind === "resourceUpdated") params.uri = event.uri;
+          void ctx.notify({ jsonrpc: "2.0", method: EVENT_METHOD[event.kind], params });
+        },
+        close: () => {
+          this.#subscriptions.delete(subscription);
+          ctx.signal.removeEventListener("abort", subscription.close);
+          resolve(closing);
+        },
+      };
+      this.#subscriptions.add(subscription);
+      ctx.signal.addEventListener("abort", subscription.close, { once: true });
+    });
+  }
+}
+
+/** The part of a filter this server honours (unsupported entries are left out, per the spec). */
+function honour(requested: SubscriptionFilter, support: ListenSupport): SubscriptionFilter {
+  const honoured: SubscriptionFilter = {};
+  if (requested.toolsListChanged && support.toolsListChanged) honoured.toolsListChanged = true;
+  if (requested.promptsListChanged && support.promptsListChanged) honoured.promptsListChanged = true;
+  if (requested.resourcesListChanged && support.resourcesListChanged) honoured.resourcesListChanged = true;
+  if (requested.resourceSubscriptions?.length && support.resourceSubscriptions) {
+    honoured.resourceSubscriptions = [...requested.resourceSubscriptions];
+  }
+  return honoured;
+}

@@ -1,0 +1,180 @@
+import { describe, expect, it } from "vitest";
+import { silentLogger } from "../../src/server/logger.js";
+import { MCPServer } from "../../src/server/mcp/mcp-server.js";
+import { Server } from "../../src/server/server.js";
+import { serveHttp } from "../../src/transports/http/node.js";
+import type { JSONRPCNotification } from "../../src/types/index.js";
+import { errorOf, request, resultOf } from "../helpers.js";
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+function listening() {
+  return new Server("live", {
+    logger: silentLogger,
+    listChanged: true,
+    onListTools: () => ({ tools: [] }),
+    onListPrompts: () => ({ prompts: [] }),
+    onReadResource: () => ({ contents: [] }),
+  });
+}
+
+function open(server: Server, filter: Record<string, unknown>, id = 7) {
+  const seen: JSONRPCNotification[] = [];
+  const controller = new AbortController();
+  const response = server.dispatch(request("subscriptions/listen", { notifications: filter }, {}, id), {
+    notify: (n) => void seen.push(n),
+    signal: controller.signal,
+  });
+  return { seen, controller, response };
+}
+
+describe("subscriptions/listen", () => {
+  it("is not served (-32601) and nothing advertises listChanged unless enabled", async () => {
+    const server = new Server("quiet", { logger: silentLogger, onListTools: () => ({ tools: [] }) });
+    expect(errorOf(await server.dispatch(request("subscriptions/listen", { notifications: {} }))).code).toBe(
+      -32601,
+    );
+    expect(server.capabilities).toEqual({ tools: {} });
+  });
+
+  it("advertises listChanged and resources.subscribe when enabled", () => {
+    expect(listening().capabilities).toEqual({
+      tools: { listChanged: true },
+      prompts: { listChanged: true },
+      resources: { subscribe: true, listChanged: true },
+    });
+  });
+
+  it("acknowledges first with the honoured subset, then delivers only what the filter asked for, tagged", async () => {
+    const server = listening();
+    const { seen, response } = open(server, {
+      promptsListChanged: true,
+      resourceSubscriptions: ["file:///docs"],
+      bogus: true,
+    });
+    await tick();
+    server.notifyToolsListChanged();
+    server.notifyPromptsListChanged();
+    server.notifyResourceUpdated("file:///docs/readme.md");
+    server.notifyResourceUpdated("file:///other");
+    await tick();
+    const tag = { "io.modelcontextprotocol/subscriptionId": 7 };
+    expect(seen).toEqual([
+      {
+        jsonrpc: "2.0",
+        method: "notifications/subscriptions/acknowledged",
+        params: {
+          _meta: tag,
+          notifications: { promptsListChanged: true, resourceSubscriptions: ["file:///docs"] },
+        },
+      },
+      { jsonrpc: "2.0", method: "notifications/prompts/list_changed", params: { _meta: tag } },
+      {
+        jsonrpc: "2.0",
+        method: "notifications/resources/updated",
+        params: { _meta: tag, uri: "file:///docs/readme.md" },
+      },
+    ]);
+    server.closeSubscriptions();
+    expect(resultOf(await response)).toEqual({
+      resultType: "complete",
+      _meta: { ...tag, "io.modelcontextprotocol/serverInfo": { name: "live", version: "" } },
+    });
+  });
+
+  it("closes at once after the ack when nothing in the filter can be honoured", async () => {
+    const server = new Server("tools-only", {
+      logger: silentLogger,
+      listChanged: true,
+      onListTools: () => ({ tools: [] }),
+    });
+    const { seen, response } = open(server, { promptsListChanged: true });
+    expect(resultOf(await response).resultType).toBe("complete");
+    expect(seen.map((n) => n.params?.notifications)).toEqual([{}]);
+  });
+
+  it("ends silently when the client goes away, and frees the slot", async () => {
+    const server = new Server("limited", {
+      logger: silentLogger,
+      listChanged: true,
+      maxSubscriptions: 1,
+      onListTools: () => ({ tools: [] }),
+    });
+    const first = open(server, { toolsListChanged: true }, 1);
+    await tick();
+    const second = await server.dispatch(
+      request("subscriptions/listen", { notifications: { toolsListChanged: true } }, {}, 2),
+    );
+    expect(errorOf(second)).toEqual({ code: -32603, message: "Subscription limit reached" });
+    first.controller.abort();
+    expect(await first.response).toBeUndefined();
+    const third = open(server, { toolsListChanged: true }, 3);
+    await tick();
+    expect(third.seen).toHaveLength(1);
+    server.closeSubscriptions();
+    await third.response;
+  });
+
+  it("rejects a malformed filter with -32602", async () => {
+    const server = listening();
+    expect(
+      errorOf(
+        await server.dispatch(
+          request("subscriptions/listen", { notifications: { toolsListChanged: "yes" } }),
+        ),
+      ).code,
+    ).toBe(-32602);
+    expect(errorOf(await server.dispatch(request("subscriptions/listen", {}))).code).toBe(-32602);
+  });
+
+  it("streams over HTTP as SSE: ack first, a change announced when a tool is registered, graceful close", async () => {
+    const mcp = new MCPServer("live", { logger: silentLogger, listChanged: true });
+    mcp.tool("first", {}, () => "one");
+    const http = await serveHttp(mcp, { port: 0 });
+    try {
+      const response = await fetch(http.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2026-07-28",
+          "mcp-method": "subscriptions/listen",
+        },
+        body: JSON.stringify(
+          request("subscriptions/listen", { notifications: { toolsListChanged: true } }, {}, "sub-1"),
+        ),
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
+      const reader = response.body?.getReader();
+      if (!reader) throw new Error("no body");
+      let text = "";
+      const readUntil = async (needle: string) => {
+        while (!text.includes(needle)) {
+          const chunk = await reader.read();
+          if (chunk.done) break;
+          text += new TextDecoder().decode(chunk.value);
+        }
+      };
+      await readUntil("acknowledged");
+      mcp.tool("second", {}, () => "two");
+      await readUntil("tools/list_changed");
+      mcp.server.closeSubscriptions();
+      await readUntil('"resultType":"complete"');
+      const events = text
+        .split("\n")
+        .filter((line) => line.startsWith("data: "))
+        .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>);
+      expect(events.map((e) => e.method ?? "result")).toEqual([
+        "notifications/subscriptions/acknowledged",
+        "notifications/tools/list_changed",
+        "result",
+      ]);
+      expect(
+        events.every((e) => JSON.stringify(e).includes('"io.modelcontextprotocol/subscriptionId":"sub-1"')),
+      ).toBe(true);
+    } finally {
+      await http.close();
+    }
+  });
+});
