@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import type {
   CallToolResult,
   CompleteRequestParams,
@@ -7,6 +6,7 @@ import type {
   GetPromptResult,
   Implementation,
   InputRequiredResult,
+  JSONRPCNotification,
   ListPromptsResult,
   ListResourcesResult,
   ListResourceTemplatesResult,
@@ -14,12 +14,14 @@ import type {
   ReadResourceResult,
   ResultObject,
   ServerCapabilities,
+  SubscriptionFilter,
 } from "../types/index.js";
 import { isInputRequiredResult } from "../types/index.js";
 import { type CacheMode, ListCache } from "./cache.js";
 import { type ClientCallbacks, capabilitiesFor, dispatchInputRequest, embeddedMeta } from "./callbacks.js";
 import { DEFAULT_INPUT_REQUIRED_MAX_ROUNDS, runInputRequiredLoop } from "./driver.js";
 import { flowScope } from "./flow.js";
+import type { Subscription } from "./listen.js";
 import { type NegotiatedEra, negotiate } from "./negotiation.js";
 import {
   type AutoCallOptions,
@@ -59,7 +61,7 @@ export class Client implements AsyncDisposable {
   readonly #onRound: ((round: ClientRound) => void) | undefined;
   readonly #cache: ListCache | undefined;
   /** Cache partition of this client: one authorization context, never shared. */
-  readonly #partition = randomUUID();
+  readonly #partition = globalThis.crypto.randomUUID();
 
   private constructor(session: ClientSession, era: NegotiatedEra, options: ClientOptions) {
     this.session = session;
@@ -221,6 +223,24 @@ export class Client implements AsyncDisposable {
   /** `completion/complete`. @example await client.complete({ ref, argument: { name: "who", value: "a" } }); */
   complete(params: Omit<CompleteRequestParams, "_meta">, options?: CallOptions): Promise<CompleteResult> {
     return this.session.complete(params, options);
+  }
+
+  /**
+   * Subscribes to list changes and resource updates (`subscriptions/listen`). Cached lists are
+   * invalidated as their change notifications arrive.
+   *
+   * @example
+   * const sub = client.listen({ toolsListChanged: true }, () => console.log("tools changed"));
+   * await sub.acknowledged;
+   */
+  listen(
+    filter: SubscriptionFilter,
+    onNotification: (notification: JSONRPCNotification) => void = () => {},
+  ): Subscription {
+    return this.session.listen(filter, (notification) => {
+      this.#cache?.evictFor(notification);
+      onNotification(notification);
+    });
   }
 
   /** `server/discover` again (cached while fresh). @example const { capabilities } = await client.discover(); */

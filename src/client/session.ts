@@ -29,8 +29,10 @@ import {
   type ProgressNotificationParams,
   type ReadResourceResult,
   type ResultObject,
+  type SubscriptionFilter,
 } from "../types/index.js";
 import { InputRequiredError } from "./errors.js";
+import { openSubscription, type Subscription } from "./listen.js";
 
 /** The SDK's own identity, sent as `clientInfo` unless the caller names itself. */
 export const DEFAULT_CLIENT_INFO: Implementation = Object.freeze({
@@ -61,6 +63,8 @@ export interface CallOptions {
   /** Receives this request's progress; setting it sends a `progressToken`. */
   onProgress?: (params: ProgressNotificationParams) => void;
   onLog?: (params: LoggingMessageNotificationParams) => void;
+  /** Any other notification sent on this request's stream (e.g. listen notifications). */
+  onNotification?: (notification: JSONRPCNotification) => void;
   /** Extra `_meta` keys (e.g. `traceparent`); the envelope keys always win. */
   meta?: Record<string, unknown>;
 }
@@ -165,6 +169,8 @@ export class ClientSession {
           options.onProgress?.(notification.params as ProgressNotificationParams);
         } else if (notification.method === NotificationMethod.Message) {
           onLog?.(notification.params as LoggingMessageNotificationParams);
+        } else {
+          options.onNotification?.(notification);
         }
       },
     });
@@ -247,6 +253,21 @@ export class ClientSession {
     options: InputCallOptions = {},
   ): Promise<ReadResourceResult | InputRequiredResult> {
     return (await this.request("resources/read", withInput({ uri }, options), options)) as ReadResourceResult;
+  }
+
+  /**
+   * Opens a `subscriptions/listen` stream: `onNotification` receives the list-changed and
+   * resource-updated notifications the server agreed to send.
+   *
+   * @example
+   * const sub = session.listen({ toolsListChanged: true }, () => refreshTools());
+   * console.log(await sub.acknowledged); // { toolsListChanged: true }
+   */
+  listen(
+    filter: SubscriptionFilter,
+    onNotification: (notification: JSONRPCNotification) => void,
+  ): Subscription {
+    return openSubscription(this, filter, onNotification);
   }
 
   /** `completion/complete` for a prompt argument or a template variable. */

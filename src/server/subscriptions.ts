@@ -85,13 +85,16 @@ export class SubscriptionHub {
     const requested = (ctx.params.notifications ?? {}) as SubscriptionFilter;
     const honoured = honour(requested, support);
     const tag = (id: RequestId) => ({ [MetaKey.SubscriptionId]: id });
-    await ctx.notify({
-      jsonrpc: "2.0",
+    const acknowledgement = {
+      jsonrpc: "2.0" as const,
       method: NotificationMethod.SubscriptionsAcknowledged,
       params: { _meta: tag(ctx.requestId), notifications: honoured },
-    });
+    };
     const closing: ResultObject = { resultType: "complete", _meta: tag(ctx.requestId) };
-    if (Object.keys(honoured).length === 0 || ctx.signal.aborted) return closing;
+    if (Object.keys(honoured).length === 0 || ctx.signal.aborted) {
+      await ctx.notify(acknowledgement);
+      return closing;
+    }
     return new Promise<ResultObject>((resolve) => {
       const subscription: Subscription = {
         filter: honoured,
@@ -106,8 +109,11 @@ export class SubscriptionHub {
           resolve(closing);
         },
       };
+      // Registered before the ack is sent (synchronously), so a change published as soon as the
+      // client sees the ack is never missed, and nothing can be sent ahead of the ack.
       this.#subscriptions.add(subscription);
       ctx.signal.addEventListener("abort", subscription.close, { once: true });
+      void ctx.notify(acknowledgement);
     });
   }
 }

@@ -95,7 +95,8 @@ export class JsonRpcConnection {
       const onAbort = () =>
         abandon(new RequestAbortedError(`Request ${method} was aborted`), "aborted by the client");
       signal?.addEventListener("abort", onAbort, { once: true });
-      if (timeoutMs !== undefined) {
+      // An infinite timeout (listen streams) means none: setTimeout would treat it as 1 ms.
+      if (timeoutMs !== undefined && Number.isFinite(timeoutMs)) {
         timer = setTimeout(
           () =>
             abandon(new RequestTimeoutError(`Request ${method} timed out after ${timeoutMs} ms`), "timeout"),
@@ -177,6 +178,17 @@ export class JsonRpcConnection {
   }
 
   #routeNotification(notification: JSONRPCNotification, info: MessageInfo | undefined): void {
+    // A listen stream's notifications name their subscription: the id of the listen request.
+    const subscriptionId = (notification.params?._meta as Record<string, unknown> | undefined)?.[
+      MetaKey.SubscriptionId
+    ];
+    if (subscriptionId !== undefined && info?.relatedRequestId === undefined) {
+      const pending = this.#pending.get(subscriptionId as RequestId);
+      if (pending?.onNotification) {
+        pending.onNotification(notification);
+        return;
+      }
+    }
     if (info?.relatedRequestId !== undefined) {
       const pending = this.#pending.get(info.relatedRequestId);
       if (pending?.onNotification) {
