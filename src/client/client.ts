@@ -16,7 +16,7 @@ import type {
   ServerCapabilities,
   SubscriptionFilter,
 } from "../types/index.js";
-import { isInputRequiredResult } from "../types/index.js";
+import { ErrorCode, isInputRequiredResult, McpError } from "../types/index.js";
 import { type CacheMode, ListCache } from "./cache.js";
 import { type ClientCallbacks, capabilitiesFor, dispatchInputRequest, embeddedMeta } from "./callbacks.js";
 import { DEFAULT_INPUT_REQUIRED_MAX_ROUNDS, runInputRequiredLoop } from "./driver.js";
@@ -167,7 +167,26 @@ export class Client implements AsyncDisposable {
     args?: Record<string, unknown>,
     options: AutoCallOptions = {},
   ): Promise<CallToolResult> {
-    return this.#flow("tools/call", options, (leg) => this.session.callTool(name, args, leg));
+    let relisted = false;
+    return this.#flow("tools/call", options, async (leg) => {
+      try {
+        return await this.session.callTool(name, args, leg);
+      } catch (error) {
+        // A -32020 on Mcp-Param-* means our copy of the tool's x-mcp-header list is stale: the
+        // spec says re-fetch tools/list and retry. Safe: the server refused before any handler ran.
+        if (relisted || !(error instanceof McpError) || error.code !== ErrorCode.HeaderMismatch) throw error;
+        relisted = true;
+        await this.#relistTools(leg.signal);
+        return this.session.callTool(name, args, leg);
+      }
+    });
+  }
+
+  async #relistTools(signal: AbortSignal | undefined): Promise<void> {
+    let cursor: string | undefined;
+    do {
+      cursor = (await this.listTools(cursor, { cacheMode: "refresh", signal })).nextCursor;
+    } while (cursor !== undefined);
   }
 
   /**
