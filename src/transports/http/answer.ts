@@ -14,7 +14,14 @@ import { HttpStatusError, HttpTransportError } from "./errors.js";
 import { SseParser } from "./sse.js";
 
 /** How one POST ended: its response was delivered, or it dropped without one (maybe retryable). */
-export type Outcome = { answered: true } | { answered: false; error: HttpTransportError };
+export type Outcome =
+  | { answered: true }
+  | {
+      answered: false;
+      error: HttpTransportError;
+      /** The connection was refused: the request provably reached no server, so any method may be re-sent. */
+      neverSent?: boolean;
+    };
 /** The exchange is over (answered, or abandoned by the caller: nothing more to report). */
 export const ANSWERED: Outcome = { answered: true };
 

@@ -1,6 +1,7 @@
 /**
  * The Streamable HTTP client transport (2026-07-28): one POST per message, JSON or SSE answers,
- * cancellation by closing the stream, and one safe retry when a read-only request's stream drops.
+ * cancellation by closing the stream, and one retry when a read-only request's stream drops or a
+ * connection is refused (nothing was sent, so even tools/call is safe to re-send).
  */
 import type { MessageInfo, Transport } from "../../shared/transport.js";
 import type { JSONRPCMessage, RequestId } from "../../types/index.js";
@@ -47,6 +48,12 @@ const RETRY_SAFE: ReadonlySet<string> = new Set([
 ]);
 
 let retryCounter = 0;
+
+/** True when fetch failed because the connection was refused (nothing was sent anywhere). */
+function connectionRefused(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
+  return cause?.code === "ECONNREFUSED";
+}
 
 /**
  * Talks to a Streamable HTTP endpoint. Local failures (network, dropped stream, non-MCP error
@@ -97,7 +104,8 @@ export class StreamableHttpClientTransport implements Transport {
     this.#inFlight.set(id, controller);
     try {
       let outcome = await this.#post(record, id, controller.signal);
-      if (!outcome.answered && !controller.signal.aborted && RETRY_SAFE.has(record.method)) {
+      const retryable = !outcome.answered && (outcome.neverSent === true || RETRY_SAFE.has(record.method));
+      if (!outcome.answered && !controller.signal.aborted && retryable) {
         // No resumability in 2026-07-28: the lost request is re-issued as a new one, with a new id.
         outcome = await this.#post({ ...record, id: `rt-retry-${++retryCounter}` }, id, controller.signal);
       }
@@ -218,6 +226,7 @@ export class StreamableHttpClientTransport implements Transport {
       return {
         answered: false,
         error: new HttpTransportError(`${method}: the POST failed (${describe(error)})`),
+        neverSent: connectionRefused(error),
       };
     }
     return readAnswer(response, {

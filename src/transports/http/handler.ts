@@ -3,6 +3,7 @@
  * one JSON-RPC message, answered with JSON or with a request-scoped SSE stream.
  */
 import type { Logger } from "../../server/context.js";
+import { legacyServiceOf } from "../../server/legacy/service.js";
 import { type AuthInfo, type Dispatcher, httpStatusOf } from "../../shared/dispatch.js";
 import {
   ErrorCode,
@@ -20,6 +21,8 @@ import {
   readBodyWithLimit,
 } from "./body.js";
 import { type AuthOptions, authenticate, checkHostAndOrigin, type OriginGuardOptions } from "./guards.js";
+import { LegacyHttpEndpoint } from "./legacy-endpoint.js";
+import type { LegacyHttpOptions } from "./legacy-sessions.js";
 import { SSE_HEADERS, SseStream } from "./sse.js";
 import {
   checkParamHeaders,
@@ -46,6 +49,11 @@ export interface HttpHandlerOptions extends OriginGuardOptions, AuthOptions {
   toolInputSchema?: ToolInputSchemaLookup;
   /** Where transport-level failures are reported (never with credentials). Default: silent. */
   logger?: Pick<Logger, "warn" | "error">;
+  /**
+   * 2025-11-25 clients on the same endpoint (when the dispatcher serves them, as `Server` and
+   * `MCPServer` do): session limits, or `false` for a modern-only endpoint.
+   */
+  legacy?: LegacyHttpOptions | false;
 }
 
 /**
@@ -92,6 +100,9 @@ export function createHttpHandler(dispatcher: Dispatcher, options: HttpHandlerOp
   const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
   const report = (message: string) => options.logger?.warn(`[http] ${message}`);
   const toolInputSchema = options.toolInputSchema ?? schemaLookupOf(dispatcher);
+  const service = options.legacy === false ? undefined : legacyServiceOf(dispatcher);
+  const legacy =
+    service && new LegacyHttpEndpoint(service, { ...options.legacy, keepAliveMs, logger: options.logger });
   // Fail at setup, not on the first 401.
   if (options.resourceMetadataUrl !== undefined) new URL(String(options.resourceMetadataUrl));
 
@@ -99,8 +110,10 @@ export function createHttpHandler(dispatcher: Dispatcher, options: HttpHandlerOp
     const guarded = checkHostAndOrigin(request, options);
     if (guarded) return guarded;
     if (request.method !== "POST") {
-      // GET streams, DELETE of sessions and the rest are gone in 2026-07-28. Mcp-Session-Id and
-      // Last-Event-ID are never looked at.
+      // A live 2025 session's GET stream or DELETE; otherwise GET streams, DELETE of sessions and
+      // the rest are gone in 2026-07-28 (Last-Event-ID is never looked at).
+      const served = await legacy?.other(request, () => authenticate(request, options, report));
+      if (served) return served;
       return errorResponse(405, null, ErrorCode.InvalidRequest, "Method Not Allowed: use POST", ALLOW);
     }
     const auth = await authenticate(request, options, report);
@@ -130,6 +143,9 @@ export function createHttpHandler(dispatcher: Dispatcher, options: HttpHandlerOp
     } catch {
       return errorResponse(400, null, ErrorCode.ParseError, "Parse error: the body is not valid JSON");
     }
+    // A 2025 message (initialize, or one of a live session): no envelope, so never modern traffic.
+    const served = await legacy?.post(request, message, auth.authInfo);
+    if (served) return served;
     if (Array.isArray(message)) {
       return invalidRequest(null, "Invalid Request: batches are not supported, send one message per POST");
     }

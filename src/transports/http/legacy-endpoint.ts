@@ -1,0 +1,212 @@
+/**
+ * 2025-11-25 Streamable HTTP on the same endpoint as 2026-07-28: `initialize` without the `_meta`
+ * envelope opens a session (`Mcp-Session-Id`), later POSTs carry that id, GET opens the session's
+ * stream, DELETE ends it. Anything carrying the envelope never comes here.
+ */
+import { hasModernEnvelope, opensLegacySession } from "../../server/legacy/connection.js";
+import type { LegacyService } from "../../server/legacy/service.js";
+import type { AuthInfo } from "../../shared/dispatch.js";
+import { ErrorCode, LEGACY_PROTOCOL_VERSIONS, type RequestId } from "../../types/index.js";
+import { acceptsJsonAndEventStream, errorResponse, jsonResponse } from "./body.js";
+import type { AuthOutcome } from "./guards.js";
+import { HttpHeader } from "./headers.js";
+import { respondLegacy } from "./legacy-respond.js";
+import { type LegacyHttpOptions, LegacySessionStore, type SessionEntry } from "./legacy-sessions.js";
+import { SSE_HEADERS, SseStream } from "./sse.js";
+
+/** The 2025 session header. */
+export const SESSION_HEADER = "Mcp-Session-Id";
+
+function idOf(message: Record<string, unknown>): RequestId | null {
+  const id = message.id;
+  return typeof id === "string" || (typeof id === "number" && Number.isInteger(id)) ? id : null;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isResponse(message: Record<string, unknown>): boolean {
+  return !("method" in message) && "id" in message && ("result" in message || "error" in message);
+}
+
+function acceptsEventStream(header: string | null): boolean {
+  return header === null || header.trim() === "" || /text\/event-stream|text\/\*|\*\/\*/i.test(header);
+}
+
+/** What the endpoint needs from the handler's options. */
+export interface LegacyEndpointOptions extends LegacyHttpOptions {
+  readonly keepAliveMs: number;
+  readonly logger?: { warn(message: string): void; error(message: string): void };
+}
+
+/**
+ * The legacy half of `createHttpHandler`. `post` and `other` answer what is theirs and return
+ * `undefined` for everything else, which then takes the modern path unchanged.
+ *
+ * @example
+ * const legacy = new LegacyHttpEndpoint(server.legacy, { keepAliveMs: 15_000 });
+ * const answer = await legacy.post(request, message, authInfo); // undefined: not a 2025 message
+ */
+export class LegacyHttpEndpoint {
+  readonly sessions: LegacySessionStore;
+  readonly #service: LegacyService;
+  readonly #options: LegacyEndpointOptions;
+
+  constructor(service: LegacyService, options: LegacyEndpointOptions) {
+    this.#service = service;
+    this.#options = options;
+    this.sessions = new LegacySessionStore(options);
+  }
+
+  /** A POSTed message without the modern envelope: `initialize`, or a message of a live session. */
+  async post(
+    request: Request,
+    message: unknown,
+    authInfo: AuthInfo | undefined,
+  ): Promise<Response | undefined> {
+    if (!isObject(message) || hasModernEnvelope(message)) return undefined;
+    if (opensLegacySession(message) && "id" in message) return this.#initialize(request, message, authInfo);
+    const sessionId = request.headers.get(SESSION_HEADER);
+    if (sessionId === null) {
+      const version = request.headers.get(HttpHeader.ProtocolVersion);
+      if (version === null || !LEGACY_PROTOCOL_VERSIONS.includes(version)) return undefined;
+      return errorResponse(
+        400,
+        idOf(message),
+        ErrorCode.InvalidRequest,
+        "Bad Request: Mcp-Session-Id header is required",
+      );
+    }
+    const entry = this.#session(request, sessionId, authInfo);
+    if (entry instanceof Response) return entry;
+    if (isResponse(message)) {
+      entry.session.receive(message);
+      return new Response(null, { status: 202 });
+    }
+    if (typeof message.method !== "string")
+      return errorResponse(400, idOf(message), ErrorCode.InvalidRequest, "Invalid Request");
+    if (!("id" in message)) {
+      entry.session.notification({ method: message.method, params: message.params });
+      return new Response(null, { status: 202 });
+    }
+    if (!acceptsJsonAndEventStream(request.headers.get("accept"))) {
+      return errorResponse(
+        406,
+        idOf(message),
+        ErrorCode.InvalidRequest,
+        "Not Acceptable: Accept must allow application/json and text/event-stream",
+      );
+    }
+    entry.active++;
+    return respondLegacy(message, request, {
+      session: entry.session,
+      authInfo,
+      keepAliveMs: this.#options.keepAliveMs,
+      logger: this.#options.logger,
+      onDone: () => {
+        entry.active--;
+        entry.lastSeen = Date.now();
+      },
+    });
+  }
+
+  /**
+   * GET (the session's stream) and DELETE (end the session) of a live session. Anything else —
+   * no session header, an unknown session — is not ours: the endpoint answers 405 as before.
+   */
+  async other(request: Request, authenticate: () => Promise<AuthOutcome>): Promise<Response | undefined> {
+    const sessionId = request.headers.get(SESSION_HEADER);
+    if (sessionId === null || (request.method !== "GET" && request.method !== "DELETE")) return undefined;
+    const auth = await authenticate();
+    if (!auth.ok) return auth.response;
+    if (this.sessions.get(sessionId, auth.authInfo) === undefined) return undefined;
+    const entry = this.#session(request, sessionId, auth.authInfo);
+    if (entry instanceof Response) return entry;
+    if (request.method === "DELETE") {
+      this.sessions.delete(entry.id);
+      return new Response(null, { status: 200 });
+    }
+    if (!acceptsEventStream(request.headers.get("accept"))) {
+      return errorResponse(
+        406,
+        null,
+        ErrorCode.InvalidRequest,
+        "Not Acceptable: Accept must allow text/event-stream",
+      );
+    }
+    if (entry.stream) {
+      return errorResponse(
+        409,
+        null,
+        ErrorCode.InvalidRequest,
+        "Conflict: this session's stream is already open",
+      );
+    }
+    const stream = new SseStream({
+      keepAliveMs: this.#options.keepAliveMs,
+      onCancel: () => {
+        if (entry.stream === stream) entry.stream = undefined;
+        entry.lastSeen = Date.now();
+      },
+    });
+    entry.stream = stream;
+    return new Response(stream.readable, { status: 200, headers: SSE_HEADERS });
+  }
+
+  /** Opens a session with this `initialize`; the id is minted only when the handshake succeeds. */
+  async #initialize(
+    request: Request,
+    message: Record<string, unknown>,
+    authInfo: AuthInfo | undefined,
+  ): Promise<Response> {
+    const id = idOf(message);
+    if (!acceptsJsonAndEventStream(request.headers.get("accept"))) {
+      return errorResponse(
+        406,
+        id,
+        ErrorCode.InvalidRequest,
+        "Not Acceptable: Accept must allow application/json and text/event-stream",
+      );
+    }
+    const session = this.#service.openSession();
+    const response = await session.handle(message, { send: async () => {}, authInfo });
+    if (response === undefined || "error" in response) {
+      session.close();
+      return jsonResponse(
+        response ?? {
+          jsonrpc: "2.0",
+          id,
+          error: { code: ErrorCode.InternalError, message: "Internal error" },
+        },
+        400,
+      );
+    }
+    const entry = this.sessions.add(session, authInfo);
+    if (entry === undefined) {
+      session.close();
+      this.#options.logger?.warn(
+        `[http] refused a legacy session: ${this.sessions.maxSessions} sessions are busy`,
+      );
+      return errorResponse(503, id, ErrorCode.InternalError, "Service Unavailable: too many sessions");
+    }
+    return jsonResponse(response, 200, { [SESSION_HEADER]: entry.id });
+  }
+
+  /** The live session of a request, or the 404/400 that answers it. */
+  #session(request: Request, sessionId: string, authInfo: AuthInfo | undefined): SessionEntry | Response {
+    const entry = this.sessions.get(sessionId, authInfo);
+    if (!entry)
+      return errorResponse(404, null, ErrorCode.InvalidRequest, "Not Found: unknown or expired session");
+    const version = request.headers.get(HttpHeader.ProtocolVersion);
+    if (version !== null && !LEGACY_PROTOCOL_VERSIONS.includes(version)) {
+      return errorResponse(
+        400,
+        null,
+        ErrorCode.InvalidRequest,
+        "Bad Request: unsupported MCP-Protocol-Version",
+      );
+    }
+    return entry;
+  }
+}

@@ -1,0 +1,72 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { ClientSession } from "../../../src/client/session.js";
+import { silentLogger } from "../../../src/server/logger.js";
+import { Server } from "../../../src/server/server.js";
+import { StreamableHttpClientTransport } from "../../../src/transports/http/client.js";
+import { type HttpServerHandle, serveHttp } from "../../../src/transports/http/node.js";
+
+let http: HttpServerHandle | undefined;
+afterEach(async () => {
+  await http?.close();
+  http = undefined;
+});
+
+function refused(): Error {
+  return Object.assign(new TypeError("fetch failed"), {
+    cause: Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }),
+  });
+}
+
+function reset(): Error {
+  return Object.assign(new TypeError("fetch failed"), {
+    cause: Object.assign(new Error("socket hang up"), { code: "ECONNRESET" }),
+  });
+}
+
+async function setup(failure: () => Error) {
+  let calls = 0;
+  const server = new Server("retry", {
+    logger: silentLogger,
+    onCallTool: () => {
+      calls++;
+      return { content: [{ type: "text", text: "ran" }] };
+    },
+  });
+  http = await serveHttp(server, { port: 0 });
+  const posted: string[] = [];
+  let failNext = true;
+  const transport = new StreamableHttpClientTransport(http.url, {
+    fetch: async (url, init) => {
+      const body = JSON.parse(String(init.body)) as { id?: unknown; method: string };
+      posted.push(`${body.method}#${String(body.id)}`);
+      if (body.method === "tools/call" && failNext) {
+        failNext = false;
+        throw failure();
+      }
+      return fetch(url, init);
+    },
+  });
+  const session = await ClientSession.connect(transport);
+  return { session, posted, calls: () => calls };
+}
+
+describe("StreamableHttpClientTransport retries", () => {
+  it("re-sends even a tools/call, once, under a new id, when the connection was refused (it reached no server)", async () => {
+    const { session, posted, calls } = await setup(refused);
+    const result = await session.callTool("t");
+    expect(result.content).toEqual([{ type: "text", text: "ran" }]);
+    expect(posted).toHaveLength(2);
+    expect(posted[0]).toBe("tools/call#1");
+    expect(posted[1]).toMatch(/^tools\/call#rt-retry-\d+$/);
+    expect(calls()).toBe(1);
+    await session.close();
+  });
+
+  it("never re-sends a tools/call whose connection broke after it may have been sent", async () => {
+    const { session, posted, calls } = await setup(reset);
+    await expect(session.callTool("t")).rejects.toThrow(/the POST failed/);
+    expect(posted).toEqual(["tools/call#1"]);
+    expect(calls()).toBe(0);
+    await session.close();
+  });
+});
