@@ -23,7 +23,7 @@ describe("docs code comes from examples", () => {
         // Compared without whitespace and trailing commas, so the formatter may rewrap either side.
         const squash = (code: string) =>
           code
-            .replace(/,(\s*[}\])])/g, "$1")
+            .replace(/,(\s*([}\])]|$))/g, "$1")
             .replace(/\s+/g, "")
             .trim();
         const example = readFileSync(join(root, source?.[1] ?? ""), "utf8");
