@@ -1,0 +1,190 @@
+// The "everything client" the official MCP conformance suite spawns in client mode, built on our own
+// Client and nothing else. The suite starts a mock server per scenario, appends its URL as the last
+// argument and names the scenario in MCP_CONFORMANCE_SCENARIO (data, when a scenario needs some, is
+// JSON in MCP_CONFORMANCE_CONTEXT). See shared/reference/conformance-suite.md §5.2.
+//
+// Exit 0 when the scenario ran to its end, 1 otherwise. Everything is logged to stderr.
+//
+//   MCP_CONFORMANCE_SCENARIO=tools_call node --import tsx conformance/everything-client.ts http://localhost:3000/mcp
+import { Client, type ClientOptions } from "roundtrip-mcp/client";
+
+type Scenario = (url: string, context: Record<string, unknown>) => Promise<void>;
+
+function log(message: string): void {
+  process.stderr.write(`[everything-client] ${message}\n`);
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return `${error.name}${code === undefined ? "" : ` ${String(code)}`}: ${error.message}`;
+  }
+  return String(error);
+}
+
+const CLIENT_INFO = { name: "roundtrip-conformance-client", version: "0.1.0" };
+
+/** Connects (server/discover, with the SDK's own version negotiation) and runs `body`, then closes. */
+async function withClient(url: string, options: ClientOptions, body: (client: Client) => Promise<void>) {
+  const client = await Client.connect(url, { clientInfo: CLIENT_INFO, ...options });
+  log(`connected: protocol ${client.protocolVersion}, era ${client.era}`);
+  try {
+    await body(client);
+  } finally {
+    await client.close();
+  }
+}
+
+/** Answers every embedded elicitation with an accept (the mocks only check that one was answered). */
+const acceptAll: NonNullable<ClientOptions["elicitation"]> = (_ctx, params) => {
+  log(`elicitation: ${params.message}`);
+  return { action: "accept", content: { confirmed: true } };
+};
+
+const scenarios: Record<string, Scenario> = {
+  // A strict stateless mock: every request carries the header and the _meta envelope.
+  tools_call: (url) =>
+    withClient(url, {}, async (client) => {
+      const { tools } = await client.listTools();
+      log(`tools: ${tools.map((tool) => tool.name).join(", ")}`);
+      const result = await client.callTool("add_numbers", { a: 5, b: 3 });
+      log(`add_numbers: ${JSON.stringify(result.content)}`);
+    }),
+
+  // The first POST is refused with -32022; the SDK must retry with a supported version. All three
+  // optional capabilities are declared, so the mock can check their shapes.
+  "request-metadata": (url) =>
+    withClient(
+      url,
+      {
+        elicitation: acceptAll,
+        sampling: () => ({
+          role: "assistant",
+          content: { type: "text", text: "ok" },
+          model: "conformance-model",
+        }),
+        listRoots: () => ({ roots: [{ uri: "file:///conformance", name: "conformance" }] }),
+      },
+      async () => {},
+    ),
+
+  // Multi-round-trip request state: echo byte-exact, new JSON-RPC ids, no leaks, and a result
+  // without resultType is complete. The last tool may make the SDK throw: that is fine.
+  "sep-2322-client-request-state": (url) =>
+    withClient(url, { elicitation: acceptAll }, async (client) => {
+      for (const name of ["test_mrtr_echo_state", "test_mrtr_no_state", "test_mrtr_unrelated"]) {
+        const result = await client.callTool(name, {});
+        log(`${name}: ${JSON.stringify(result.content)}`);
+      }
+      try {
+        const result = await client.callTool("test_mrtr_no_result_type", {});
+        log(`test_mrtr_no_result_type: ${JSON.stringify(result.content)}`);
+      } catch (error) {
+        log(`test_mrtr_no_result_type failed (allowed): ${describe(error)}`);
+      }
+    }),
+
+  // Mcp-Method on every POST, Mcp-Name on tools/call, resources/read and prompts/get.
+  "http-standard-headers": (url) =>
+    withClient(url, {}, async (client) => {
+      const { tools } = await client.listTools();
+      const tool = tools[0];
+      if (tool) log(`${tool.name}: ${JSON.stringify((await client.callTool(tool.name, {})).content)}`);
+      const { resources } = await client.listResources();
+      const resource = resources[0];
+      if (resource)
+        log(`${resource.uri}: ${(await client.readResource(resource.uri)).contents.length} content(s)`);
+      const { prompts } = await client.listPrompts();
+      const prompt = prompts[0];
+      if (prompt)
+        log(`${prompt.name}: ${(await client.getPrompt(prompt.name, {})).messages.length} message(s)`);
+    }),
+
+  // x-mcp-header mirroring: exactly the calls the scenario lists, after tools/list.
+  "http-custom-headers": (url, context) =>
+    withClient(url, {}, async (client) => {
+      await client.listTools();
+      const calls = Array.isArray(context.toolCalls) ? context.toolCalls : [];
+      for (const call of calls as { name: string; arguments?: Record<string, unknown> }[]) {
+        const result = await client.callTool(call.name, call.arguments ?? {});
+        log(`${call.name}: ${JSON.stringify(result.content)}`);
+      }
+    }),
+
+  // Tools with invalid x-mcp-header declarations must be dropped by the SDK at tools/list.
+  "http-invalid-tool-headers": (url) =>
+    withClient(url, {}, async (client) => {
+      const { tools } = await client.listTools();
+      log(`tools kept: ${tools.map((tool) => tool.name).join(", ")}`);
+      for (const tool of tools) {
+        try {
+          await client.callTool(tool.name, { region: "us-west1" });
+          log(`${tool.name}: called`);
+        } catch (error) {
+          log(`${tool.name} failed (ignored): ${describe(error)}`);
+        }
+      }
+    }),
+
+  // Listing tools must never fetch the network $ref canary in a tool's outputSchema.
+  "json-schema-ref-no-deref": (url) =>
+    withClient(url, {}, async (client) => {
+      const { tools } = await client.listTools();
+      log(`tools: ${tools.map((tool) => tool.name).join(", ")}`);
+    }),
+
+  // Not scored (added after release): echo json_schema_2020_12_tool's inputSchema as received.
+  "json-schema-2020-12-preservation": (url) =>
+    withClient(url, {}, async (client) => {
+      const { tools } = await client.listTools();
+      const focal = tools.find((tool) => tool.name === "json_schema_2020_12_tool");
+      if (!focal) throw new Error("json_schema_2020_12_tool is not listed");
+      await client.callTool("json_schema_echo", { schema: focal.inputSchema });
+    }),
+};
+
+/** What every auth scenario expects once authorized: tools/list, then tools/call test-tool. */
+const authScenario: Scenario = (url) =>
+  withClient(url, {}, async (client) => {
+    await client.listTools();
+    await client.callTool("test-tool", {});
+  });
+
+async function main(): Promise<number> {
+  const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
+  const url = process.argv.at(-1);
+  if (process.argv.length < 3 || url === undefined || !URL.canParse(url)) {
+    log("usage: MCP_CONFORMANCE_SCENARIO=<scenario> everything-client.ts <server url>");
+    return 2;
+  }
+  let context: Record<string, unknown> = {};
+  if (process.env.MCP_CONFORMANCE_CONTEXT) {
+    try {
+      context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT) as Record<string, unknown>;
+    } catch {
+      log("MCP_CONFORMANCE_CONTEXT is not JSON; ignoring it");
+    }
+  }
+  const version = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION;
+  if (version !== undefined && version !== "2026-07-28") {
+    log(`protocol ${version} requested: this client speaks 2026-07-28 (legacy is another fixture's job)`);
+  }
+  // No OAuth client in the SDK yet: auth scenarios run the plain flow and fail at the first 401.
+  const run = scenario.startsWith("auth/") ? authScenario : scenarios[scenario];
+  if (!run) {
+    log(`unknown scenario ${JSON.stringify(scenario)}`);
+    return 1;
+  }
+  log(`scenario ${scenario} against ${url}`);
+  try {
+    await run(url, context);
+    log(`scenario ${scenario} done`);
+    return 0;
+  } catch (error) {
+    log(`scenario ${scenario} failed: ${describe(error)}`);
+    if (error instanceof Error && error.stack) log(error.stack);
+    return 1;
+  }
+}
+
+process.exitCode = await main();
