@@ -1,3 +1,4 @@
+import { Validator } from "@cfworker/json-schema";
 import { z } from "zod";
 
 /** The Standard Schema interface (v1), as implemented by zod, Valibot, ArkType and others. */
@@ -91,10 +92,16 @@ function fromStandard<T>(schema: StandardSchemaV1, io: "input" | "output"): Comp
   };
 }
 
+/**
+ * A raw JSON Schema is validated by a real 2020-12 validator (compiled once, no code generation,
+ * so it also runs on Workers); local `$ref`s resolve, network `$ref`s are never fetched. The schema
+ * is advertised exactly as given.
+ */
 function fromJsonSchema<T>(schema: JsonSchemaObject): CompiledSchema<T> {
-  let validator: z.ZodType;
+  const draft = typeof schema.$schema === "string" && schema.$schema.includes("draft-07") ? "7" : "2020-12";
+  let validator: Validator;
   try {
-    validator = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
+    validator = new Validator(schema as ConstructorParameters<typeof Validator>[0], draft, false);
   } catch (error) {
     throw new Error(
       `Cannot validate against this JSON Schema: ${error instanceof Error ? error.message : String(error)}`,
@@ -103,10 +110,24 @@ function fromJsonSchema<T>(schema: JsonSchemaObject): CompiledSchema<T> {
   return {
     jsonSchema: schema,
     async validate(value) {
-      const parsed = await validator.safeParseAsync(value);
-      return parsed.success
-        ? { ok: true, value: parsed.data as T }
-        : { ok: false, message: summarize(parsed.error.issues) };
+      let result: ReturnType<Validator["validate"]>;
+      try {
+        result = validator.validate(value);
+      } catch {
+        // Deny on error: a schema the validator cannot evaluate accepts nothing.
+        return { ok: false, message: "the input schema could not be evaluated" };
+      }
+      if (result.valid) return { ok: true, value: value as T };
+      const leaves = result.errors.filter(
+        (e) => !["properties", "allOf", "anyOf", "oneOf", "items", "$ref"].includes(e.keyword),
+      );
+      const shown = (leaves.length > 0 ? leaves : result.errors).slice(0, 3);
+      return {
+        ok: false,
+        message: shown
+          .map((e) => `${e.instanceLocation === "#" ? "" : `${e.instanceLocation.slice(2)}: `}${e.error}`)
+          .join("; "),
+      };
     },
   };
 }

@@ -1,0 +1,343 @@
+/**
+ * The command line of `roundtrip`: commands, the target (a URL, or `-- command args...` for a
+ * stdio server) and options. Pure: no I/O, errors are `UsageError`s (exit 2).
+ */
+import { basename, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import type { StdioTarget } from "../client/targets.js";
+import type { Root } from "../types/index.js";
+import { UsageError } from "./exit.js";
+
+export const COMMANDS = ["discover", "tools", "call", "prompts", "prompt", "resources", "read"] as const;
+export type CommandName = (typeof COMMANDS)[number];
+
+/** The operands each command takes after its target. */
+const OPERANDS: Record<CommandName, readonly string[]> = {
+  discover: [],
+  tools: [],
+  call: ["tool"],
+  prompts: [],
+  prompt: ["name"],
+  resources: [],
+  read: ["uri"],
+};
+
+/** Everything a run needs, parsed and checked. */
+export interface CliOptions {
+  command: CommandName;
+  target: string | StdioTarget;
+  /** The command's operands by name: `tool`, `name` or `uri`. */
+  operands: Record<string, string>;
+  /** `--arg k=v` (strings, typed later against the tool's input schema). */
+  args: Record<string, string>;
+  /** `--args '{...}'` (or `--json '{...}'`). */
+  argsJson: Record<string, unknown> | undefined;
+  /** `--json`: print the raw result JSON. */
+  json: boolean;
+  /** `--answer key=json`, by input-request key. */
+  answers: Map<string, unknown>;
+  roots: Root[];
+  samplingCommand: string | undefined;
+  open: boolean;
+  trace: boolean;
+  maxRounds: number | undefined;
+  timeoutMs: number | undefined;
+}
+
+export type ParsedCommandLine = { kind: "help" } | { kind: "version" } | { kind: "run"; options: CliOptions };
+
+export const USAGE = `Usage:
+  roundtrip discover  <target>
+  roundtrip tools     <target>
+  roundtrip call      <target> <tool> [--arg k=v ...] [--args '{...}']
+  roundtrip prompts   <target>
+  roundtrip prompt    <target> <name> [--arg k=v ...]
+  roundtrip resources <target>
+  roundtrip read      <target> <uri>
+
+<target> is a Streamable HTTP URL (http://127.0.0.1:8000/mcp), or "-- command args..." to spawn a
+stdio server: everything after "--" is the server's command line, so put the operands and options
+before it, e.g.  roundtrip call provision --arg name=orders -- node server.js
+
+Questions the server asks (elicitation forms, URL sign-ins, sampling) are asked in the terminal.
+
+Options:
+  --arg k=v               a tool or prompt argument (repeatable); typed by the tool's input schema
+  --args '{...}'          all arguments as one JSON object (also accepted: --json '{...}')
+  --json                  print the raw result JSON instead of readable text
+  --answer key=json       answer the input request "key" without asking (repeatable). Forms: an
+                          object of field values, or "decline" / "cancel"; URL: "accept" (consent),
+                          "decline" or "cancel"; sampling: the assistant text as a JSON string
+  --root path|file-uri    a root offered when the server asks roots/list (repeatable)
+  --sampling-command cmd  answer sampling requests by running cmd (shell): the request JSON on its
+                          stdin, the assistant text on its stdout
+  --open                  open a consented URL with the platform opener (default: only print it)
+  --trace                 print each round on stderr: what was asked, what was answered (never
+                          values) and the requestState size (never its content)
+  --max-rounds n          input rounds allowed per request (default 10)
+  --timeout ms            per-request timeout in milliseconds (default 60000)
+  --env KEY=VALUE         an environment variable for the stdio server (repeatable)
+  -h, --help              this help
+  -V, --version           the version
+
+Exit codes: 0 complete, 1 tool error (isError) or a failed --sampling-command, 2 usage (bad
+arguments, a question with no --answer and no terminal), 3 protocol error (server error,
+transport failure, rounds exceeded), 130 stopped by the user.`;
+
+type OptionKind = "flag" | "value";
+const OPTIONS: Record<string, OptionKind> = {
+  "--arg": "value",
+  "--args": "value",
+  "--json": "flag",
+  "--answer": "value",
+  "--root": "value",
+  "--sampling-command": "value",
+  "--open": "flag",
+  "--trace": "flag",
+  "--max-rounds": "value",
+  "--timeout": "value",
+  "--env": "value",
+  "--help": "flag",
+  "--version": "flag",
+};
+
+function splitPair(option: string, value: string): [string, string] {
+  const at = value.indexOf("=");
+  if (at <= 0) throw new UsageError(`${option} expects key=value, got ${JSON.stringify(value)}`);
+  return [value.slice(0, at), value.slice(at + 1)];
+}
+
+function parseJsonValue(option: string, key: string, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new UsageError(
+      `${option} ${key}=…: the value is not JSON (${JSON.stringify(text)}); quote strings, e.g. ` +
+        `${option} ${key}='"text"'`,
+    );
+  }
+}
+
+function parseArgsJson(option: string, text: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new UsageError(`${option} expects a JSON object, got ${JSON.stringify(text)}`);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new UsageError(`${option} expects a JSON object, got ${text}`);
+  }
+  return value as Record<string, unknown>;
+}
+
+function parseCount(option: string, text: string, min: number): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < min) {
+    throw new UsageError(`${option} expects an integer ≥ ${min}, got ${JSON.stringify(text)}`);
+  }
+  return value;
+}
+
+/**
+ * A `--root` value as a `Root`: a `file://` URI as given, or a path made absolute.
+ *
+ * @example
+ * rootFrom("/work/repo", "/"); // { uri: "file:///work/repo", name: "repo" }
+ */
+export function rootFrom(value: string, cwd: string): Root {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
+    if (!value.toLowerCase().startsWith("file://") || !URL.canParse(value)) {
+      throw new UsageError(`--root expects a path or a file:// URI, got ${JSON.stringify(value)}`);
+    }
+    const uri = new URL(value).href;
+    let name: string;
+    try {
+      name = basename(fileURLToPath(uri));
+    } catch {
+      name = uri;
+    }
+    return name ? { uri, name } : { uri };
+  }
+  if (value === "") throw new UsageError("--root expects a path or a file:// URI");
+  const path = resolve(cwd, value);
+  const name = basename(path);
+  const uri = pathToFileURL(path).href;
+  return name ? { uri, name } : { uri };
+}
+
+function targetFrom(operand: string | undefined): string {
+  if (operand === undefined) {
+    throw new UsageError('missing <target>: a Streamable HTTP URL, or "-- command args..." for stdio');
+  }
+  if (!/^https?:\/\//i.test(operand) || !URL.canParse(operand)) {
+    throw new UsageError(
+      `${JSON.stringify(operand)} is not an http(s) URL; for a stdio server put its command line ` +
+        'after "--", e.g. roundtrip tools -- node server.js',
+    );
+  }
+  return operand;
+}
+
+/**
+ * Parses `process.argv.slice(2)`.
+ *
+ * @example
+ * parseCommandLine(["call", "http://127.0.0.1:8000/mcp", "provision", "--arg", "name=orders"], "/");
+ */
+export function parseCommandLine(argv: readonly string[], cwd: string): ParsedCommandLine {
+  const separator = argv.indexOf("--");
+  const own = separator === -1 ? argv : argv.slice(0, separator);
+  const stdio = separator === -1 ? undefined : argv.slice(separator + 1);
+
+  const positionals: string[] = [];
+  const args: Record<string, string> = {};
+  const answers = new Map<string, unknown>();
+  const roots: Root[] = [];
+  const env: Record<string, string> = {};
+  const options = {
+    json: false,
+    open: false,
+    trace: false,
+    help: false,
+    version: false,
+    argsJson: undefined as Record<string, unknown> | undefined,
+    samplingCommand: undefined as string | undefined,
+    maxRounds: undefined as number | undefined,
+    timeoutMs: undefined as number | undefined,
+  };
+  let argsUsed = false;
+
+  for (let i = 0; i < own.length; i++) {
+    const token = own[i] as string;
+    if (token === "-h") options.help = true;
+    else if (token === "-V") options.version = true;
+    else if (token.startsWith("--")) {
+      const eq = token.indexOf("=");
+      const name = eq === -1 ? token : token.slice(0, eq);
+      const inline = eq === -1 ? undefined : token.slice(eq + 1);
+      const kind = OPTIONS[name];
+      if (kind === undefined) throw new UsageError(`unknown option ${name}`);
+      if (name === "--json") {
+        // `--json` alone: raw output. `--json '{...}'` / `--json={...}`: the arguments, as in
+        // `roundtrip call <target> <tool> --json '{...}'`.
+        const next = own[i + 1];
+        if (inline !== undefined) options.argsJson = parseArgsJson("--json", inline);
+        else if (next?.trimStart().startsWith("{")) {
+          options.argsJson = parseArgsJson("--json", next);
+          i++;
+        } else options.json = true;
+        argsUsed ||= options.argsJson !== undefined;
+        continue;
+      }
+      if (kind === "flag") {
+        if (inline !== undefined) throw new UsageError(`${name} takes no value`);
+        if (name === "--open") options.open = true;
+        else if (name === "--trace") options.trace = true;
+        else if (name === "--help") options.help = true;
+        else if (name === "--version") options.version = true;
+        continue;
+      }
+      let value = inline;
+      if (value === undefined) {
+        if (i + 1 >= own.length) throw new UsageError(`${name} needs a value`);
+        value = own[++i] as string;
+      }
+      switch (name) {
+        case "--arg": {
+          const [key, text] = splitPair(name, value);
+          args[key] = text;
+          argsUsed = true;
+          break;
+        }
+        case "--args":
+          options.argsJson = parseArgsJson(name, value);
+          argsUsed = true;
+          break;
+        case "--answer": {
+          const [key, text] = splitPair(name, value);
+          answers.set(key, parseJsonValue(name, key, text));
+          break;
+        }
+        case "--root":
+          roots.push(rootFrom(value, cwd));
+          break;
+        case "--sampling-command":
+          if (value.trim() === "") throw new UsageError("--sampling-command needs a command");
+          options.samplingCommand = value;
+          break;
+        case "--max-rounds":
+          options.maxRounds = parseCount(name, value, 0);
+          break;
+        case "--timeout":
+          options.timeoutMs = parseCount(name, value, 1);
+          break;
+        case "--env": {
+          const [key, text] = splitPair(name, value);
+          env[key] = text;
+          break;
+        }
+      }
+    } else positionals.push(token);
+  }
+
+  if (options.help) return { kind: "help" };
+  if (options.version) return { kind: "version" };
+
+  const [commandName, ...rest] = positionals;
+  if (commandName === undefined) throw new UsageError("missing command");
+  if (!(COMMANDS as readonly string[]).includes(commandName)) {
+    throw new UsageError(`unknown command ${JSON.stringify(commandName)} (one of ${COMMANDS.join(", ")})`);
+  }
+  const command = commandName as CommandName;
+
+  let target: string | StdioTarget;
+  let operandValues: string[];
+  if (stdio !== undefined) {
+    const [program, ...programArgs] = stdio;
+    if (program === undefined || program === "") throw new UsageError('"--" must be followed by a command');
+    target =
+      Object.keys(env).length > 0
+        ? { command: program, args: programArgs, env }
+        : { command: program, args: programArgs };
+    operandValues = rest;
+  } else {
+    target = targetFrom(rest[0]);
+    operandValues = rest.slice(1);
+    if (Object.keys(env).length > 0)
+      throw new UsageError("--env applies to a stdio server (-- command args...)");
+  }
+  const names = OPERANDS[command];
+  if (operandValues.length < names.length) {
+    throw new UsageError(`${command} needs <${names.slice(operandValues.length).join("> <")}>`);
+  }
+  if (operandValues.length > names.length) {
+    throw new UsageError(`unexpected argument ${JSON.stringify(operandValues[names.length])} for ${command}`);
+  }
+  if (argsUsed && command !== "call" && command !== "prompt") {
+    throw new UsageError("--arg / --args apply to call and prompt only");
+  }
+  const operands: Record<string, string> = {};
+  names.forEach((name, index) => {
+    operands[name] = operandValues[index] as string;
+  });
+
+  return {
+    kind: "run",
+    options: {
+      command,
+      target,
+      operands,
+      args,
+      argsJson: options.argsJson,
+      json: options.json,
+      answers,
+      roots,
+      samplingCommand: options.samplingCommand,
+      open: options.open,
+      trace: options.trace,
+      maxRounds: options.maxRounds,
+      timeoutMs: options.timeoutMs,
+    },
+  };
+}

@@ -1,0 +1,302 @@
+/**
+ * One run of the `roundtrip` command: parse, connect, do the command (answering the server's
+ * questions on the way), print, and choose the exit code. No process globals: `main.ts` hands in
+ * the streams, the environment and the Ctrl-C signal.
+ */
+import { readFileSync } from "node:fs";
+import type { Readable, Writable } from "node:stream";
+import { Client } from "../client/client.js";
+import type { CallOptions } from "../client/session.js";
+import {
+  ErrorCode,
+  type Implementation,
+  McpError,
+  type ProgressNotificationParams,
+  type Prompt,
+  type Resource,
+  type ResourceTemplate,
+  type Tool,
+} from "../types/index.js";
+import { type CliOptions, parseCommandLine, USAGE } from "./args.js";
+import { createCallbacks } from "./callbacks.js";
+import { describeError, ExitCode, exitCodeFor, UsageError } from "./exit.js";
+import {
+  formatDiscover,
+  formatPromptResult,
+  formatPrompts,
+  formatReadResult,
+  formatResources,
+  formatToolResult,
+  formatTools,
+} from "./format.js";
+import { clackPrompter, type Prompter } from "./prompter.js";
+import { colorEnabled, createStyle, sanitize } from "./terminal.js";
+import { Tracer } from "./trace.js";
+import { type TerminalStream, Ui } from "./ui.js";
+import { openUrl } from "./url.js";
+
+/** What a run reads and writes. */
+export interface CliIo {
+  readonly stdout: Writable;
+  readonly stderr: TerminalStream;
+  readonly stdin: Readable & { isTTY?: boolean };
+  readonly env: Record<string, string | undefined>;
+  readonly cwd: string;
+  readonly platform: NodeJS.Platform;
+  /** Aborted on Ctrl-C: the current request is abandoned. */
+  readonly signal?: AbortSignal;
+}
+
+/** The package's version, read from package.json next to `src/` or `dist/`. */
+export function cliVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+      version?: unknown;
+    };
+    return typeof pkg.version === "string" ? pkg.version : "unknown";
+  } catch {
+    return "unknown";
+  }
+}
+
+function write(stream: Writable, text: string): Promise<void> {
+  return new Promise((resolve) => {
+    stream.write(text.endsWith("\n") ? text : `${text}\n`, () => resolve());
+  });
+}
+
+/** Every page of a list, guarded against a server that loops its cursors. */
+async function allPages<T>(
+  fetch: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string }>,
+) {
+  const items: T[] = [];
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  do {
+    const page = await fetch(cursor);
+    items.push(...page.items);
+    cursor = page.nextCursor;
+    if (cursor !== undefined && seen.has(cursor)) break;
+    if (cursor !== undefined) seen.add(cursor);
+  } while (cursor !== undefined && seen.size < 1000);
+  return items;
+}
+
+function typesOf(property: unknown): string[] {
+  const type = (property as { type?: unknown } | undefined)?.type;
+  if (typeof type === "string") return [type];
+  if (Array.isArray(type)) return type.filter((t): t is string => typeof t === "string");
+  return [];
+}
+
+/**
+ * A `--arg` value typed by the tool's input schema: strings stay strings; numbers, booleans,
+ * objects and arrays are parsed. Without a schema for the argument, the value is a string.
+ *
+ * @example
+ * coerceArgument("count", "3", { type: "integer" }); // 3
+ */
+export function coerceArgument(key: string, text: string, property: unknown): unknown {
+  const types = typesOf(property);
+  if (types.length === 0 || types.includes("string")) return text;
+  if (types.includes("number") || types.includes("integer")) {
+    const value = Number(text);
+    if (text.trim() !== "" && Number.isFinite(value)) return value;
+  }
+  if (types.includes("boolean") && (text === "true" || text === "false")) return text === "true";
+  if (types.some((type) => type === "object" || type === "array" || type === "null")) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      // reported below
+    }
+  }
+  throw new UsageError(`--arg ${key}: ${JSON.stringify(text)} is not a valid ${types.join(" | ")}`);
+}
+
+async function toolArguments(
+  client: Client,
+  options: CliOptions,
+  call: CallOptions,
+): Promise<Record<string, unknown>> {
+  const pairs = Object.entries(options.args);
+  if (pairs.length === 0) return options.argsJson ?? {};
+  let tool: Tool | undefined;
+  try {
+    const tools = await allPages(async (cursor) => {
+      const page = await client.listTools(cursor, call);
+      return { items: page.tools, nextCursor: page.nextCursor };
+    });
+    tool = tools.find((candidate) => candidate.name === options.operands.tool);
+  } catch {
+    tool = undefined;
+  }
+  const properties =
+    (tool?.inputSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
+  const typed: Record<string, unknown> = {};
+  for (const [key, text] of pairs) typed[key] = coerceArgument(key, text, properties[key]);
+  return { ...options.argsJson, ...typed };
+}
+
+function promptArguments(options: CliOptions): Record<string, string> {
+  const args: Record<string, string> = {};
+  for (const [key, value] of Object.entries(options.argsJson ?? {})) {
+    if (typeof value !== "string") throw new UsageError(`prompt argument ${key} must be a string`);
+    args[key] = value;
+  }
+  return { ...args, ...options.args };
+}
+
+/**
+ * Runs the CLI and returns its exit code.
+ *
+ * @example
+ * process.exitCode = await run(process.argv.slice(2), { stdout, stderr, stdin, env, cwd, platform });
+ */
+export async function run(argv: readonly string[], io: CliIo): Promise<number> {
+  const style = createStyle(colorEnabled(io.stderr, io.env));
+  const ui = new Ui(io.stderr, style);
+  let options: CliOptions;
+  try {
+    const parsed = parseCommandLine(argv, io.cwd);
+    if (parsed.kind === "help") {
+      await write(io.stdout, USAGE);
+      return ExitCode.Ok;
+    }
+    if (parsed.kind === "version") {
+      await write(io.stdout, cliVersion());
+      return ExitCode.Ok;
+    }
+    options = parsed.options;
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    ui.line(`roundtrip: ${error.message}`);
+    ui.line("Run roundtrip --help for the usage.");
+    return ExitCode.Usage;
+  }
+
+  const tracer = new Tracer((line) => ui.line(style.dim(line)), options.trace);
+  let prompter: Prompter | undefined;
+  const { callbacks, used } = createCallbacks({
+    answers: options.answers,
+    interactive: io.stdin.isTTY === true,
+    prompter: () => {
+      prompter ??= clackPrompter(io.stdin, io.stderr);
+      return prompter;
+    },
+    ui,
+    tracer,
+    open: options.open,
+    opener: (href) => openUrl(href, io.platform),
+    roots: options.roots,
+    samplingCommand: options.samplingCommand,
+  });
+  const clientInfo: Implementation = { name: "roundtrip-cli", version: cliVersion() };
+  const call = {
+    signal: io.signal,
+    onProgress: (params: ProgressNotificationParams) => ui.progress(params),
+  };
+  let client: Client | undefined;
+  try {
+    client = await Client.connect(options.target, {
+      ...callbacks,
+      clientInfo,
+      inputRequiredMaxRounds: options.maxRounds,
+      timeoutMs: options.timeoutMs,
+      onRound: (round) => tracer.round(round),
+    });
+    const { text, json, code } = await execute(client, options, call, tracer);
+    ui.clearProgress();
+    if (code === ExitCode.ToolError)
+      ui.line(style.red("roundtrip: the tool reported an error (isError: true)"));
+    await write(io.stdout, options.json ? JSON.stringify(json, null, 2) : text);
+    for (const key of options.answers.keys()) {
+      if (!used.has(key)) ui.line(style.yellow(`roundtrip: warning: --answer ${key} was never asked for`));
+    }
+    return code;
+  } catch (error) {
+    ui.clearProgress();
+    ui.line(style.red(`roundtrip: ${sanitize(describeError(error))}`));
+    return exitCodeFor(error, io.signal?.aborted === true);
+  } finally {
+    await client?.close().catch(() => {});
+  }
+}
+
+interface Outcome {
+  text: string;
+  json: unknown;
+  code: number;
+}
+
+async function execute(
+  client: Client,
+  options: CliOptions,
+  call: CallOptions,
+  tracer: Tracer,
+): Promise<Outcome> {
+  const ok = (text: string, json: unknown): Outcome => ({ text, json, code: ExitCode.Ok });
+  switch (options.command) {
+    case "discover": {
+      const result = await client.discover({ ...call, cacheMode: "bypass" });
+      return ok(formatDiscover(result, client.serverInfo, client.protocolVersion), result);
+    }
+    case "tools": {
+      const tools = await allPages(async (cursor) => {
+        const page = await client.listTools(cursor, call);
+        return { items: page.tools, nextCursor: page.nextCursor };
+      });
+      return ok(formatTools(tools), { tools });
+    }
+    case "call": {
+      const name = options.operands.tool as string;
+      const args = await toolArguments(client, options, call);
+      tracer.start("tools/call", name);
+      const result = await client.callTool(name, args, call);
+      tracer.done();
+      return {
+        text: formatToolResult(result),
+        json: result,
+        code: result.isError === true ? ExitCode.ToolError : ExitCode.Ok,
+      };
+    }
+    case "prompts": {
+      const prompts = await allPages<Prompt>(async (cursor) => {
+        const page = await client.listPrompts(cursor, call);
+        return { items: page.prompts, nextCursor: page.nextCursor };
+      });
+      return ok(formatPrompts(prompts), { prompts });
+    }
+    case "prompt": {
+      const name = options.operands.name as string;
+      const args = promptArguments(options);
+      tracer.start("prompts/get", name);
+      const result = await client.getPrompt(name, Object.keys(args).length > 0 ? args : undefined, call);
+      tracer.done();
+      return ok(formatPromptResult(result), result);
+    }
+    case "resources": {
+      const resources = await allPages<Resource>(async (cursor) => {
+        const page = await client.listResources(cursor, call);
+        return { items: page.resources, nextCursor: page.nextCursor };
+      });
+      let resourceTemplates: ResourceTemplate[] = [];
+      try {
+        resourceTemplates = await allPages<ResourceTemplate>(async (cursor) => {
+          const page = await client.listResourceTemplates(cursor, call);
+          return { items: page.resourceTemplates, nextCursor: page.nextCursor };
+        });
+      } catch (error) {
+        if (!(error instanceof McpError && error.code === ErrorCode.MethodNotFound)) throw error;
+      }
+      return ok(formatResources(resources, resourceTemplates), { resources, resourceTemplates });
+    }
+    case "read": {
+      const uri = options.operands.uri as string;
+      tracer.start("resources/read", uri);
+      const result = await client.readResource(uri, { ...call, cacheMode: "bypass" });
+      tracer.done();
+      return ok(formatReadResult(result), result);
+    }
+  }
+}

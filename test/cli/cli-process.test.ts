@@ -1,0 +1,108 @@
+// The real binary, run from source as a child process with pipes (stdin is not a terminal): the
+// process exit codes 0/1/2/3, --json on stdout, a stdio server after --, and --open handing the
+// URL to the platform opener.
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, it } from "vitest";
+import { type HttpServerHandle, serveHttp } from "../../src/transports/http/node.js";
+import { createCliServer } from "./fixtures/cli-server.js";
+import { runCli, STDIO_FIXTURE } from "./harness.js";
+
+const tmp = mkdtempSync(join(tmpdir(), "roundtrip-cli-process-"));
+let http: HttpServerHandle;
+let page: Server;
+let pageHits = 0;
+let pageUrl = "";
+let url = "";
+
+const ANSWER = `account=${JSON.stringify({ name: "Grace Hopper", email: "grace@example.com", plan: "team", newsletter: false })}`;
+
+beforeAll(async () => {
+  page = createServer((_req, res) => {
+    pageHits++;
+    res.end("sign-in page");
+  });
+  await new Promise<void>((resolve) => page.listen(0, "127.0.0.1", resolve));
+  pageUrl = `http://127.0.0.1:${(page.address() as AddressInfo).port}/device?code=ABCD`;
+  http = await serveHttp(createCliServer({ signInUrl: pageUrl }), { port: 0 });
+  url = String(http.url);
+});
+
+afterAll(async () => {
+  await http.close();
+  await new Promise<void>((resolve) => page.close(() => resolve()));
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+describe.concurrent("the roundtrip process", { timeout: 60_000 }, () => {
+  it("exits 0 with --answer, and --json prints a result that parses", async ({ expect }) => {
+    const run = await runCli(["call", url, "register", "--json", "--answer", ANSWER]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe("");
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      resultType: "complete",
+      content: [
+        { type: "text", text: "Registered Grace Hopper <grace@example.com> on plan team, newsletter no." },
+      ],
+    });
+  });
+
+  it("exits 1 on a tool error", async ({ expect }) => {
+    const run = await runCli(["call", url, "fail"]);
+    expect(run).toMatchObject({ code: 1, stdout: "the disk is full\n" });
+  });
+
+  it("exits 2 naming the key of a question nobody can answer", async ({ expect }) => {
+    const run = await runCli(["call", url, "register"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("The server asked 'account' (an elicitation form) but no answer was given");
+  });
+
+  it("exits 3 on a server error", async ({ expect }) => {
+    const run = await runCli(["call", url, "no_such_tool"]);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain("the server answered error");
+  });
+
+  it("talks to a stdio server given after --", async ({ expect }) => {
+    const run = await runCli([
+      "call",
+      "register",
+      "--answer",
+      ANSWER,
+      "--",
+      "node",
+      "--import",
+      "tsx",
+      STDIO_FIXTURE,
+    ]);
+    expect(run).toMatchObject({
+      code: 0,
+      stdout: "Registered Grace Hopper <grace@example.com> on plan team, newsletter no.\n",
+    });
+  });
+
+  it.skipIf(process.platform !== "linux")(
+    "--open hands the consented URL to the platform opener as one argument, and nothing fetches it",
+    async ({ expect }) => {
+      const bin = join(tmp, "bin");
+      const opened = join(tmp, "opened.txt");
+      mkdirSync(bin, { recursive: true });
+      writeFileSync(join(bin, "xdg-open"), `#!/bin/sh\nprintf '%s\\n' "$#" "$1" > '${opened}'\n`);
+      chmodSync(join(bin, "xdg-open"), 0o755);
+      const run = await runCli(["call", url, "signin", "--open", "--answer", 'signin="accept"'], {
+        PATH: `${bin}:${process.env.PATH ?? ""}`,
+      });
+      expect(run).toMatchObject({ code: 0, stdout: "Sign-in answer: accept.\n" });
+      expect(run.stderr).toContain(`URL:    ${pageUrl}`);
+      expect(run.stderr).toContain(`Opened in your browser: ${pageUrl}`);
+      // The opener runs detached: give it a moment to write what it was given.
+      for (let i = 0; i < 100 && !existsSync(opened); i++) await new Promise((r) => setTimeout(r, 20));
+      expect(readFileSync(opened, "utf8")).toBe(`1\n${pageUrl}\n`);
+      expect(pageHits).toBe(0);
+    },
+  );
+});

@@ -1,0 +1,182 @@
+// The CLI in a real terminal: forms typed in over HTTP and over stdio, the URL consent screen,
+// and a sampling request answered by typing. Each CLI runs in a tmux pane of a private tmux
+// server; every pane is killed after its test, the server after the file.
+import { execFileSync } from "node:child_process";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { mcp as chain } from "../../examples/resolver-chain.js";
+import { completeSignIn, mcp as github } from "../../examples/url-elicitation.js";
+import { type HttpServerHandle, serveHttp } from "../../src/transports/http/node.js";
+import { createCliServer } from "./fixtures/cli-server.js";
+import { killTmuxServer, Pane, STDIO_FIXTURE } from "./harness.js";
+
+let hasTmux = true;
+try {
+  execFileSync("tmux", ["-V"], { stdio: "ignore" });
+} catch {
+  hasTmux = false;
+}
+
+const servers: HttpServerHandle[] = [];
+const panes: Pane[] = [];
+let fixtureUrl = "";
+let chainUrl = "";
+let githubUrl = "";
+
+beforeAll(async () => {
+  for (const server of [chain, github]) server.server.logger.warn = () => {};
+  const [fixture, chained, signIn] = await Promise.all([
+    serveHttp(createCliServer(), { port: 0 }),
+    serveHttp(chain, { port: 0 }),
+    serveHttp(github, { port: 0 }),
+  ]);
+  servers.push(fixture, chained, signIn);
+  fixtureUrl = String(fixture.url);
+  chainUrl = String(chained.url);
+  githubUrl = String(signIn.url);
+});
+
+afterEach(() => {
+  for (const pane of panes.splice(0)) pane.kill();
+});
+
+afterAll(async () => {
+  killTmuxServer();
+  await Promise.all(servers.map((server) => server.close()));
+});
+
+function start(args: string[]): Pane {
+  const pane = Pane.start(args);
+  panes.push(pane);
+  return pane;
+}
+
+/** Types the register form: string (with a validation retry) + enum + boolean, optional fields skipped. */
+async function fillRegisterForm(pane: Pane): Promise<void> {
+  await pane.waitFor("How do you want to respond?");
+  pane.press("Enter");
+  await pane.waitFor("Full name");
+  pane.type("Ada Lovelace");
+  pane.press("Enter");
+  await pane.waitFor("Email (email)");
+  pane.type("ada@example");
+  pane.press("Enter");
+  await pane.waitFor("Expected an email address");
+  pane.type(".com");
+  pane.press("Enter");
+  await pane.waitFor("Free tier");
+  pane.press("Down", "Enter");
+  await pane.waitFor("Subscribe to the newsletter");
+  pane.press("y");
+  await pane.waitFor("Seats (integer, 1–50, optional)");
+  pane.press("Enter");
+  await pane.waitFor("Tags (choose 0 to 2, optional)");
+  pane.press("Enter");
+  await pane.waitFor("Send this to Signup desk?");
+  const review = pane.screen();
+  expect(review).toContain('Plan: "pro"');
+  expect(review).toContain("Subscribe to the newsletter: true");
+  pane.press("Enter");
+}
+
+describe.skipIf(!hasTmux)("roundtrip in a terminal", { timeout: 45_000 }, () => {
+  it("asks a form over HTTP: typed string, enum chosen by title, boolean confirmed", async () => {
+    const pane = start(["call", fixtureUrl, "register"]);
+    await fillRegisterForm(pane);
+    expect(await pane.exitCode()).toBe(0);
+    expect(pane.screen()).toContain("Registered Ada Lovelace <ada@example.com> on plan pro, newsletter yes.");
+  });
+
+  it("asks the same form over stdio (-- node --import tsx <fixture>)", async () => {
+    const pane = start(["call", "register", "--", "node", "--import", "tsx", STDIO_FIXTURE]);
+    await fillRegisterForm(pane);
+    expect(await pane.exitCode()).toBe(0);
+    expect(pane.screen()).toContain("Registered Ada Lovelace <ada@example.com> on plan pro, newsletter yes.");
+  });
+
+  it("walks the example resolver chain: a string, then a confirmation that depends on it", async () => {
+    const pane = start(["call", chainUrl, "deploy", "--arg", "service=api"]);
+    await pane.waitFor("Username?");
+    pane.press("Enter");
+    await pane.waitFor("username (at least 1 chars)");
+    pane.type("ann");
+    pane.press("Enter");
+    await pane.waitFor("Send this to Deployer?");
+    pane.press("Enter");
+    await pane.waitFor("Deploy api as ann?");
+    pane.press("Enter");
+    await pane.waitFor(/◆\s+ok/);
+    pane.press("y");
+    await pane.waitFor(/Send this to Deployer\?[\s\S]*Send this to Deployer\?/);
+    pane.press("Enter");
+    expect(await pane.exitCode()).toBe(0);
+    expect(pane.screen()).toContain("Deployed api as ann.");
+  });
+
+  it("lets the user decline a form from the first choice", async () => {
+    const pane = start(["call", fixtureUrl, "register"]);
+    await pane.waitFor("How do you want to respond?");
+    pane.press("Down", "Enter");
+    expect(await pane.exitCode()).toBe(0);
+    expect(pane.screen()).toContain("Registration declined.");
+  });
+
+  it("Ctrl-C in a form answers cancel (and does not kill the command)", async () => {
+    const pane = start(["call", fixtureUrl, "register"]);
+    await pane.waitFor("How do you want to respond?");
+    pane.press("Enter");
+    await pane.waitFor("Full name");
+    pane.type("Ad");
+    pane.press("C-c");
+    expect(await pane.exitCode()).toBe(0);
+    expect(pane.screen()).toContain("Registration cancelled.");
+  });
+
+  it("shows a URL elicitation in full with its domain highlighted, and opens nothing before consent", async () => {
+    const pane = start(["call", githubUrl, "connect_github"]);
+    const screen = await pane.waitFor("Open this URL on github.example?");
+    const flow = /https:\/\/github\.example\/login\?flow=([0-9a-f-]{36})/.exec(screen)?.[1];
+    expect(flow).toBeDefined();
+    expect(screen).toContain(`URL:    https://github.example/login?flow=${flow}`);
+    expect(screen).toContain("Domain: github.example");
+    expect(screen).toContain("Nothing has been opened or fetched.");
+    expect(screen).not.toContain("Open this URL in your browser");
+    // The domain is set apart: a style escape right before it on the URL line.
+    const styled = pane.screen(true);
+    const esc = String.fromCharCode(27);
+    const sgr = `(?:${esc}\\[[0-9;]*m)+`;
+    expect(styled).toMatch(new RegExp(`URL: {4}https://${sgr}github\\.example${sgr}/login`));
+    pane.press("Enter");
+    await pane.waitFor("Finish in the browser, then continue.");
+    expect(pane.screen()).toContain(
+      `Open this URL in your browser: https://github.example/login?flow=${flow}`,
+    );
+    completeSignIn(flow as string, "octocat");
+    pane.press("Enter");
+    expect(await pane.exitCode()).toBe(0);
+    expect(pane.screen()).toContain("Connected as octocat.");
+  });
+
+  it("shows a sampling request and sends the text the user types", async () => {
+    const pane = start(["call", fixtureUrl, "capital"]);
+    const screen = await pane.waitFor("Answer as the assistant?");
+    expect(screen).toContain("asks for a completion from your model");
+    expect(screen).toContain("You are a geography teacher.");
+    expect(screen).toContain("[user]");
+    expect(screen).toContain("What is the capital of France?");
+    expect(screen).toContain("max tokens 50");
+    pane.press("Enter");
+    await pane.waitFor("Assistant's answer");
+    pane.type("Paris");
+    pane.press("Enter");
+    expect(await pane.exitCode()).toBe(0);
+    expect(pane.screen()).toContain("The model (human (roundtrip CLI)) said: Paris");
+  });
+
+  it("exits 130 when the user refuses a sampling request", async () => {
+    const pane = start(["call", fixtureUrl, "capital"]);
+    await pane.waitFor("Answer as the assistant?");
+    pane.press("Down", "Enter");
+    expect(await pane.exitCode()).toBe(130);
+    expect(pane.screen()).toContain("was refused; the request was abandoned");
+  });
+});
