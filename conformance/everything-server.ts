@@ -7,13 +7,7 @@
 // Run from the repo root (so tsconfig paths resolve):  PORT=3000 node --import tsx conformance/everything-server.ts
 // PORT=0 (the default) picks a free port. The first stdout line is `listening <url>`.
 import { pathToFileURL } from "node:url";
-import type {
-  ClientCapabilities,
-  ContentBlock,
-  CreateMessageResult,
-  InputRequests,
-  ListRootsResult,
-} from "roundtrip-mcp";
+import type { ContentBlock, CreateMessageResult, InputRequests, ListRootsResult } from "roundtrip-mcp";
 import { serveHttp } from "roundtrip-mcp/http";
 import {
   type Context,
@@ -121,38 +115,32 @@ function rootsText(ctx: Context, key: string): string | undefined {
   return answer.kind === "roots" ? describeRoots(answer.result) : undefined;
 }
 
-/** Which of the three input kinds the request's `_meta.clientCapabilities` declares. */
-function declaredKinds(caps: ClientCapabilities): {
-  elicitation: boolean;
-  sampling: boolean;
-  roots: boolean;
-} {
-  return {
-    // A bare `elicitation: {}` means form-only; `{ url: {} }` alone cannot show a form.
-    elicitation:
-      caps.elicitation !== undefined &&
-      (caps.elicitation.form !== undefined || caps.elicitation.url === undefined),
-    sampling: caps.sampling !== undefined,
-    roots: caps.roots !== undefined,
-  };
-}
-
-/** Registers something optional; when the SDK refuses it, says so on stderr and goes on. */
-function tryRegister(what: string, register: () => unknown): void {
-  try {
-    register();
-  } catch (error) {
-    process.stderr.write(
-      `everything-server: ${what} not registered, the SDK refused it: ${error instanceof Error ? error.message : String(error)}\n`,
-    );
-  }
-}
-
 export function createEverythingServer(): MCPServer {
   const mcp = new MCPServer("roundtrip-conformance-everything-server", {
     version: "0.1.0",
     instructions: "The roundtrip-mcp fixture for the official MCP conformance suite.",
+    listChanged: true,
   });
+
+  // ---- listen streams -----------------------------------------------------------------------------
+
+  mcp.tool(
+    "test_trigger_tool_change",
+    { description: "Announces a tools list change on listen streams" },
+    () => {
+      mcp.server.notifyToolsListChanged();
+      return text("Announced notifications/tools/list_changed.");
+    },
+  );
+
+  mcp.tool(
+    "test_trigger_prompt_change",
+    { description: "Announces a prompts list change on listen streams" },
+    () => {
+      mcp.server.notifyPromptsListChanged();
+      return text("Announced notifications/prompts/list_changed.");
+    },
+  );
 
   // ---- plain tools ------------------------------------------------------------------------------
 
@@ -325,20 +313,19 @@ export function createEverythingServer(): MCPServer {
         "Asks only for the input kinds (elicitation, sampling, roots) the request's clientCapabilities declare",
     },
     (_args, ctx) => {
-      const kinds = declaredKinds(ctx.clientCapabilities);
       const answers: string[] = [];
       const ask: InputRequests = {};
-      if (kinds.elicitation) {
+      if (ctx.canAsk(ASK_NAME)) {
         const name = acceptedAnswer(ctx, "user_name", Name)?.name;
         if (name === undefined) ask.user_name = ASK_NAME;
         else answers.push(`name=${name}`);
       }
-      if (kinds.sampling) {
+      if (ctx.canAsk(ASK_CAPITAL)) {
         const reply = samplingText(ctx, "capital_question");
         if (reply === undefined) ask.capital_question = ASK_CAPITAL;
         else answers.push(`sampling=${reply}`);
       }
-      if (kinds.roots) {
+      if (ctx.canAsk(ASK_ROOTS)) {
         const roots = rootsText(ctx, "client_roots");
         if (roots === undefined) ask.client_roots = ASK_ROOTS;
         else answers.push(`roots=${roots}`);
@@ -367,41 +354,37 @@ export function createEverythingServer(): MCPServer {
 
   // ---- schema-feature tools (pending scenarios, recommended) -------------------------------------
 
-  // Registered as the SDK allows: a raw JSON Schema, advertised verbatim. If the SDK refuses the
-  // schema, the tool is left out (and the pending json-schema-2020-12 scenario shows it) rather than
-  // being registered through a side door.
-  tryRegister("json_schema_2020_12_tool", () =>
-    mcp.tool(
-      "json_schema_2020_12_tool",
-      {
-        description: "A tool whose inputSchema uses JSON Schema 2020-12 features, advertised verbatim",
-        input: {
-          $schema: "https://json-schema.org/draft/2020-12/schema",
-          type: "object",
-          $defs: {
-            address: {
-              $anchor: "addressDef",
-              type: "object",
-              properties: { street: { type: "string" }, city: { type: "string" } },
-            },
+  // A raw JSON Schema, advertised verbatim and validated by the SDK as 2020-12.
+  mcp.tool(
+    "json_schema_2020_12_tool",
+    {
+      description: "A tool whose inputSchema uses JSON Schema 2020-12 features, advertised verbatim",
+      input: {
+        $schema: "https://json-schema.org/draft/2020-12/schema",
+        type: "object",
+        $defs: {
+          address: {
+            $anchor: "addressDef",
+            type: "object",
+            properties: { street: { type: "string" }, city: { type: "string" } },
           },
-          properties: {
-            name: { type: "string" },
-            address: { $ref: "#/$defs/address" },
-            contactMethod: { type: "string", enum: ["phone", "email"] },
-            phone: { type: "string" },
-            email: { type: "string" },
-          },
-          allOf: [{ anyOf: [{ required: ["phone"] }, { required: ["email"] }] }],
-          if: { properties: { contactMethod: { const: "phone" } }, required: ["contactMethod"] },
-          // biome-ignore lint/suspicious/noThenProperty: the JSON Schema 2020-12 keyword, not a thenable.
-          then: { required: ["phone"] },
-          else: { required: ["email"] },
-          additionalProperties: false,
         },
+        properties: {
+          name: { type: "string" },
+          address: { $ref: "#/$defs/address" },
+          contactMethod: { type: "string", enum: ["phone", "email"] },
+          phone: { type: "string" },
+          email: { type: "string" },
+        },
+        allOf: [{ anyOf: [{ required: ["phone"] }, { required: ["email"] }] }],
+        if: { properties: { contactMethod: { const: "phone" } }, required: ["contactMethod"] },
+        // biome-ignore lint/suspicious/noThenProperty: the JSON Schema 2020-12 keyword, not a thenable.
+        then: { required: ["phone"] },
+        else: { required: ["email"] },
+        additionalProperties: false,
       },
-      (args) => text(`Received: ${JSON.stringify(args)}`),
-    ),
+    },
+    (args) => text(`Received: ${JSON.stringify(args)}`),
   );
 
   mcp.tool(

@@ -1,12 +1,14 @@
 import type {
   ClientCapabilities,
   Implementation,
+  InputRequest,
   InputRequiredResult,
   InputResponses,
   LoggingLevel,
   ReadResourceResult,
   RequestId,
 } from "../../types/index.js";
+import { missingCapabilityFor } from "../capability-gate.js";
 import type { AuthInfo, ServerRequestContext } from "../context.js";
 import { sendLog, sendProgress } from "../notify.js";
 
@@ -70,6 +72,17 @@ export class Context {
   /** Fires when the client cancels the request or disconnects. */
   get signal(): AbortSignal {
     return this.request.signal;
+  }
+
+  /**
+   * Whether this request's declared capabilities cover an embedded request: ask it only then, or
+   * the call fails with -32021. A bare `elicitation: {}` counts as form-only, per the spec.
+   *
+   * @example
+   * if (ctx.canAsk(ASK_ROOTS)) inputRequests.roots = ASK_ROOTS;
+   */
+  canAsk(request: InputRequest): boolean {
+    return missingCapabilityFor(request, this.request.clientCapabilities) === undefined;
   }
 
   /** Reports progress (sent only when the request carried a progress token). */
