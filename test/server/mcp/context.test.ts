@@ -441,3 +441,40 @@ describe("who is asking", () => {
     await session.close();
   });
 });
+
+describe("ctx.canAsk", () => {
+  it("tells which embedded requests the request's declared capabilities cover", async () => {
+    const { MCPServer } = await import("../../../src/server/mcp/mcp-server.js");
+    const { elicitationRequest, rootsRequest, samplingRequest, urlElicitationRequest } = await import(
+      "../../../src/server/mcp/input.js"
+    );
+    const { silentLogger } = await import("../../../src/server/logger.js");
+    const { request, resultOf } = await import("../../helpers.js");
+    const form = elicitationRequest("Name?", { type: "object", properties: { name: { type: "string" } } });
+    const url = urlElicitationRequest("Sign in", "https://example.com/login");
+    const sampling = samplingRequest({ prompt: "hi", maxTokens: 5 });
+    const samplingWithTools = samplingRequest({
+      prompt: "hi",
+      maxTokens: 5,
+      tools: [{ name: "t", inputSchema: { type: "object" } }],
+    });
+    const roots = rootsRequest();
+    const mcp = new MCPServer("can-ask", { logger: silentLogger });
+    mcp.tool("probe", {}, (_args, ctx) =>
+      JSON.stringify([form, url, sampling, samplingWithTools, roots].map((r) => ctx.canAsk(r))),
+    );
+    const ask = async (capabilities: Record<string, unknown>) =>
+      JSON.parse(
+        (
+          resultOf(await mcp.dispatch(request("tools/call", { name: "probe" }, capabilities))).content as {
+            text: string;
+          }[]
+        )[0]?.text ?? "null",
+      );
+    expect(await ask({})).toEqual([false, false, false, false, false]);
+    expect(await ask({ elicitation: {} })).toEqual([true, false, false, false, false]);
+    expect(await ask({ elicitation: { url: {} } })).toEqual([false, true, false, false, false]);
+    expect(await ask({ sampling: {}, roots: {} })).toEqual([false, false, true, false, true]);
+    expect(await ask({ sampling: { tools: {} } })).toEqual([false, false, true, true, false]);
+  });
+});
