@@ -22,7 +22,7 @@ import { type ClientCallbacks, capabilitiesFor, dispatchInputRequest, embeddedMe
 import { DEFAULT_INPUT_REQUIRED_MAX_ROUNDS, runInputRequiredLoop } from "./driver.js";
 import { flowScope } from "./flow.js";
 import type { Subscription } from "./listen.js";
-import { type NegotiatedEra, negotiate } from "./negotiation.js";
+import { type NegotiatedEra, negotiate, STDIO_PROBE_TIMEOUT_MS } from "./negotiation.js";
 import {
   type AutoCallOptions,
   type CachedCallOptions,
@@ -106,10 +106,23 @@ export class Client implements AsyncDisposable {
       onLog: options.onLog,
     });
     try {
+      // stdio: a silent probe is legacy evidence, and the fallback reuses this very process.
+      const stdio = typeof target === "object" && ("command" in target || "pid" in transport);
       const era = await negotiate(session, {
         mode,
         priorDiscover: options.priorDiscover,
-        callbacks: options,
+        callbacks: {
+          elicitation: options.elicitation,
+          sampling: options.sampling,
+          samplingCapabilities: options.samplingCapabilities,
+          listRoots: options.listRoots,
+        },
+        ...(stdio
+          ? {
+              probeTimeoutMs: Math.min(options.timeoutMs ?? 60_000, STDIO_PROBE_TIMEOUT_MS),
+              silenceIsLegacy: true,
+            }
+          : {}),
       });
       return new Client(session, era, options);
     } catch (error) {

@@ -1,6 +1,14 @@
-import type { McpError } from "../types/index.js";
+import { ProtocolError } from "../shared/errors.js";
+import {
+  isLegacyProtocolVersion,
+  LATEST_LEGACY_PROTOCOL_VERSION,
+  LEGACY_PROTOCOL_VERSIONS,
+  type McpError,
+} from "../types/index.js";
+import { InitializeResultSchema, LegacyMethod } from "../types/legacy.js";
 import type { ClientCallbacks } from "./callbacks.js";
-import { LegacyUnavailableError } from "./errors.js";
+import { NoMutualVersionError } from "./errors.js";
+import { answerServerRequests } from "./legacy-requests.js";
 import type { NegotiatedEra } from "./negotiation.js";
 import type { ClientSession } from "./session.js";
 
@@ -33,9 +41,50 @@ export interface LegacyConnectContext {
 export type LegacyConnect = (context: LegacyConnectContext) => Promise<NegotiatedEra>;
 
 /**
- * The single place that knows about the legacy client. Until it exists, every legacy verdict
- * ends here with a clear error.
+ * The 2025 handshake: `initialize` (no envelope, our newest handshake-era version), a check that
+ * the server answered a version we speak, then `notifications/initialized`. From then on the
+ * session sends no envelope, and the server's requests (`ping`, `elicitation/create`,
+ * `sampling/createMessage`, `roots/list`) are answered by the same callbacks as a 2026
+ * `InputRequiredResult`. A session log level is set with `logging/setLevel` when the server logs.
+ * On failure the session is left as it was (a -32022 lets negotiation re-probe).
+ *
+ * @example
+ * const era = await legacyConnect({ session, evidence: undefined, callbacks: { elicitation } });
+ * era.protocolVersion; // "2025-11-25"
  */
-export const legacyConnect: LegacyConnect = async ({ evidence }) => {
-  throw new LegacyUnavailableError(evidence);
+export const legacyConnect: LegacyConnect = async ({ session, callbacks }) => {
+  const before = { era: session.era, protocolVersion: session.protocolVersion };
+  session.era = "legacy";
+  session.protocolVersion = LATEST_LEGACY_PROTOCOL_VERSION;
+  let result: ReturnType<typeof InitializeResultSchema.parse>;
+  try {
+    const raw = await session.request(LegacyMethod.Initialize, {
+      protocolVersion: LATEST_LEGACY_PROTOCOL_VERSION,
+      capabilities: session.capabilities,
+      clientInfo: session.clientInfo,
+    });
+    const parsed = InitializeResultSchema.safeParse(raw);
+    if (!parsed.success) throw new ProtocolError("The server answered initialize with a malformed result");
+    if (!isLegacyProtocolVersion(parsed.data.protocolVersion)) {
+      throw new NoMutualVersionError([parsed.data.protocolVersion], LEGACY_PROTOCOL_VERSIONS);
+    }
+    result = parsed.data;
+  } catch (error) {
+    session.era = before.era;
+    session.protocolVersion = before.protocolVersion;
+    throw error;
+  }
+  session.protocolVersion = result.protocolVersion;
+  answerServerRequests(session, callbacks, () => result.serverInfo);
+  await session.connection.notify(LegacyMethod.Initialized);
+  if (session.logLevel !== undefined && result.capabilities.logging !== undefined) {
+    await session.request(LegacyMethod.SetLevel, { level: session.logLevel });
+  }
+  return {
+    era: "legacy",
+    protocolVersion: result.protocolVersion,
+    serverInfo: result.serverInfo,
+    capabilities: result.capabilities,
+    instructions: result.instructions,
+  };
 };

@@ -1,4 +1,5 @@
-import { ProtocolError } from "../shared/errors.js";
+import { ProtocolError, RequestTimeoutError } from "../shared/errors.js";
+import { HttpStatusError } from "../transports/http/errors.js";
 import {
   type DiscoverResult,
   DiscoverResultSchema,
@@ -44,6 +45,9 @@ export interface NegotiatedEra {
   readonly discover?: DiscoverResult;
 }
 
+/** How long a stdio client waits for its `server/discover` probe before judging the server legacy. */
+export const STDIO_PROBE_TIMEOUT_MS = 5_000;
+
 export interface NegotiateOptions {
   mode: ClientMode;
   /** Adopted as-is by a version pin (ignored by `"auto"` and `"legacy"`). */
@@ -51,6 +55,13 @@ export interface NegotiateOptions {
   callbacks: ClientCallbacks;
   /** The legacy handshake; defaults to the one in `legacy.ts`. */
   legacyConnect?: LegacyConnect;
+  /** Timeout of each `server/discover` probe (default: the session's request timeout). */
+  probeTimeoutMs?: number;
+  /**
+   * stdio: no answer to the probe within `probeTimeoutMs` is legacy evidence (some legacy servers
+   * ignore requests sent before `initialize`). Elsewhere a timeout is an outage and propagates.
+   */
+  silenceIsLegacy?: boolean;
 }
 
 /**
@@ -79,8 +90,10 @@ export function checkMode(mode: unknown): ClientMode {
  * with a mutual version is adopted; anything that is not positive modern evidence — any JSON-RPC
  * error, an unparseable result, a result with only legacy versions — goes to the legacy handshake.
  * A -32022 naming a mutual version earns exactly one corrective re-probe; a -32022 whose versions
- * are all modern and none mutual is re-raised. Anything that is not an McpError (network, closed
- * transport, timeout) propagates unchanged: an outage is never an era verdict.
+ * are all modern and none mutual is re-raised. Over HTTP a 4xx without a JSON-RPC error (not
+ * 401/403) is legacy evidence; on stdio (`silenceIsLegacy`) so is a probe nobody answers. Anything
+ * else that is not an McpError (network, closed transport, a timeout elsewhere) propagates
+ * unchanged: an outage is never an era verdict.
  *
  * @example
  * const era = await negotiate(session, { mode: "auto", callbacks: {} });
@@ -97,7 +110,7 @@ export async function negotiate(session: ClientSession, options: NegotiateOption
     let evidence: string;
     let probeError: McpError | undefined;
     try {
-      const discovered = await session.discover();
+      const discovered = await session.discover({ timeoutMs: options.probeTimeoutMs });
       const mutual = mutualVersions(discovered.supportedVersions);
       if (mutual.length > 0) return adopt(session, discovered);
       if (
@@ -110,6 +123,17 @@ export async function negotiate(session: ClientSession, options: NegotiateOption
     } catch (error) {
       if (error instanceof ProtocolError) {
         evidence = `server/discover answered something unparseable: ${error.message}`;
+      } else if (error instanceof RequestTimeoutError && options.silenceIsLegacy) {
+        evidence = `server/discover got no answer within ${options.probeTimeoutMs ?? "the timeout"} ms`;
+      } else if (
+        error instanceof HttpStatusError &&
+        error.status >= 400 &&
+        error.status < 500 &&
+        error.status !== 401 &&
+        error.status !== 403
+      ) {
+        // HTTP: a 4xx without a JSON-RPC error in its body is no modern server's answer (spec §5.2).
+        evidence = `server/discover answered HTTP ${error.status} without a JSON-RPC error`;
       } else if (error instanceof McpError) {
         if (error.code === ErrorCode.UnsupportedProtocolVersion) {
           const supported = parseSupported(error.data);

@@ -98,6 +98,8 @@ export class ClientSession {
   capabilities: ClientCapabilities;
   protocolVersion: string;
   logLevel: LoggingLevel | undefined;
+  /** `"legacy"` once the 2025 `initialize` handshake ran: requests then carry no envelope. */
+  era: "modern" | "legacy" = "modern";
   readonly #timeoutMs: number;
   readonly #onLog: ((params: LoggingMessageNotificationParams) => void) | undefined;
   readonly #transport: Transport;
@@ -135,6 +137,12 @@ export class ClientSession {
 
   /** The `_meta` envelope every request carries. */
   envelope(extra?: Record<string, unknown>, progressToken?: string): Record<string, unknown> {
+    if (this.era === "legacy") {
+      // After the 2025 handshake: the session established all of this once; only the client's own keys go.
+      return progressToken === undefined
+        ? { ...extra }
+        : { ...extra, [MetaKey.ProgressToken]: progressToken };
+    }
     const meta: Record<string, unknown> = {
       ...extra,
       [MetaKey.ProtocolVersion]: this.protocolVersion,

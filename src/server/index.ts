@@ -10,6 +10,7 @@ export type {
   ServerRequestContext,
 } from "./context.js";
 export type { PaginatedParams, RequestHandler, ServerHandlers } from "./handlers.js";
+export * from "./legacy/index.js";
 export { consoleLogger, silentLogger } from "./logger.js";
 export * from "./mcp/index.js";
 export { logLevelAllows, sendLog, sendProgress } from "./notify.js";

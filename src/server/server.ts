@@ -27,6 +27,8 @@ import type { Logger, Middleware, NextHandler, ServerRequestContext } from "./co
 import { deriveCapabilities } from "./discover.js";
 import { validateEnvelope } from "./envelope.js";
 import { HANDLER_METHODS, type RequestHandler, type ServerHandlers } from "./handlers.js";
+import type { LegacyOptions } from "./legacy/options.js";
+import { LegacyService } from "./legacy/service.js";
 import { consoleLogger } from "./logger.js";
 import { finishResult } from "./outbound.js";
 import { type ListenSupport, SubscriptionHub } from "./subscriptions.js";
@@ -49,6 +51,11 @@ export interface ServerOptions extends ServerHandlers {
   maxSubscriptions?: number;
   /** Cache hints per cacheable method when a handler gives none (default `ttlMs: 0, cacheScope: "private"`). */
   cacheHints?: Partial<Record<string, CacheHints>>;
+  /**
+   * Serving 2025-11-25 (and older) clients through `initialize` next to modern ones (default on).
+   * `false` makes the server modern-only; see `LegacyOptions` for the shim and the timeouts.
+   */
+  legacy?: LegacyOptions | false;
 }
 
 interface Registration {
@@ -112,6 +119,8 @@ export class Server implements Dispatcher {
   readonly middleware: Middleware[] = [];
   /** Versions served; a request at any other version gets -32022. */
   readonly supportedVersions: readonly string[] = MODERN_PROTOCOL_VERSIONS;
+  /** The 2025-era face transports use for `initialize` sessions; undefined with `legacy: false`. */
+  readonly legacy: LegacyService | undefined;
 
   readonly #handlers = new Map<string, Registration>();
   readonly #extraCapabilities: ServerCapabilities;
@@ -128,6 +137,7 @@ export class Server implements Dispatcher {
     this.#extraCapabilities = options.capabilities ?? {};
     this.#cacheHints = { ...options.cacheHints } as Record<string, CacheHints>;
     this.#serverInfo = { name, version: this.version, ...(options.title ? { title: options.title } : {}) };
+    this.legacy = options.legacy === false ? undefined : new LegacyService(this, options.legacy);
     for (const [option, method] of Object.entries(HANDLER_METHODS)) {
       const handler = options[option as keyof ServerHandlers];
       if (handler) this.setRequestHandler(method, handler as RequestHandler<never, unknown>);
@@ -287,6 +297,36 @@ export class Server implements Dispatcher {
     } finally {
       finished = true;
     }
+  }
+
+  /**
+   * The era-neutral middle of `dispatch`, for the legacy (2025) layer: handler lookup (-32601),
+   * `requestState` normalization, params validation (-32602), then the middleware chain around the
+   * handler with the context `contextFor` builds. No envelope rule and no outbound stamp: the
+   * caller applies its own era's. Modern requests never come through here.
+   *
+   * @example
+   * const result = await server.runHandler("tools/call", params, (checked) => legacyContext(checked));
+   */
+  async runHandler(
+    method: string,
+    params: Record<string, unknown>,
+    contextFor: (params: Record<string, unknown>) => ServerRequestContext,
+  ): Promise<ResultObject> {
+    const registration = this.#handlers.get(method);
+    if (!registration) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+    let checked = normalizeRequestState(method, params, this.logger);
+    if (registration.params) {
+      const parsed = registration.params.safeParse(checked);
+      if (!parsed.success) {
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `Invalid params for ${method}: ${describeIssues(parsed.error)}`,
+        );
+      }
+      checked = parsed.data;
+    }
+    return this.#runChain(contextFor(checked), registration);
   }
 
   #runChain(ctx: ServerRequestContext, registration: Registration): Promise<ResultObject> {

@@ -23,6 +23,8 @@ export interface RequestOptions {
 export type IncomingRequestHandler = (
   method: string,
   params: Record<string, unknown> | undefined,
+  /** The request's JSON-RPC id. */
+  id: RequestId,
 ) => Promise<ResultObject>;
 
 interface Pending {
@@ -220,7 +222,7 @@ export class JsonRpcConnection {
     let reply: JSONRPCMessage;
     try {
       if (!this.onRequest) throw new McpError(-32601, `Method not found: ${method}`);
-      reply = { jsonrpc: "2.0", id, result: await this.onRequest(method, params) };
+      reply = { jsonrpc: "2.0", id, result: await this.onRequest(method, params, id) };
     } catch (error) {
       const wire =
         error instanceof McpError ? error.toErrorObject() : { code: -32603, message: "Internal error" };

@@ -3,9 +3,37 @@ import type { MessageInfo, Transport } from "../shared/transport.js";
 import {
   CancelledNotificationParamsSchema,
   type JSONRPCMessage,
+  MetaKey,
   NotificationMethod,
   type RequestId,
 } from "../types/index.js";
+
+/**
+ * What a dual-era target (`Server`, `MCPServer`) offers a message pipe through `legacy.connect`:
+ * the connection's era lock. Duck-typed, so the client side never imports server code.
+ */
+interface EraLock extends Dispatcher {
+  notification(message: { method: string; params?: unknown }): void;
+  response(message: Record<string, unknown>): boolean;
+  close(): void;
+}
+
+function eraLockOf(
+  target: Dispatcher,
+  write: (message: JSONRPCMessage) => Promise<void>,
+): EraLock | undefined {
+  const legacy = (target as { legacy?: { connect?: unknown } }).legacy;
+  if (typeof legacy?.connect !== "function") return undefined;
+  return (
+    legacy.connect as (dispatcher: Dispatcher, write: (message: JSONRPCMessage) => Promise<void>) => EraLock
+  )(target, write);
+}
+
+/** True for a 2025 `initialize`: no `_meta` envelope naming a protocol version. */
+function opensLegacySession(wire: Record<string, unknown>): boolean {
+  const meta = (wire.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
+  return wire.method === "initialize" && meta?.[MetaKey.ProtocolVersion] === undefined;
+}
 
 /** Which way a message crossed the in-memory wire. */
 export type WireDirection = "client→server" | "server→client";
@@ -30,6 +58,8 @@ export class MemoryTransport implements Transport {
   readonly #options: MemoryTransportOptions;
   readonly #inFlight = new Map<RequestId, AbortController>();
   #closed = false;
+  /** Set by an `initialize` without the envelope, when the target serves 2025 clients too. */
+  #legacy: EraLock | undefined;
   onmessage?: (message: JSONRPCMessage, info?: MessageInfo) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -44,6 +74,13 @@ export class MemoryTransport implements Transport {
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.#closed) throw new Error("MemoryTransport is closed");
     const wire = this.#cross("client→server", message) as Record<string, unknown>;
+    if (this.#legacy === undefined && opensLegacySession(wire)) {
+      this.#legacy = eraLockOf(this.#target, async (out) => this.#deliver(out, {}));
+    }
+    if (this.#legacy && typeof wire.method !== "string") {
+      this.#legacy.response(wire); // the answer to one of the 2025 server's requests
+      return;
+    }
     if (typeof wire.method === "string" && (wire.id === undefined || wire.id === null)) {
       this.#receiveNotification(wire);
       return;
@@ -56,7 +93,7 @@ export class MemoryTransport implements Transport {
       authInfo: this.#options.authInfo,
       notify: (notification) => this.#deliver(notification, { relatedRequestId: id }),
     };
-    void this.#target.dispatch(wire, context).then((response) => {
+    void (this.#legacy ?? this.#target).dispatch(wire, context).then((response) => {
       this.#inFlight.delete(id);
       if (response && !controller.signal.aborted) this.#deliver(response, {});
     });
@@ -67,10 +104,12 @@ export class MemoryTransport implements Transport {
     this.#closed = true;
     for (const controller of this.#inFlight.values()) controller.abort();
     this.#inFlight.clear();
+    this.#legacy?.close();
     this.onclose?.();
   }
 
   #receiveNotification(notification: Record<string, unknown>): void {
+    this.#legacy?.notification({ method: String(notification.method), params: notification.params });
     if (notification.method !== NotificationMethod.Cancelled) return;
     const params = CancelledNotificationParamsSchema.safeParse(notification.params);
     if (params.success) this.#inFlight.get(params.data.requestId)?.abort();

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { Client } from "../../src/client/client.js";
-import { LegacyUnavailableError, NoMutualVersionError } from "../../src/client/errors.js";
+import { NoMutualVersionError } from "../../src/client/errors.js";
 import type { LegacyConnect } from "../../src/client/legacy.js";
 import { type NegotiatedEra, negotiate, parseSupported } from "../../src/client/negotiation.js";
 import { ClientSession } from "../../src/client/session.js";
@@ -246,16 +246,26 @@ describe("Client modes", () => {
     expect(client.protocolVersion).toBe("2026-07-28");
   });
 
-  it("auto on a legacy-only server fails clearly for now, and closes the connection", async () => {
-    const legacyOnly = stubServer(() => {
+  it("auto falls back to the handshake; a server refusing that too fails with its error, and is closed", async () => {
+    const refusesAll = stubServer(() => {
       throw new McpError(-32601, "Method not found");
     });
-    const transport = new MemoryTransport(legacyOnly);
+    const transport = new MemoryTransport(refusesAll);
     const error = await Client.connect(transport).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(LegacyUnavailableError);
-    expect((error as Error).message).toMatch(/appears to speak only the 2025 handshake era/);
-    expect((error as Error).message).toMatch(/not available yet/);
+    expect(error).toBeInstanceOf(McpError);
+    expect((error as McpError).code).toBe(-32601);
+    expect(refusesAll.seen.map((s) => s.method)).toEqual(["server/discover", "initialize"]);
     await expect(transport.send({ jsonrpc: "2.0", method: "x" })).rejects.toThrow("closed");
+  });
+
+  it("auto on a legacy-only server lands on the version its initialize answered", async () => {
+    const legacyOnly = stubServer((method) => {
+      if (method !== "initialize") throw new McpError(-32601, "Method not found");
+      return { protocolVersion: "2025-06-18", capabilities: {}, serverInfo: SERVER_INFO };
+    });
+    const client = await Client.connect(legacyOnly);
+    expect([client.era, client.protocolVersion]).toEqual(["legacy", "2025-06-18"]);
+    expect(client.serverInfo).toEqual(SERVER_INFO);
   });
 
   it("a pin sends nothing and knows nothing", async () => {
@@ -312,11 +322,15 @@ describe("Client modes", () => {
     );
   });
 
-  it("mode legacy fails clearly for now, without any probe", async () => {
-    const server = stubServer();
-    const error = await Client.connect(server, { mode: "legacy" }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(LegacyUnavailableError);
-    expect((error as LegacyUnavailableError).evidence).toBeUndefined();
-    expect(server.seen).toEqual([]);
+  it("mode legacy handshakes directly, without any probe", async () => {
+    const server = stubServer((method) =>
+      method === "initialize"
+        ? { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: SERVER_INFO }
+        : undefined,
+    );
+    const client = await Client.connect(server, { mode: "legacy" });
+    expect([client.era, client.protocolVersion]).toEqual(["legacy", "2025-11-25"]);
+    expect(server.seen.map((s) => s.method)).toEqual(["initialize"]);
+    expect(server.seen[0]?.params).not.toHaveProperty(["_meta", "io.modelcontextprotocol/protocolVersion"]);
   });
 });

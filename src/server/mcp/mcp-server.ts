@@ -17,6 +17,8 @@ import {
   type Tool,
 } from "../../types/index.js";
 import type { Logger, ServerRequestContext } from "../context.js";
+import type { LegacyOptions, LegacyShimOptions } from "../legacy/options.js";
+import type { LegacyService } from "../legacy/service.js";
 import { consoleLogger } from "../logger.js";
 import { Server } from "../server.js";
 import { RequestStateBoundary } from "../state/boundary.js";
@@ -51,6 +53,14 @@ export interface MCPServerOptions {
    * (`mcp.server.notifyResourceUpdated(uri)`). Default off.
    */
   listChanged?: boolean;
+  /**
+   * Serve hand-built `InputRequiredResult`s to 2025 clients too: each embedded request goes out
+   * through the back-channel and the handler is re-entered with the answers (write-once handlers).
+   * Default off: on a 2025 session such a result answers -32603. Resolvers need no shim.
+   */
+  legacyShim?: boolean | LegacyShimOptions;
+  /** Serving 2025 clients through `initialize` (default on); `false` makes the server modern-only. */
+  legacy?: LegacyOptions | false;
 }
 
 /** Arguments a handler receives for a given schema (no schema: an empty object). */
@@ -123,6 +133,10 @@ export class MCPServer implements Dispatcher {
       capabilities: { logging: {}, ...options.capabilities },
       cacheHints: options.cacheHints,
       listChanged: options.listChanged,
+      legacy:
+        options.legacy === false
+          ? false
+          : { ...options.legacy, shim: options.legacyShim ?? options.legacy?.shim },
     });
     this.#tools = new ToolRegistry(logger);
     const security = explicit ?? RequestStateSecurity.ephemeral();
@@ -133,6 +147,11 @@ export class MCPServer implements Dispatcher {
 
   get version(): string {
     return this.server.version;
+  }
+
+  /** The 2025-era face (`initialize` sessions, the back-channel) transports use; see `Server.legacy`. */
+  get legacy(): LegacyService | undefined {
+    return this.server.legacy;
   }
 
   /** Serves one JSON-RPC request (what transports call). */

@@ -7,7 +7,8 @@ import type { MessageInfo, Transport } from "../../shared/transport.js";
 import type { JSONRPCMessage, RequestId } from "../../types/index.js";
 import { ANSWERED, describe, type Outcome, readAnswer } from "./answer.js";
 import { HttpStatusError, HttpTransportError } from "./errors.js";
-import { standardHeadersFor } from "./headers.js";
+import { envelopeVersionOf, standardHeadersFor } from "./headers.js";
+import { LegacyHttpClientTransport } from "./legacy-client.js";
 import {
   filterToolsWithValidHeaders,
   type ParamHeader,
@@ -78,6 +79,8 @@ export class StreamableHttpClientTransport implements Transport {
   readonly #notifying = new Set<AbortController>();
   readonly #toolHeaders = new Map<string, readonly ParamHeader[]>();
   #closed = false;
+  /** Set once an `initialize` without the envelope went out: the 2025 wire from then on. */
+  #legacy: LegacyHttpClientTransport | undefined;
 
   constructor(url: URL | string, options: StreamableHttpClientOptions = {}) {
     this.url = new URL(url);
@@ -92,6 +95,10 @@ export class StreamableHttpClientTransport implements Transport {
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.#closed) throw new HttpTransportError("The HTTP transport is closed");
     const record = message as Record<string, unknown>;
+    if (this.#legacy === undefined && record.method === "initialize" && !envelopeVersionOf(record.params)) {
+      this.#legacy = this.#enterLegacy();
+    }
+    if (this.#legacy) return this.#legacy.send(message);
     if (typeof record.method !== "string") {
       throw new HttpTransportError("Only requests and notifications are POSTed over Streamable HTTP");
     }
@@ -143,13 +150,21 @@ export class StreamableHttpClientTransport implements Transport {
     tools: readonly T[],
     warn: (message: string) => void,
   ): T[] {
+    if (this.#legacy) return [...tools]; // x-mcp-header is a 2026 header rule
     const kept = filterToolsWithValidHeaders(tools, warn);
     this.rememberTools(kept);
     return kept;
   }
 
-  /** Closing the POST's stream is the cancellation over HTTP: no notification is sent. */
-  cancel(requestId: RequestId): void {
+  /**
+   * Closing the POST's stream is the cancellation over HTTP: no notification is sent (a 2025
+   * session sends `notifications/cancelled` instead).
+   */
+  cancel(requestId: RequestId, reason?: string): void {
+    if (this.#legacy) {
+      this.#legacy.cancel(requestId, reason);
+      return;
+    }
     this.#inFlight.get(requestId)?.abort();
     this.#inFlight.delete(requestId);
   }
@@ -161,7 +176,16 @@ export class StreamableHttpClientTransport implements Transport {
     for (const controller of [...this.#inFlight.values(), ...this.#notifying]) controller.abort();
     this.#inFlight.clear();
     this.#notifying.clear();
+    await this.#legacy?.close();
     this.onclose?.();
+  }
+
+  /** The 2025 Streamable HTTP client on the same URL and options (sessions, GET stream, DELETE). */
+  #enterLegacy(): LegacyHttpClientTransport {
+    const legacy = new LegacyHttpClientTransport(this.url, { ...this.#options, fetch: this.#fetch });
+    legacy.onmessage = (message, info) => this.onmessage?.(message, info);
+    legacy.onerror = (error) => this.onerror?.(error);
+    return legacy;
   }
 
   async #headers(message: Record<string, unknown>): Promise<Headers> {

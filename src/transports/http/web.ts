@@ -13,6 +13,8 @@ export { HttpStatusError, HttpTransportError } from "./errors.js";
 export { type AuthOptions, isLoopbackHostname, type OriginGuardOptions } from "./guards.js";
 export { createHttpHandler, type FetchHandler, type HttpHandlerOptions } from "./handler.js";
 export { decodeHeaderValue, encodeHeaderValue, type HeaderDecodeResult, HttpHeader } from "./headers.js";
+export { LegacyHttpClientTransport } from "./legacy-client.js";
+export type { LegacyHttpOptions } from "./legacy-sessions.js";
 export type { ToolInputSchemaLookup } from "./validate.js";
 export {
   filterToolsWithValidHeaders,

@@ -1,4 +1,5 @@
 import type { Readable, Writable } from "node:stream";
+import { openDualEraConnection } from "../../server/legacy/connection.js";
 import type { Dispatcher } from "../../shared/dispatch.js";
 import {
   CancelledNotificationParamsSchema,
@@ -139,6 +140,8 @@ export function serveStdio(dispatcher: Dispatcher, options: ServeStdioOptions = 
   // A broken stdout is handled once, by the writer's error callback; single writes just give up.
   const send = (message: unknown): Promise<void> =>
     finished ? Promise.resolve() : writer.write(message).catch(() => {});
+  // Dual-era servers: the first exchange locks the pipe modern (envelope) or legacy (initialize).
+  const era = openDualEraConnection(dispatcher, send);
 
   const lines = new LineSplitter(maxLineBytes, onLine, () => {
     logger.warn(`dropped an incoming line longer than ${maxLineBytes} bytes`);
@@ -156,10 +159,14 @@ export function serveStdio(dispatcher: Dispatcher, options: ServeStdioOptions = 
     }
     if (isRecord(message) && typeof message.method === "string" && !("id" in message)) {
       if (message.method === NotificationMethod.Cancelled) cancel(message.params);
+      era?.notification({ method: message.method, params: message.params });
       return; // Other client notifications carry nothing a stateless server acts on.
     }
-    // A response: modern servers send no requests, so there is nothing to match it to.
-    if (isRecord(message) && !("method" in message) && ("result" in message || "error" in message)) return;
+    // A response: only a legacy session's back-channel waits for one; modern servers send no requests.
+    if (isRecord(message) && !("method" in message) && ("result" in message || "error" in message)) {
+      era?.response(message);
+      return;
+    }
     serve(message);
   }
 
@@ -170,7 +177,7 @@ export function serveStdio(dispatcher: Dispatcher, options: ServeStdioOptions = 
     inFlight.add(entry);
     // Anything that is not a notification or a response goes to the dispatcher, which answers
     // malformed requests (arrays, missing jsonrpc, bad ids) with -32600 itself.
-    dispatcher
+    (era ?? dispatcher)
       .dispatch(message, {
         signal,
         notify: (notification) => (signal.aborted ? undefined : send(notification)),
@@ -238,6 +245,7 @@ export function serveStdio(dispatcher: Dispatcher, options: ServeStdioOptions = 
   function beginDrain(): void {
     ending = true;
     detach();
+    era?.inputEnded();
     for (const entry of [...inFlight]) {
       if (!entry.longLived) continue;
       entry.controller.abort("end of input");
@@ -280,6 +288,7 @@ export function serveStdio(dispatcher: Dispatcher, options: ServeStdioOptions = 
   function stop(): void {
     ending = true;
     detach();
+    era?.close();
     abortAll("server closed");
     finish();
   }

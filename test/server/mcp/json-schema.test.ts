@@ -32,6 +32,7 @@ describe("raw JSON Schema (2020-12) tool inputs are validated by a real validato
       type: "object",
       properties: { kind: { enum: ["card", "iban"] }, number: { type: "string" } },
       if: { properties: { kind: { const: "card" } } },
+      // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword, not a thenable.
       then: { required: ["number"] },
     };
     expect(await accepts(conditional, { kind: "card" })).toBe(false);

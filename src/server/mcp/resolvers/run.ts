@@ -1,10 +1,12 @@
 import { ErrorCode, type InputRequests, type InputRequiredResult, McpError } from "../../../types/index.js";
 import { missingCapabilityFor } from "../../capability-gate.js";
+import { backChannelOf } from "../../legacy/back-channel.js";
 import { argsDigest } from "../../state/claims.js";
 import type { Context } from "../context.js";
 import { ToolError } from "../results.js";
 import { type CheckedAnswer, checkAnswer, restoreAnswer } from "./answers.js";
 import type { ResolverGraph } from "./graph.js";
+import { askThroughBackChannel } from "./legacy.js";
 import { type AnyQuestion, isQuestion } from "./questions.js";
 import { type AnyResolver, RESOLVER, type ResolverCore } from "./resolver.js";
 import { decodeResolverState, encodeResolverState, type RecordedOutcome } from "./state.js";
@@ -114,6 +116,13 @@ export async function resolveForLeg(
         `Client did not declare the ${missing.label} capability required by resolver '${key}'`,
         { requiredCapabilities: missing.shape },
       );
+    }
+    // A 2025 session has no input_required: the question goes out now, through the back-channel.
+    const channel = backChannelOf(ctx.request);
+    if (channel) {
+      const asked = await askThroughBackChannel(key, question, q, channel, ctx.signal);
+      outcomes[key] = asked.outcome;
+      return { status: "answered", question, answer: asked };
     }
     pending[key] = question.request;
     asked[key] = q;

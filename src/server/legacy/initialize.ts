@@ -1,0 +1,79 @@
+/** The 2025 `initialize` handshake, server side: version negotiation and the `InitializeResult`. */
+import {
+  ErrorCode,
+  LATEST_LEGACY_PROTOCOL_VERSION,
+  LEGACY_PROTOCOL_VERSIONS,
+  McpError,
+  type ServerCapabilities,
+} from "../../types/index.js";
+import {
+  type InitializeRequestParams,
+  InitializeRequestParamsSchema,
+  type InitializeResult,
+} from "../../types/legacy.js";
+import type { LegacyCore } from "./serve.js";
+
+/**
+ * The version a 2025 server answers `initialize` with: the requested one when served, else the
+ * newest handshake-era version (the client decides whether it can live with it).
+ *
+ * @example
+ * negotiateLegacyVersion("2025-06-18"); // "2025-06-18"
+ * negotiateLegacyVersion("2026-07-28"); // "2025-11-25": the modern era is reached without initialize
+ */
+export function negotiateLegacyVersion(requested: string): string {
+  return LEGACY_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_LEGACY_PROTOCOL_VERSION;
+}
+
+/**
+ * The params of an `initialize` request, or -32602 naming what is wrong.
+ *
+ * @example
+ * parseInitialize({ protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } });
+ */
+export function parseInitialize(params: unknown): InitializeRequestParams {
+  const parsed = InitializeRequestParamsSchema.safeParse(params ?? {});
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const where = issue && issue.path.length > 0 ? issue.path.join(".") : "params";
+  throw new McpError(ErrorCode.InvalidParams, `Invalid params for initialize: ${where}: ${issue?.message}`);
+}
+
+/**
+ * The server capabilities a 2025 client sees: what the 2026 server advertises, minus what has no
+ * meaning on a legacy session here (list-changed and subscriptions live on 2026 listen streams;
+ * `extensions` is a 2026 field).
+ *
+ * @example
+ * legacyCapabilities({ tools: { listChanged: true }, logging: {} }); // { tools: {}, logging: {} }
+ */
+export function legacyCapabilities(capabilities: ServerCapabilities): ServerCapabilities {
+  const out: ServerCapabilities = {};
+  for (const [key, value] of Object.entries(capabilities)) {
+    if (key === "extensions") continue;
+    if ((key === "tools" || key === "prompts" || key === "resources") && typeof value === "object") {
+      const { listChanged: _l, subscribe: _s, ...rest } = value as Record<string, unknown>;
+      out[key] = rest;
+      continue;
+    }
+    out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * The `InitializeResult` for a negotiated version. Legacy results carry no `resultType`, no
+ * cache hints and no serverInfo stamp: identity travels in `serverInfo`, once.
+ *
+ * @example
+ * initializeResult(server, "2025-06-18").serverInfo; // { name: "fleet", version: "1.0.0" }
+ */
+export function initializeResult(core: LegacyCore, protocolVersion: string): InitializeResult {
+  const result: InitializeResult = {
+    protocolVersion,
+    capabilities: legacyCapabilities(core.capabilities),
+    serverInfo: core.serverInfo,
+  };
+  if (core.instructions !== undefined) result.instructions = core.instructions;
+  return result;
+}

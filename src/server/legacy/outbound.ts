@@ -1,0 +1,84 @@
+/**
+ * The outbound rules of a 2025-era session: results carry no `resultType` and no cache hints, an
+ * `input_required` result has nowhere to go (-32603), and errors keep their 2025 codes.
+ */
+import {
+  CACHEABLE_METHODS,
+  ErrorCode,
+  type ErrorObject,
+  isCoreMethod,
+  McpError,
+  METHOD_SPECS,
+  type ResultObject,
+} from "../../types/index.js";
+import type { Logger } from "../context.js";
+
+/** The one message a handler's unusable result answers with, on both eras. */
+export const INVALID_RESULT_MESSAGE = "Handler returned an invalid result";
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** An invalid handler result: -32603 on the wire, the detail in the server log only. */
+export function invalidResult(detail: string): McpError {
+  return new McpError(ErrorCode.InternalError, INVALID_RESULT_MESSAGE, { detail });
+}
+
+/** True for a result that asks for input (`resultType: "input_required"`). */
+export function asksForInput(result: unknown): result is ResultObject {
+  return isObject(result) && result.resultType === "input_required";
+}
+
+/**
+ * Checks a complete result against the method's shape and strips what the 2025 wire does not
+ * have (`resultType`, cache hints). An `input_required` result reaching this point is invalid:
+ * a pre-2026 session has no vocabulary for it.
+ *
+ * @example
+ * finishLegacyResult("tools/call", { content: [], resultType: "complete" }, "2025-11-25"); // { content: [] }
+ */
+export function finishLegacyResult(method: string, result: unknown, protocolVersion: string): ResultObject {
+  if (!isObject(result)) throw invalidResult("a result must be a JSON object");
+  const resultType = result.resultType ?? "complete";
+  if (resultType === "input_required") {
+    throw invalidResult(
+      `${method} answered input_required on protocol revision ${protocolVersion}, which has no ` +
+        "input_required vocabulary (enable legacyShim, or use resolvers)",
+    );
+  }
+  if (resultType !== "complete") throw invalidResult(`unknown resultType ${JSON.stringify(resultType)}`);
+  if (isCoreMethod(method) && !METHOD_SPECS[method].result.safeParse(result).success) {
+    throw invalidResult(`not a valid ${method} result`);
+  }
+  const { resultType: _dropped, ...out } = result;
+  if (CACHEABLE_METHODS.has(method)) {
+    delete out.ttlMs;
+    delete out.cacheScope;
+  }
+  return out;
+}
+
+/**
+ * The JSON-RPC error a 2025 client receives. Codes the modern wire retired stay as they are
+ * (-32002, -32042), and a modern resource-not-found (-32602 with `data.uri`) becomes -32002.
+ * Anything that is not an `McpError` is logged and answered with a bare -32603.
+ */
+export function toLegacyWireError(method: string, error: unknown, logger: Logger): ErrorObject {
+  if (error instanceof McpError) {
+    if (error.code === ErrorCode.InternalError && error.message === INVALID_RESULT_MESSAGE) {
+      const detail = (error.data as { detail?: unknown } | undefined)?.detail;
+      logger.error(`${method}: handler returned an invalid result: ${String(detail)}`);
+      return { code: error.code, message: error.message };
+    }
+    const uri = (error.data as { uri?: unknown } | undefined)?.uri;
+    if (method === "resources/read" && error.code === ErrorCode.InvalidParams && typeof uri === "string") {
+      return { code: ErrorCode.LegacyResourceNotFound, message: error.message, data: error.data };
+    }
+    return error.toErrorObject();
+  }
+  logger.error(
+    `${method}: handler failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+  );
+  return { code: ErrorCode.InternalError, message: "Internal error" };
+}

@@ -1,0 +1,164 @@
+/**
+ * Serving one request of a 2025 session through the same handlers, middleware and request-state
+ * boundary as a modern request: the session stands in for the `_meta` envelope, the context
+ * carries the back-channel, and the 2025 outbound rules apply.
+ */
+import type { AuthInfo } from "../../shared/dispatch.js";
+import {
+  type ClientCapabilities,
+  ErrorCode,
+  type Implementation,
+  INPUT_REQUIRED_METHODS,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  type JSONRPCResponse,
+  type LoggingLevel,
+  McpError,
+  MetaKey,
+  type ProgressToken,
+  type ResultObject,
+  type ServerCapabilities,
+} from "../../types/index.js";
+import type { Logger, ServerRequestContext } from "../context.js";
+import { BACK_CHANNEL, type BackChannel, type Outbox } from "./back-channel.js";
+import type { ResolvedLegacyOptions } from "./options.js";
+import { asksForInput, finishLegacyResult, toLegacyWireError } from "./outbound.js";
+import { fulfilThroughShim, type ShimRetry } from "./shim.js";
+
+/**
+ * What the legacy layer needs from the server it fronts (`Server` implements it).
+ *
+ * @example
+ * const core: LegacyCore = server; // the low-level Server
+ */
+export interface LegacyCore {
+  readonly logger: Logger;
+  readonly serverInfo: Implementation;
+  readonly capabilities: ServerCapabilities;
+  readonly instructions: string | undefined;
+  /** Handler lookup, params validation and the middleware chain, without the modern envelope rules. */
+  runHandler(
+    method: string,
+    params: Record<string, unknown>,
+    contextFor: (params: Record<string, unknown>) => ServerRequestContext,
+  ): Promise<ResultObject>;
+}
+
+/** What `initialize` established for the session, standing in for the per-request envelope. */
+export interface SessionFacts {
+  readonly protocolVersion: string;
+  readonly clientCapabilities: ClientCapabilities;
+  readonly clientInfo: Implementation | undefined;
+  /** Set by `logging/setLevel`; no logs before it. */
+  readonly logLevel: LoggingLevel | undefined;
+}
+
+/** How one legacy request reaches its client. */
+export interface LegacyIo {
+  /**
+   * Writes a message related to this request: notifications and server → client requests. Not
+   * guarded by the request's cancellation (the session guards what must stop), so a question can
+   * still be withdrawn with `notifications/cancelled` after its request was cancelled.
+   */
+  readonly send: (message: JSONRPCMessage) => Promise<void>;
+  readonly signal: AbortSignal;
+  readonly authInfo: AuthInfo | undefined;
+}
+
+/** Methods of the modern core that no 2025 revision has. */
+const MODERN_ONLY: ReadonlySet<string> = new Set(["server/discover", "subscriptions/listen"]);
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The params a handler sees: the client's own, minus the 2026-only MRTR fields, with `_meta`
+ * completed from the session (version, capabilities, identity) so every schema and helper reads
+ * a 2025 request exactly like a modern one.
+ */
+export function legacyParams(params: unknown, facts: SessionFacts): Record<string, unknown> {
+  const own = isObject(params) ? params : {};
+  const { inputResponses: _answers, requestState: _state, ...rest } = own;
+  const meta: Record<string, unknown> = {
+    ...(isObject(own._meta) ? own._meta : {}),
+    [MetaKey.ProtocolVersion]: facts.protocolVersion,
+    [MetaKey.ClientCapabilities]: facts.clientCapabilities,
+  };
+  if (facts.clientInfo !== undefined) meta[MetaKey.ClientInfo] = facts.clientInfo;
+  return { ...rest, _meta: meta };
+}
+
+/**
+ * Serves one request of an initialized 2025 session. Resolves with the response, or `undefined`
+ * when the request was cancelled (nothing more may be sent for it).
+ */
+export async function serveLegacyRequest(
+  core: LegacyCore,
+  options: ResolvedLegacyOptions,
+  outbox: Outbox,
+  facts: SessionFacts,
+  request: JSONRPCRequest,
+  io: LegacyIo,
+): Promise<JSONRPCResponse | undefined> {
+  const { id, method } = request;
+  let finished = false;
+  const send = (message: JSONRPCMessage) =>
+    finished || io.signal.aborted ? Promise.resolve() : io.send(message);
+  const channel: BackChannel = {
+    protocolVersion: facts.protocolVersion,
+    ask: (question, asked = {}) =>
+      outbox.ask(send, question, facts.protocolVersion, {
+        signal: asked.signal ?? io.signal,
+        timeoutMs: asked.timeoutMs ?? options.requestTimeoutMs,
+        cancelVia: io.send,
+      }),
+  };
+  const contextFor = (params: Record<string, unknown>): ServerRequestContext => {
+    const meta = params._meta as Record<string, unknown>;
+    const ctx: ServerRequestContext & { [BACK_CHANNEL]: BackChannel } = {
+      [BACK_CHANNEL]: channel,
+      method,
+      requestId: id,
+      params,
+      protocolVersion: facts.protocolVersion,
+      clientCapabilities: facts.clientCapabilities,
+      clientInfo: facts.clientInfo,
+      logLevel: facts.logLevel,
+      progressToken: meta[MetaKey.ProgressToken] as ProgressToken | undefined,
+      authInfo: io.authInfo,
+      signal: io.signal,
+      logger: core.logger,
+      notify: (notification) => send(notification),
+    };
+    return ctx;
+  };
+  try {
+    if (MODERN_ONLY.has(method)) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+    const base = legacyParams(request.params, facts);
+    const run = (retry: ShimRetry) => {
+      const params = { ...base };
+      if (retry.inputResponses !== undefined) params.inputResponses = retry.inputResponses;
+      if (retry.requestState !== undefined) params.requestState = retry.requestState;
+      return core.runHandler(method, params, contextFor);
+    };
+    let result = await run({});
+    if (asksForInput(result) && options.shim && INPUT_REQUIRED_METHODS.has(method)) {
+      result = await fulfilThroughShim(result, run, {
+        method,
+        clientCapabilities: facts.clientCapabilities,
+        channel,
+        signal: io.signal,
+        ...options.shim,
+      });
+    }
+    const out = finishLegacyResult(method, result, facts.protocolVersion);
+    if (io.signal.aborted) return undefined;
+    return { jsonrpc: "2.0", id, result: out };
+  } catch (error) {
+    if (io.signal.aborted) return undefined;
+    return { jsonrpc: "2.0", id, error: toLegacyWireError(method, error, core.logger) };
+  } finally {
+    finished = true;
+  }
+}

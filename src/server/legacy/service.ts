@@ -1,0 +1,52 @@
+import type { Dispatcher } from "../../shared/dispatch.js";
+import type { JSONRPCMessage } from "../../types/index.js";
+import { DualEraConnection } from "./connection.js";
+import { type LegacyOptions, type ResolvedLegacyOptions, resolveLegacyOptions } from "./options.js";
+import type { LegacyCore } from "./serve.js";
+import { LegacySession } from "./session.js";
+
+/**
+ * A server's 2025-era face: transports open one `LegacySession` per legacy connection (stdio) or
+ * per `Mcp-Session-Id` (HTTP). Every `Server` and `MCPServer` has one (`server.legacy`) unless
+ * built with `legacy: false`.
+ *
+ * @example
+ * const session = server.legacy?.openSession();
+ */
+export class LegacyService {
+  readonly options: ResolvedLegacyOptions;
+  readonly #core: LegacyCore;
+
+  constructor(core: LegacyCore, options: LegacyOptions = {}) {
+    this.#core = core;
+    this.options = resolveLegacyOptions(options);
+  }
+
+  /** A fresh session, waiting for its `initialize`. */
+  openSession(): LegacySession {
+    return new LegacySession(this.#core, this.options);
+  }
+
+  /**
+   * The era lock of one message-pipe connection to `dispatcher` (this service's server), whose
+   * messages for the client go to `write`.
+   *
+   * @example
+   * const era = server.legacy?.connect(server, (message) => writeLine(message));
+   */
+  connect(dispatcher: Dispatcher, write: (message: JSONRPCMessage) => Promise<void>): DualEraConnection {
+    return new DualEraConnection(dispatcher, this, write);
+  }
+}
+
+/**
+ * The legacy service of a dispatcher, when it has one (`Server`, `MCPServer`); transports use it
+ * to serve 2025 clients next to modern ones.
+ *
+ * @example
+ * const legacy = legacyServiceOf(dispatcher); // undefined for a plain Dispatcher
+ */
+export function legacyServiceOf(dispatcher: Dispatcher): LegacyService | undefined {
+  const candidate = (dispatcher as Dispatcher & { legacy?: unknown }).legacy;
+  return candidate instanceof LegacyService ? candidate : undefined;
+}

@@ -1,0 +1,212 @@
+/**
+ * One 2025-era session: opened by `initialize` (a stdio connection, or one `Mcp-Session-Id` over
+ * HTTP), it remembers what the handshake established and serves every later request with 2025
+ * semantics, including the back-channel and its answers.
+ */
+import type { AuthInfo } from "../../shared/dispatch.js";
+import {
+  CancelledNotificationParamsSchema,
+  ErrorCode,
+  type ErrorObject,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  JSONRPCRequestSchema,
+  type JSONRPCResponse,
+  type LoggingLevel,
+  McpError,
+  NotificationMethod,
+  type RequestId,
+} from "../../types/index.js";
+import { LegacyMethod, SetLevelRequestParamsSchema } from "../../types/legacy.js";
+import { Outbox } from "./back-channel.js";
+import { initializeResult, negotiateLegacyVersion, parseInitialize } from "./initialize.js";
+import type { ResolvedLegacyOptions } from "./options.js";
+import { type LegacyCore, type SessionFacts, serveLegacyRequest } from "./serve.js";
+
+/**
+ * How one request of the session is answered.
+ *
+ * @example
+ * await session.handle(message, { send: (m) => stream.write(m), signal, authInfo });
+ */
+export interface LegacyRequestContext {
+  /**
+   * Writes a message related to this request (its response stream, or the stdio pipe). The session
+   * stops writing for a request once it is cancelled, except to withdraw its questions.
+   */
+  readonly send: (message: JSONRPCMessage) => Promise<void>;
+  /** The transport's abort (client gone); `notifications/cancelled` is handled by the session. */
+  readonly signal?: AbortSignal;
+  readonly authInfo?: AuthInfo;
+}
+
+function errorResponse(id: RequestId | null, error: ErrorObject): JSONRPCResponse {
+  return { jsonrpc: "2.0", id, error };
+}
+
+function validId(message: unknown): RequestId | null {
+  const id = (message as { id?: unknown } | null)?.id;
+  return typeof id === "string" || (typeof id === "number" && Number.isInteger(id)) ? id : null;
+}
+
+/**
+ * A 2025 session on a server. Created by `LegacyService.openSession`; transports feed it the
+ * requests, notifications and responses of that session.
+ *
+ * @example
+ * const session = server.legacy.openSession();
+ * const response = await session.handle(initializeRequest, { send });
+ */
+export class LegacySession {
+  readonly #core: LegacyCore;
+  readonly #options: ResolvedLegacyOptions;
+  readonly #outbox = new Outbox();
+  readonly #inFlight = new Map<RequestId, AbortController>();
+  #facts: SessionFacts | undefined;
+  #clientReady = false;
+  #closed = false;
+
+  constructor(core: LegacyCore, options: ResolvedLegacyOptions) {
+    this.#core = core;
+    this.#options = options;
+  }
+
+  /** The negotiated version, once `initialize` succeeded. */
+  get protocolVersion(): string | undefined {
+    return this.#facts?.protocolVersion;
+  }
+
+  /** What the handshake established (undefined before `initialize`). */
+  get facts(): SessionFacts | undefined {
+    return this.#facts;
+  }
+
+  /** True once the client sent `notifications/initialized`. */
+  get clientReady(): boolean {
+    return this.#clientReady;
+  }
+
+  /** True while requests run or server → client requests wait for answers. */
+  get busy(): boolean {
+    return this.#inFlight.size > 0 || this.#outbox.size > 0;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /**
+   * Serves one request of this session. Resolves with its response, or `undefined` when it was
+   * cancelled (nothing may be sent for it).
+   */
+  async handle(message: unknown, context: LegacyRequestContext): Promise<JSONRPCResponse | undefined> {
+    const parsed = JSONRPCRequestSchema.safeParse(message);
+    if (!parsed.success) {
+      return errorResponse(validId(message), { code: ErrorCode.InvalidRequest, message: "Invalid Request" });
+    }
+    const request = parsed.data;
+    if (this.#closed) {
+      return errorResponse(request.id, { code: ErrorCode.InvalidRequest, message: "Session closed" });
+    }
+    try {
+      if (request.method === LegacyMethod.Initialize) return this.#initialize(request.id, request.params);
+      const facts = this.#facts;
+      if (facts === undefined) {
+        if (request.method === LegacyMethod.Ping) return { jsonrpc: "2.0", id: request.id, result: {} };
+        throw new McpError(ErrorCode.InvalidRequest, "Invalid Request: send initialize first");
+      }
+      if (request.method === LegacyMethod.Ping) return { jsonrpc: "2.0", id: request.id, result: {} };
+      if (request.method === LegacyMethod.SetLevel) return this.#setLevel(request.id, request.params);
+      return await this.#serve(request, facts, context);
+    } catch (error) {
+      if (!(error instanceof McpError)) throw error;
+      return errorResponse(request.id, error.toErrorObject());
+    }
+  }
+
+  /** A client notification: `initialized`, and `cancelled` (aborts that request's handler). */
+  notification(message: { method: string; params?: unknown }): void {
+    if (message.method === LegacyMethod.Initialized) {
+      if (this.#facts !== undefined) this.#clientReady = true;
+      return;
+    }
+    if (message.method === NotificationMethod.Cancelled) {
+      const params = CancelledNotificationParamsSchema.safeParse(message.params);
+      if (params.success) this.#inFlight.get(params.data.requestId)?.abort(params.data.reason ?? "cancelled");
+    }
+  }
+
+  /** A client response to one of our server → client requests; false when nothing waits for it. */
+  receive(message: Record<string, unknown>): boolean {
+    return this.#outbox.receive(message);
+  }
+
+  /** The client can no longer answer (its input ended): waiting server → client requests fail now. */
+  inputEnded(): void {
+    this.#outbox.closeAll("the client's input ended");
+  }
+
+  /** Ends the session: running requests are aborted, waiting server → client requests fail. */
+  close(reason = "session closed"): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const controller of this.#inFlight.values()) controller.abort(reason);
+    this.#inFlight.clear();
+    this.#outbox.closeAll(reason);
+  }
+
+  #initialize(id: RequestId, params: unknown): JSONRPCResponse {
+    if (this.#facts !== undefined) {
+      throw new McpError(ErrorCode.InvalidRequest, "Invalid Request: the session is already initialized");
+    }
+    const hello = parseInitialize(params);
+    const protocolVersion = negotiateLegacyVersion(hello.protocolVersion);
+    this.#facts = {
+      protocolVersion,
+      clientCapabilities: hello.capabilities,
+      clientInfo: hello.clientInfo,
+      logLevel: undefined,
+    };
+    return { jsonrpc: "2.0", id, result: initializeResult(this.#core, protocolVersion) };
+  }
+
+  #setLevel(id: RequestId, params: unknown): JSONRPCResponse {
+    if (this.#core.capabilities.logging === undefined) {
+      throw new McpError(ErrorCode.MethodNotFound, "Method not found: logging/setLevel");
+    }
+    const parsed = SetLevelRequestParamsSchema.safeParse(params);
+    if (!parsed.success)
+      throw new McpError(ErrorCode.InvalidParams, "Invalid params for logging/setLevel: level");
+    const level: LoggingLevel = parsed.data.level;
+    if (this.#facts) this.#facts = { ...this.#facts, logLevel: level };
+    return { jsonrpc: "2.0", id, result: {} };
+  }
+
+  async #serve(
+    request: JSONRPCRequest,
+    facts: SessionFacts,
+    context: LegacyRequestContext,
+  ): Promise<JSONRPCResponse | undefined> {
+    const controller = new AbortController();
+    const outer = context.signal;
+    const onAbort = () => controller.abort(outer?.reason);
+    if (outer?.aborted) onAbort();
+    else outer?.addEventListener("abort", onAbort, { once: true });
+    // A reused id (a client bug) must not let one request's cancellation reach the other.
+    const previous = this.#inFlight.get(request.id);
+    this.#inFlight.set(request.id, controller);
+    try {
+      return await serveLegacyRequest(this.#core, this.#options, this.#outbox, facts, request, {
+        send: context.send,
+        signal: controller.signal,
+        authInfo: context.authInfo,
+      });
+    } finally {
+      outer?.removeEventListener("abort", onAbort);
+      if (this.#inFlight.get(request.id) === controller) {
+        if (previous) this.#inFlight.set(request.id, previous);
+        else this.#inFlight.delete(request.id);
+      }
+    }
+  }
+}

@@ -1,0 +1,250 @@
+/**
+ * The 2025-11-25 Streamable HTTP client: every message its own POST (responses to the server's
+ * requests included), the `Mcp-Session-Id` the server minted on `initialize`, the negotiated
+ * `MCP-Protocol-Version`, server → client requests on a POST's SSE stream or on the GET stream,
+ * and DELETE of the session on close.
+ */
+import type { MessageInfo, Transport } from "../../shared/transport.js";
+import {
+  isJSONRPCErrorResponse,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  type RequestId,
+} from "../../types/index.js";
+import { describe } from "./answer.js";
+import type { StreamableHttpClientOptions } from "./client.js";
+import { HttpStatusError, HttpTransportError } from "./errors.js";
+import { SseParser } from "./sse.js";
+
+const SESSION_HEADER = "Mcp-Session-Id";
+const VERSION_HEADER = "MCP-Protocol-Version";
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function essence(contentType: string | null): string {
+  return (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+}
+
+/**
+ * Talks to a 2025-era Streamable HTTP endpoint. `StreamableHttpClientTransport` hands over to it
+ * by itself when an `initialize` without the modern envelope goes out (`mode: "legacy"`, or the
+ * `auto` fallback), so most code never names it.
+ *
+ * @example
+ * const session = await ClientSession.connect(new LegacyHttpClientTransport("http://127.0.0.1:3000/mcp"));
+ */
+export class LegacyHttpClientTransport implements Transport {
+  readonly url: URL;
+  onmessage?: (message: JSONRPCMessage, info?: MessageInfo) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  readonly #options: StreamableHttpClientOptions;
+  readonly #fetch: (input: URL, init: RequestInit) => Promise<Response>;
+  readonly #inFlight = new Map<RequestId, AbortController>();
+  readonly #background = new AbortController();
+  #sessionId: string | undefined;
+  #protocolVersion: string | undefined;
+  #closed = false;
+
+  constructor(url: URL | string, options: StreamableHttpClientOptions = {}) {
+    this.url = new URL(url);
+    this.#options = options;
+    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+  }
+
+  /** The session the server minted on `initialize` (undefined before). */
+  get sessionId(): string | undefined {
+    return this.#sessionId;
+  }
+
+  async start(): Promise<void> {}
+
+  /** POSTs one message: a request waits for its response; a notification or a response for 202. */
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (this.#closed) throw new HttpTransportError("The HTTP transport is closed");
+    const record = message as Record<string, unknown>;
+    const id = record.id as RequestId | undefined | null;
+    if (typeof record.method !== "string" || id === undefined || id === null) {
+      const response = await this.#fetchWith("POST", record, this.#background.signal);
+      await response.body?.cancel().catch(() => {});
+      if (!response.ok)
+        throw new HttpStatusError(response.status, `HTTP ${response.status} for a posted message`);
+      // The handshake is complete: open the session's stream for messages unrelated to any request.
+      if (record.method === "notifications/initialized" && this.#sessionId !== undefined) void this.#listen();
+      return;
+    }
+    const controller = new AbortController();
+    this.#inFlight.set(id, controller);
+    try {
+      const response = await this.#fetchWith("POST", record, controller.signal);
+      await this.#read(response, record.method, id, controller.signal);
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      throw error instanceof HttpTransportError
+        ? error
+        : new HttpTransportError(`${record.method}: the POST failed (${describe(error)})`);
+    } finally {
+      if (this.#inFlight.get(id) === controller) this.#inFlight.delete(id);
+    }
+  }
+
+  /** The 2025 way to cancel: stop reading, and tell the server with `notifications/cancelled`. */
+  cancel(requestId: RequestId, reason?: string): void {
+    this.#inFlight.get(requestId)?.abort();
+    this.#inFlight.delete(requestId);
+    const params = reason === undefined ? { requestId } : { requestId, reason };
+    void this.send({ jsonrpc: "2.0", method: "notifications/cancelled", params }).catch(() => {});
+  }
+
+  /** Aborts every exchange and ends the session on the server (DELETE, best effort). */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const controller of this.#inFlight.values()) controller.abort();
+    this.#inFlight.clear();
+    this.#background.abort();
+    if (this.#sessionId !== undefined) {
+      const ended = new AbortController();
+      const timer = setTimeout(() => ended.abort(), 2_000);
+      await this.#fetchWith("DELETE", undefined, ended.signal)
+        .then((response) => response.body?.cancel())
+        .catch(() => {})
+        .finally(() => clearTimeout(timer));
+    }
+    this.onclose?.();
+  }
+
+  async #fetchWith(
+    method: string,
+    body: Record<string, unknown> | undefined,
+    signal: AbortSignal,
+  ): Promise<Response> {
+    const headers = new Headers(this.#options.headers);
+    headers.set("Accept", method === "GET" ? "text/event-stream" : "application/json, text/event-stream");
+    if (body !== undefined) headers.set("Content-Type", "application/json");
+    if (this.#sessionId !== undefined) headers.set(SESSION_HEADER, this.#sessionId);
+    if (this.#protocolVersion !== undefined) headers.set(VERSION_HEADER, this.#protocolVersion);
+    let token: string | undefined;
+    try {
+      token = await this.#options.authProvider?.();
+    } catch {
+      throw new HttpTransportError("The authProvider failed to supply a token");
+    }
+    if (token !== undefined) headers.set("Authorization", `Bearer ${token}`);
+    const init: RequestInit = { method, headers, signal };
+    if (body !== undefined) init.body = JSON.stringify(body);
+    return this.#fetch(this.url, init);
+  }
+
+  /** Reads a request's answer: JSON, or an SSE stream of messages ending with the response. */
+  async #read(response: Response, method: string, id: RequestId, signal: AbortSignal): Promise<void> {
+    const type = essence(response.headers.get("content-type"));
+    const opening = method === "initialize" && response.ok;
+    if (opening) this.#sessionId = response.headers.get(SESSION_HEADER) ?? this.#sessionId;
+    if (type === "text/event-stream" && response.ok) {
+      if (!(await this.#readStream(response, id, signal, opening)) && !signal.aborted) {
+        throw new HttpTransportError(`${method}: the event stream ended before the response`);
+      }
+      return;
+    }
+    const text = type === "application/json" ? await response.text().catch(() => "") : "";
+    if (type !== "application/json") await response.body?.cancel().catch(() => {});
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    if (
+      (isJSONRPCResultResponse(body) || isJSONRPCErrorResponse(body)) &&
+      response.status !== 401 &&
+      response.status !== 403
+    ) {
+      if (opening && isJSONRPCResultResponse(body)) this.#adopt(body.result);
+      this.onmessage?.({ ...body, id } as JSONRPCMessage, { relatedRequestId: id });
+      return;
+    }
+    const session = response.status === 404 && this.#sessionId !== undefined ? " (the session expired)" : "";
+    throw new HttpStatusError(
+      response.status,
+      `HTTP ${response.status} for ${method}${session}`,
+      response.headers.get("www-authenticate") ?? undefined,
+    );
+  }
+
+  /** Delivers every message of a POST's stream; true once the response arrived. */
+  async #readStream(
+    response: Response,
+    id: RequestId,
+    signal: AbortSignal,
+    opening: boolean,
+  ): Promise<boolean> {
+    let answered = false;
+    await this.#consume(
+      response,
+      signal,
+      (message) => {
+        if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
+          if ((message as { id?: unknown }).id !== id) return;
+          answered = true;
+          if (opening && isJSONRPCResultResponse(message)) this.#adopt(message.result);
+        }
+        this.onmessage?.(message as JSONRPCMessage, { relatedRequestId: id });
+      },
+      () => answered,
+    );
+    return answered;
+  }
+
+  async #consume(
+    response: Response,
+    signal: AbortSignal,
+    deliver: (message: unknown) => void,
+    done: () => boolean = () => false,
+  ): Promise<void> {
+    const reader = response.body?.getReader();
+    if (!reader) return;
+    const parser = new SseParser((event) => {
+      if (event.data === "") return;
+      try {
+        deliver(JSON.parse(event.data));
+      } catch {
+        this.onerror?.(new HttpTransportError("Ignored an SSE event that is not JSON"));
+      }
+    });
+    try {
+      while (!done() && !signal.aborted) {
+        const { done: ended, value } = await reader.read();
+        if (ended) break;
+        parser.push(value);
+      }
+    } catch {
+      // A dropped stream: the caller decides from what was delivered.
+    } finally {
+      await reader.cancel().catch(() => {});
+    }
+  }
+
+  /** Takes the negotiated version from the `initialize` result (sent on every later request). */
+  #adopt(result: unknown): void {
+    if (isObject(result) && typeof result.protocolVersion === "string")
+      this.#protocolVersion = result.protocolVersion;
+  }
+
+  /** The session's GET stream: server messages unrelated to any request. 405 means none is offered. */
+  async #listen(): Promise<void> {
+    const signal = this.#background.signal;
+    try {
+      const response = await this.#fetchWith("GET", undefined, signal);
+      if (!response.ok || essence(response.headers.get("content-type")) !== "text/event-stream") {
+        await response.body?.cancel().catch(() => {});
+        return;
+      }
+      await this.#consume(response, signal, (message) => this.onmessage?.(message as JSONRPCMessage));
+    } catch {
+      // No stream: requests related to a POST still arrive on that POST's stream.
+    }
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * The handshake-era wire (2025-11-25 and older) that a dual-era SDK still speaks: `initialize`,
+ * `ping`, `logging/setLevel` and the notifications that went away in 2026-07-28. Only what the
+ * legacy layers of the server and the client need.
+ */
+import { z } from "zod";
+import { ClientCapabilitiesSchema, ServerCapabilitiesSchema } from "./capabilities.js";
+import { ImplementationSchema, LoggingLevelSchema, MetaObjectSchema } from "./common.js";
+
+/**
+ * Methods and notifications of the handshake era.
+ *
+ * @example
+ * if (message.method === LegacyMethod.Initialize) openLegacySession();
+ */
+export const LegacyMethod = {
+  Initialize: "initialize",
+  Ping: "ping",
+  SetLevel: "logging/setLevel",
+  Initialized: "notifications/initialized",
+  ElicitationComplete: "notifications/elicitation/complete",
+  RootsListChanged: "notifications/roots/list_changed",
+} as const;
+
+/** Params of `initialize`: what a 2025 client says about itself, once per session. */
+export const InitializeRequestParamsSchema = z.looseObject({
+  protocolVersion: z.string(),
+  capabilities: ClientCapabilitiesSchema,
+  clientInfo: ImplementationSchema,
+  _meta: MetaObjectSchema.optional(),
+});
+export type InitializeRequestParams = z.infer<typeof InitializeRequestParamsSchema>;
+
+/** The answer to `initialize`: the negotiated version and what the server offers. */
+export const InitializeResultSchema = z.looseObject({
+  protocolVersion: z.string(),
+  capabilities: ServerCapabilitiesSchema,
+  serverInfo: ImplementationSchema,
+  instructions: z.string().optional(),
+  _meta: MetaObjectSchema.optional(),
+});
+export type InitializeResult = z.infer<typeof InitializeResultSchema>;
+
+/** Params of `logging/setLevel`. */
+export const SetLevelRequestParamsSchema = z.looseObject({ level: LoggingLevelSchema });

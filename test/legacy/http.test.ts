@@ -1,0 +1,236 @@
+/**
+ * 2025-11-25 Streamable HTTP on the dual-era endpoint, over a real socket: the session id
+ * lifecycle, the SSE back-channel (the client POSTs its answers), the GET stream, DELETE, and the
+ * bounds on live sessions.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { type HttpServerHandle, type ServeHttpOptions, serveHttp } from "../../src/transports/http/node.js";
+import { buildDualEraServer } from "../fixtures/legacy/dual-era.js";
+import { envelope } from "./helpers.js";
+import { openSession, post, sseMessages } from "./http-helpers.js";
+
+let handle: HttpServerHandle | undefined;
+afterEach(async () => {
+  await handle?.close();
+  handle = undefined;
+});
+
+async function start(options: ServeHttpOptions = {}) {
+  handle = await serveHttp(buildDualEraServer(), { port: 0, keepAliveMs: 0, ...options });
+  return handle.url.toString();
+}
+
+const call = (id: number, name: string, args: Record<string, unknown> = {}) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name, arguments: args },
+});
+
+describe("the session id lifecycle", () => {
+  it("initialize mints a random visible-ASCII Mcp-Session-Id; each session gets its own", async () => {
+    const url = await start();
+    const first = await openSession(url);
+    const second = await openSession(url);
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ result: { protocolVersion: "2025-11-25" } });
+    expect(first.body.result).not.toHaveProperty("resultType");
+    expect(first.readyStatus).toBe(202);
+    expect(first.id).toMatch(/^[\x21-\x7e]{32}$/);
+    expect(second.id).not.toBe(first.id);
+  });
+
+  it("a failed initialize opens nothing (400, no id)", async () => {
+    const url = await start();
+    const response = await post(url, {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25" },
+    });
+    expect(response.status).toBe(400);
+    expect(response.headers.get("mcp-session-id")).toBeNull();
+    expect(await response.json()).toMatchObject({ error: { code: -32602 } });
+  });
+
+  it("404 for an unknown session; 400 for a legacy request without one", async () => {
+    const url = await start();
+    const unknown = await post(url, call(1, "era"), {
+      "mcp-session-id": "nope",
+      "mcp-protocol-version": "2025-11-25",
+    });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({
+      error: { code: -32600, message: "Not Found: unknown or expired session" },
+    });
+    const missing = await post(url, call(2, "era"), { "mcp-protocol-version": "2025-11-25" });
+    expect(missing.status).toBe(400);
+    expect(await missing.json()).toEqual({
+      jsonrpc: "2.0",
+      id: 2,
+      error: { code: -32600, message: "Bad Request: Mcp-Session-Id header is required" },
+    });
+  });
+
+  it("DELETE ends the session: 404 afterwards, and GET/DELETE of it are 405 again", async () => {
+    const url = await start();
+    const { headers } = await openSession(url);
+    expect((await post(url, call(2, "era"), headers)).status).toBe(200);
+    const deleted = await fetch(url, { method: "DELETE", headers });
+    expect(deleted.status).toBe(200);
+    expect((await post(url, call(3, "era"), headers)).status).toBe(404);
+    expect((await fetch(url, { method: "DELETE", headers })).status).toBe(405);
+    expect((await fetch(url, { method: "GET", headers })).status).toBe(405);
+  });
+
+  it("refuses an unsupported MCP-Protocol-Version on a session (400)", async () => {
+    const url = await start();
+    const { headers } = await openSession(url);
+    const response = await post(url, call(2, "era"), { ...headers, "mcp-protocol-version": "1999-01-01" });
+    expect(response.status).toBe(400);
+  });
+
+  it("binds a session to the principal that opened it", async () => {
+    const url = await start({
+      verifyToken: (request) => {
+        const token = request.headers.get("authorization")?.slice(7);
+        return token ? { token, clientId: "app", scopes: [], subject: token } : undefined;
+      },
+    });
+    const { headers } = await openSession(url, {}, { authorization: "Bearer alice" });
+    expect((await post(url, call(2, "era"), headers)).status).toBe(200);
+    const stolen = { ...headers, authorization: "Bearer mallory" };
+    expect((await post(url, call(3, "era"), stolen)).status).toBe(404);
+  });
+});
+
+describe("requests of a session", () => {
+  it("stream the server's elicitation/create; the client POSTs its answer; the result ends the stream", async () => {
+    const url = await start();
+    const { headers } = await openSession(url);
+    const response = await post(url, call(2, "provision", { name: "db" }), headers);
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    const messages = sseMessages(response);
+    const ask = (await messages.next()).value as Record<string, unknown>;
+    expect(ask).toMatchObject({
+      jsonrpc: "2.0",
+      method: "elicitation/create",
+      params: { message: "Which region?" },
+    });
+    const answer = await post(
+      url,
+      { jsonrpc: "2.0", id: ask.id, result: { action: "accept", content: { region: "sa-east-1" } } },
+      headers,
+    );
+    expect(answer.status).toBe(202);
+    expect((await messages.next()).value).toEqual({
+      jsonrpc: "2.0",
+      id: 2,
+      result: { content: [{ type: "text", text: "Provisioned db in sa-east-1." }] },
+    });
+    expect((await messages.next()).done).toBe(true);
+  });
+
+  it("answer JSON when nothing is streamed, and honour notifications/cancelled", async () => {
+    const url = await start();
+    const { headers } = await openSession(url);
+    const plain = await post(url, call(2, "era"), headers);
+    expect(plain.headers.get("content-type")).toBe("application/json");
+    expect(await plain.json()).toEqual({
+      jsonrpc: "2.0",
+      id: 2,
+      result: { content: [{ type: "text", text: "2025-11-25" }] },
+    });
+    const pending = await post(url, call(3, "provision", { name: "db" }), headers);
+    const messages = sseMessages(pending);
+    const ask = (await messages.next()).value as Record<string, unknown>;
+    const cancel = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 3 } };
+    expect((await post(url, cancel, headers)).status).toBe(202);
+    expect((await messages.next()).value).toEqual({
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { requestId: ask.id, reason: "aborted" },
+    });
+    expect((await messages.next()).done).toBe(true);
+  });
+
+  it("a modern POST carrying a live session's id is served as modern, header ignored", async () => {
+    const url = await start();
+    const { id } = await openSession(url);
+    const response = await post(
+      url,
+      { jsonrpc: "2.0", id: 9, method: "tools/list", params: { _meta: envelope() } },
+      { "mcp-session-id": id, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" },
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get("mcp-session-id")).toBeNull();
+    expect(await response.json()).toMatchObject({ result: { resultType: "complete", ttlMs: 0 } });
+  });
+
+  it("GET opens the session's stream (one at a time)", async () => {
+    const url = await start();
+    const { headers } = await openSession(url);
+    const controller = new AbortController();
+    const stream = await fetch(url, {
+      method: "GET",
+      headers: { ...headers, accept: "text/event-stream" },
+      signal: controller.signal,
+    });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get("content-type")).toBe("text/event-stream");
+    const second = await fetch(url, { method: "GET", headers: { ...headers, accept: "text/event-stream" } });
+    expect(second.status).toBe(409);
+    const json = await fetch(url, { method: "GET", headers: { ...headers, accept: "application/json" } });
+    expect(json.status).toBe(406);
+    controller.abort();
+  });
+});
+
+describe("bounds on live sessions", () => {
+  it("a full table ends the least recently used idle session; all busy → 503", async () => {
+    const url = await start({ legacy: { maxSessions: 2 } });
+    const a = await openSession(url);
+    const b = await openSession(url);
+    await post(url, call(2, "era"), b.headers); // b is now more recent than a
+    const c = await openSession(url);
+    expect(c.status).toBe(200);
+    expect((await post(url, call(3, "era"), a.headers)).status).toBe(404);
+    expect((await post(url, call(3, "era"), b.headers)).status).toBe(200);
+    // Keep b and c busy with a question each: nothing can be evicted.
+    const busy = [
+      await post(url, call(4, "provision", { name: "x" }), b.headers),
+      await post(url, call(4, "provision", { name: "y" }), c.headers),
+    ];
+    for (const response of busy) await sseMessages(response).next();
+    const refused = await post(url, {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+    });
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("mcp-session-id")).toBeNull();
+  });
+
+  it("a session idle past sessionIdleTimeoutMs is gone (404)", async () => {
+    const url = await start({ legacy: { sessionIdleTimeoutMs: 40 } });
+    const { headers } = await openSession(url);
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect((await post(url, call(2, "era"), headers)).status).toBe(404);
+  });
+
+  it("legacy: false keeps the endpoint modern-only", async () => {
+    const url = await start({ legacy: false });
+    const response = await post(url, {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+    });
+    expect(response.status).toBe(400);
+    expect(response.headers.get("mcp-session-id")).toBeNull();
+    expect(await response.json()).toMatchObject({
+      error: { code: -32602, message: "Missing required params._meta envelope" },
+    });
+  });
+});
