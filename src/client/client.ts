@@ -19,7 +19,7 @@ import type {
 import { ErrorCode, isInputRequiredResult, McpError } from "../types/index.js";
 import { type CacheMode, ListCache } from "./cache.js";
 import { type ClientCallbacks, capabilitiesFor, dispatchInputRequest, embeddedMeta } from "./callbacks.js";
-import { DEFAULT_INPUT_REQUIRED_MAX_ROUNDS, runInputRequiredLoop } from "./driver.js";
+import { DEFAULT_INPUT_REQUIRED_MAX_ROUNDS, runInputRequiredLoop, type StateOnlyBackoff } from "./driver.js";
 import { flowScope } from "./flow.js";
 import type { Subscription } from "./listen.js";
 import { type NegotiatedEra, negotiate, STDIO_PROBE_TIMEOUT_MS } from "./negotiation.js";
@@ -58,6 +58,7 @@ export class Client implements AsyncDisposable {
   readonly #callbacks: ClientCallbacks;
   readonly #maxRounds: number;
   readonly #maxTotalTimeoutMs: number | undefined;
+  readonly #stateOnlyBackoff: StateOnlyBackoff | undefined;
   readonly #onRound: ((round: ClientRound) => void) | undefined;
   readonly #cache: ListCache | undefined;
   /** Cache partition of this client: one authorization context, never shared. */
@@ -75,6 +76,7 @@ export class Client implements AsyncDisposable {
     };
     this.#maxRounds = options.inputRequiredMaxRounds ?? DEFAULT_INPUT_REQUIRED_MAX_ROUNDS;
     this.#maxTotalTimeoutMs = options.maxTotalTimeoutMs;
+    this.#stateOnlyBackoff = options.stateOnlyBackoff;
     this.#onRound = options.onRound;
     const cache = options.cache ?? true;
     this.#cache = cache === true ? new ListCache() : cache === false ? undefined : cache;
@@ -340,6 +342,7 @@ export class Client implements AsyncDisposable {
       cache?.delete(this.#partition, method, cacheKey as string);
       return await runInputRequiredLoop<R>(first, {
         maxRounds: options.inputRequiredMaxRounds ?? this.#maxRounds,
+        stateOnlyBackoff: options.stateOnlyBackoff ?? this.#stateOnlyBackoff,
         signal: scope.signal,
         onRound: this.#onRound ? (round) => this.#onRound?.({ ...round, method }) : undefined,
         dispatch: (key, request, signal) =>

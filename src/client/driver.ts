@@ -94,6 +94,17 @@ export interface InputRequiredLoopOptions<R> {
   now?: () => number;
   /** Progress hook, called once per round before anything is dispatched. */
   onRound?: (round: InputRequiredRound) => void;
+  /**
+   * Pacing of state-only rounds (default 50 ms doubling to 250 ms). Raise it for servers that
+   * answer "not yet" while a person finishes something out of band (a URL sign-in).
+   */
+  stateOnlyBackoff?: StateOnlyBackoff;
+}
+
+/** First pause before a state-only retry, and its cap, in milliseconds. */
+export interface StateOnlyBackoff {
+  readonly initialMs?: number;
+  readonly capMs?: number;
 }
 
 /**
@@ -126,7 +137,9 @@ export async function runInputRequiredLoop<R extends ResultObject>(
   };
   let current = first;
   let rounds = 0;
-  let backoff = STATE_ONLY_BACKOFF_INITIAL_MS;
+  const initialBackoff = options.stateOnlyBackoff?.initialMs ?? STATE_ONLY_BACKOFF_INITIAL_MS;
+  const backoffCap = options.stateOnlyBackoff?.capMs ?? STATE_ONLY_BACKOFF_CAP_MS;
+  let backoff = initialBackoff;
   while (isInputRequiredResult(current)) {
     rounds++;
     // The cap is checked before anything is dispatched, so the caller can resume from lastResult.
@@ -137,11 +150,11 @@ export async function runInputRequiredLoop<R extends ResultObject>(
     let responses: InputResponses | undefined;
     if (requests.length > 0) {
       responses = await dispatchAll(requests, dispatch, signal);
-      backoff = STATE_ONLY_BACKOFF_INITIAL_MS;
+      backoff = initialBackoff;
     } else {
       const pause = deadline === undefined ? backoff : Math.min(backoff, Math.max(0, deadline - now()));
       await sleep(pause, signal);
-      backoff = Math.min(backoff * 2, STATE_ONLY_BACKOFF_CAP_MS);
+      backoff = Math.min(backoff * 2, backoffCap);
     }
     checkBudget();
     current = await retry(responses, current.requestState, signal);

@@ -22,6 +22,7 @@ export {
   runInputRequiredLoop,
   STATE_ONLY_BACKOFF_CAP_MS,
   STATE_ONLY_BACKOFF_INITIAL_MS,
+  type StateOnlyBackoff,
 } from "./driver.js";
 export {
   InputRequiredError,

@@ -8,7 +8,7 @@ import type {
 } from "../types/index.js";
 import type { CacheMode, ListCache } from "./cache.js";
 import type { ClientCallbacks } from "./callbacks.js";
-import type { InputRequiredRound } from "./driver.js";
+import type { InputRequiredRound, StateOnlyBackoff } from "./driver.js";
 import type { ClientMode } from "./negotiation.js";
 import { checkMode } from "./negotiation.js";
 import type { CallOptions } from "./session.js";
@@ -38,6 +38,8 @@ export interface ClientOptions extends ClientCallbacks {
   maxTotalTimeoutMs?: number;
   /** Progress hook, once per input-required round. */
   onRound?: (round: ClientRound) => void;
+  /** Pacing of state-only rounds (default 50 ms doubling to 250 ms). */
+  stateOnlyBackoff?: StateOnlyBackoff;
   /** Default `"auto"`: probe `server/discover`, fall back to the 2025 handshake on legacy evidence. */
   mode?: ClientMode;
   /** With a version pin only: the DiscoverResult to adopt instead of probing (ignored otherwise). */
@@ -72,6 +74,8 @@ export interface AutoCallOptions extends CallOptions {
   inputRequiredMaxRounds?: number;
   /** Overrides the client's total time bound for this call. */
   maxTotalTimeoutMs?: number;
+  /** Overrides the client's pacing of state-only rounds for this call. */
+  stateOnlyBackoff?: StateOnlyBackoff;
 }
 
 /**

@@ -156,6 +156,22 @@ describe("runInputRequiredLoop (python tests/client/test_input_required.py)", ()
     expect(seenResponses.every((r) => r === undefined)).toBe(true);
   });
 
+  it("the state-only pacing is configurable (a slow out-of-band step)", async () => {
+    const clock = virtualClock();
+    const script = [stateOnly("2"), stateOnly("3"), stateOnly("4"), DONE];
+    await runInputRequiredLoop(stateOnly("1"), {
+      maxRounds: 10,
+      sleep: clock.sleep,
+      stateOnlyBackoff: { initialMs: 1000, capMs: 3000 },
+      dispatch: async () => ACCEPT,
+      retry: async () => {
+        clock.mark();
+        return script.shift() as ResultObject;
+      },
+    });
+    expect(clock.deltas()).toEqual([1, 2, 3, 3]);
+  });
+
   it("the backoff resets after a leg with input requests", async () => {
     const clock = virtualClock();
     const script = [stateOnly("2"), ask("3"), stateOnly("4"), DONE];
