@@ -1,3 +1,4 @@
+import { RequestAbortedError } from "../shared/errors.js";
 import type {
   CallToolResult,
   CompleteRequestParams,
@@ -107,7 +108,11 @@ export class Client implements AsyncDisposable {
       timeoutMs: options.timeoutMs,
       onLog: options.onLog,
     });
+    // Aborting (e.g. Ctrl-C in a CLI) closes the session, which fails whatever is in flight.
+    const abort = () => void session.close().catch(() => {});
+    options.signal?.addEventListener("abort", abort, { once: true });
     try {
+      if (options.signal?.aborted) throw new RequestAbortedError("Connecting was aborted");
       // stdio: a silent probe is legacy evidence, and the fallback reuses this very process.
       const stdio = typeof target === "object" && ("command" in target || "pid" in transport);
       const era = await negotiate(session, {
@@ -126,10 +131,13 @@ export class Client implements AsyncDisposable {
             }
           : {}),
       });
+      if (options.signal?.aborted) throw new RequestAbortedError("Connecting was aborted");
       return new Client(session, era, options);
     } catch (error) {
       await session.close().catch(() => {});
-      throw error;
+      throw options.signal?.aborted ? new RequestAbortedError("Connecting was aborted") : error;
+    } finally {
+      options.signal?.removeEventListener("abort", abort);
     }
   }
 

@@ -40,6 +40,8 @@ export interface ClientOptions extends ClientCallbacks {
   onRound?: (round: ClientRound) => void;
   /** Pacing of state-only rounds (default 50 ms doubling to 250 ms). */
   stateOnlyBackoff?: StateOnlyBackoff;
+  /** Aborts connecting and era negotiation (e.g. Ctrl-C in a CLI). */
+  signal?: AbortSignal;
   /** Default `"auto"`: probe `server/discover`, fall back to the 2025 handshake on legacy evidence. */
   mode?: ClientMode;
   /** With a version pin only: the DiscoverResult to adopt instead of probing (ignored otherwise). */

@@ -113,3 +113,24 @@ describe("Client surface", () => {
     );
   });
 });
+
+describe("Client.connect with a signal", () => {
+  it("gives up with RequestAbortedError and closes the transport when aborted mid-negotiation", async () => {
+    const { RequestAbortedError } = await import("../../src/shared/errors.js");
+    const { MemoryTransport } = await import("../../src/transports/memory.js");
+    const silent = { dispatch: () => new Promise<never>(() => {}) };
+    const transport = new MemoryTransport(silent);
+    const controller = new AbortController();
+    const connecting = Client.connect(transport, { signal: controller.signal, mode: "auto" });
+    setTimeout(() => controller.abort(), 20);
+    await expect(connecting).rejects.toBeInstanceOf(RequestAbortedError);
+    await expect(transport.send({ jsonrpc: "2.0", method: "x" })).rejects.toThrow("closed");
+  });
+
+  it("refuses at once when the signal is already aborted", async () => {
+    const { RequestAbortedError } = await import("../../src/shared/errors.js");
+    await expect(Client.connect(stubServer(), { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(
+      RequestAbortedError,
+    );
+  });
+});
