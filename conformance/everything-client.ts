@@ -3,6 +3,10 @@
 // argument and names the scenario in MCP_CONFORMANCE_SCENARIO (data, when a scenario needs some, is
 // JSON in MCP_CONFORMANCE_CONTEXT). See shared/reference/conformance-suite.md §5.2.
 //
+// The lifecycle follows MCP_CONFORMANCE_PROTOCOL_VERSION: 2025-xx connects with `mode: "legacy"`
+// (initialize, Mcp-Session-Id, server → client requests answered by the same callbacks), 2026-07-28
+// with the SDK's default (server/discover, the `_meta` envelope on every request).
+//
 // Exit 0 when the scenario ran to its end, 1 otherwise. Everything is logged to stderr.
 //
 //   MCP_CONFORMANCE_SCENARIO=tools_call node --import tsx conformance/everything-client.ts http://localhost:3000/mcp
@@ -24,9 +28,24 @@ function describe(error: unknown): string {
 
 const CLIENT_INFO = { name: "roundtrip-conformance-client", version: "0.1.0" };
 
-/** Connects (server/discover, with the SDK's own version negotiation) and runs `body`, then closes. */
+/**
+ * The lifecycle the suite asked for. MCP_CONFORMANCE_PROTOCOL_VERSION is the scenario's resolved
+ * version: a dated 2025-era revision (or older) means the stateful `initialize` handshake
+ * (`mode: "legacy"`); 2026-07-28 (or absent) keeps the SDK's default (`auto`: probe server/discover).
+ */
+function modeFor(version: string | undefined): ClientOptions["mode"] {
+  if (version === undefined || version === "" || version >= "2026-07-28") return undefined;
+  return "legacy";
+}
+const MODE = modeFor(process.env.MCP_CONFORMANCE_PROTOCOL_VERSION);
+
+/** Connects (the era MODE picks, with the SDK's own version negotiation), runs `body`, then closes. */
 async function withClient(url: string, options: ClientOptions, body: (client: Client) => Promise<void>) {
-  const client = await Client.connect(url, { clientInfo: CLIENT_INFO, ...options });
+  const client = await Client.connect(url, {
+    clientInfo: CLIENT_INFO,
+    ...(MODE === undefined ? {} : { mode: MODE }),
+    ...options,
+  });
   log(`connected: protocol ${client.protocolVersion}, era ${client.era}`);
   try {
     await body(client);
@@ -41,8 +60,48 @@ const acceptAll: NonNullable<ClientOptions["elicitation"]> = (_ctx, params) => {
   return { action: "accept", content: { confirmed: true } };
 };
 
+/**
+ * A form UI that pre-fills every field with the schema's `default` (SEP-1034: clients that support
+ * defaults SHOULD pre-populate the form) and a user who submits it unchanged.
+ */
+const acceptDefaults: NonNullable<ClientOptions["elicitation"]> = (_ctx, params) => {
+  log(`elicitation: ${params.message}`);
+  if (params.mode === "url") return { action: "decline" };
+  const content: Record<string, string | number | boolean | string[]> = {};
+  for (const [name, field] of Object.entries(params.requestedSchema.properties)) {
+    const value = field.default;
+    if (value !== undefined) content[name] = value as string | number | boolean | string[];
+  }
+  return { action: "accept", content };
+};
+
 const scenarios: Record<string, Scenario> = {
-  // A strict stateless mock: every request carries the header and the _meta envelope.
+  // 2025-11-25: the initialize handshake (protocolVersion, capabilities, clientInfo), then a list.
+  initialize: (url) =>
+    withClient(url, {}, async (client) => {
+      const { tools } = await client.listTools();
+      log(`tools: ${tools.map((tool) => tool.name).join(", ") || "(none)"}`);
+    }),
+
+  // 2025-11-25 (SEP-1034): the server's elicitation/create carries defaults; the client fills them in.
+  "elicitation-sep1034-client-defaults": (url) =>
+    withClient(url, { elicitation: acceptDefaults }, async (client) => {
+      await client.listTools();
+      const result = await client.callTool("test_client_elicitation_defaults", {});
+      log(`test_client_elicitation_defaults: ${JSON.stringify(result.content)}`);
+    }),
+
+  // 2025-11-25 (SEP-1699): the tools/call stream closes after a priming event (id + retry); the
+  // answer comes on the GET stream the client must reopen after `retry` ms with Last-Event-ID.
+  "sse-retry": (url) =>
+    withClient(url, {}, async (client) => {
+      await client.listTools();
+      const result = await client.callTool("test_reconnection", {});
+      log(`test_reconnection: ${JSON.stringify(result.content)}`);
+    }),
+
+  // A strict mock: on 2026-07-28 every request carries the header and the _meta envelope; on
+  // 2025-11-25 it is a stateful session opened by initialize.
   tools_call: (url) =>
     withClient(url, {}, async (client) => {
       const { tools } = await client.listTools();
@@ -165,17 +224,14 @@ async function main(): Promise<number> {
       log("MCP_CONFORMANCE_CONTEXT is not JSON; ignoring it");
     }
   }
-  const version = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION;
-  if (version !== undefined && version !== "2026-07-28") {
-    log(`protocol ${version} requested: this client speaks 2026-07-28 (legacy is another fixture's job)`);
-  }
   // No OAuth client in the SDK yet: auth scenarios run the plain flow and fail at the first 401.
   const run = scenario.startsWith("auth/") ? authScenario : scenarios[scenario];
   if (!run) {
     log(`unknown scenario ${JSON.stringify(scenario)}`);
     return 1;
   }
-  log(`scenario ${scenario} against ${url}`);
+  const version = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION ?? "(unset)";
+  log(`scenario ${scenario} against ${url}; protocol ${version}, mode ${MODE ?? "auto"}`);
   try {
     await run(url, context);
     log(`scenario ${scenario} done`);

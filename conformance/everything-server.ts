@@ -1,8 +1,13 @@
 // The "everything server" the official MCP conformance suite tests in server mode, built on our own
 // MCPServer + serveHttp and nothing else. It exposes every tool, prompt, resource and template the
-// suite's 2026-07-28 scenarios call (see shared/reference/conformance-suite.md §5.1) with real
-// behaviour: progress notifications, logLevel-gated logging, sealed requestState (the SDK's default
-// AES-GCM boundary), and input requests that follow the capabilities the client declared.
+// suite's scenarios call (see shared/reference/conformance-suite.md §5.1) with real behaviour:
+// progress notifications, logLevel-gated logging, sealed requestState (the SDK's default AES-GCM
+// boundary), and input requests that follow the capabilities the client declared.
+//
+// One endpoint serves both requirement sets: a request carrying the `_meta` envelope is served
+// statelessly as 2026-07-28; `initialize` opens a 2025-11-25 session (Mcp-Session-Id, GET stream,
+// DELETE), where the same resolvers send real elicitation/create and sampling/createMessage
+// requests (docs/legacy-clients.md).
 //
 // Run from the repo root (so tsconfig paths resolve):  PORT=3000 node --import tsx conformance/everything-server.ts
 // PORT=0 (the default) picks a free port. The first stdout line is `listening <url>`.
@@ -21,6 +26,7 @@ import {
   rootsRequest,
   sample,
   samplingRequest,
+  withOutcome,
 } from "roundtrip-mcp/server";
 import { z } from "zod";
 
@@ -86,6 +92,80 @@ const ASK_ROOTS = rootsRequest();
 const ASK_STEP1 = elicitationRequest("Step 1: what is your name?", Name);
 const askColor = (name: string) =>
   elicitationRequest(`Step 2: ${name}, what is your favourite color?`, Color);
+
+const askPrompt = resolver("prompt_reply", { args: ["prompt"] }, ({ args }) =>
+  sample({ prompt: String(args.prompt), maxTokens: 100 }),
+);
+const UserInfo = {
+  type: "object",
+  properties: {
+    username: { type: "string", description: "User's response" },
+    email: { type: "string", description: "User's email address" },
+  },
+  required: ["username", "email"],
+} as const;
+const askUserInfo = resolver("user_info", { args: ["message"] }, ({ args }) =>
+  elicit(String(args.message), UserInfo),
+);
+// SEP-1034: a default for every primitive type.
+const askWithDefaults = resolver("defaults_form", () =>
+  elicit("Please review these values (each has a default).", {
+    type: "object",
+    properties: {
+      name: { type: "string", description: "User name", default: "John Doe" },
+      age: { type: "integer", description: "User age", default: 30 },
+      score: { type: "number", description: "User score", default: 95.5 },
+      status: {
+        type: "string",
+        description: "User status",
+        enum: ["active", "inactive", "pending"],
+        default: "active",
+      },
+      verified: { type: "boolean", description: "Verification status", default: true },
+    },
+    required: [],
+  }),
+);
+// SEP-1330: untitled and titled single-select, the legacy enumNames form, untitled and titled multi-select.
+const askEnums = resolver("enums_form", () =>
+  elicit("Please choose.", {
+    type: "object",
+    properties: {
+      untitledSingle: { type: "string", enum: ["option1", "option2", "option3"] },
+      titledSingle: {
+        type: "string",
+        oneOf: [
+          { const: "value1", title: "First Option" },
+          { const: "value2", title: "Second Option" },
+          { const: "value3", title: "Third Option" },
+        ],
+      },
+      legacyEnum: {
+        type: "string",
+        enum: ["opt1", "opt2", "opt3"],
+        enumNames: ["Option One", "Option Two", "Option Three"],
+      },
+      untitledMulti: { type: "array", items: { type: "string", enum: ["option1", "option2", "option3"] } },
+      titledMulti: {
+        type: "array",
+        items: {
+          anyOf: [
+            { const: "value1", title: "First Choice" },
+            { const: "value2", title: "Second Choice" },
+            { const: "value3", title: "Third Choice" },
+          ],
+        },
+      },
+    },
+    required: [],
+  }),
+);
+
+function describeOutcome(outcome: { action: string; content?: unknown }): string {
+  return outcome.action === "accept"
+    ? `action=accept, content=${JSON.stringify(outcome.content)}`
+    : `action=${outcome.action}`;
+}
 
 /** The accepted content of a form answer when it matches `schema`, else undefined. */
 function acceptedAnswer<T>(ctx: Context, key: string, schema: z.ZodType<T>): T | undefined {
@@ -188,17 +268,28 @@ export function createEverythingServer(): MCPServer {
     },
   );
 
+  // Three info logs through the request-scoped logger: gated by `_meta` logLevel on the 2026 wire,
+  // by the session's logging/setLevel on a 2025 session.
+  const logThree = (pauseMs: number) => async (_args: unknown, ctx: Context) => {
+    await ctx.info("Tool execution started");
+    await sleep(pauseMs);
+    await ctx.info("Tool processing data");
+    await sleep(pauseMs);
+    await ctx.info("Tool execution completed");
+    return text("Logging test completed");
+  };
+
   mcp.tool(
     "test_logging_tool",
     { description: "Logs three messages through the request-scoped, logLevel-gated logger" },
-    async (_args, ctx) => {
-      await ctx.info("Tool execution started");
-      await sleep(20);
-      await ctx.info("Tool processing data");
-      await sleep(20);
-      await ctx.info("Tool execution completed");
-      return text("Logging test completed");
-    },
+    logThree(20),
+  );
+
+  // 2025-11-25 (tools-call-with-logging): the same three logs, ~50 ms apart.
+  mcp.tool(
+    "test_tool_with_logging",
+    { description: "Logs three info messages about 50 ms apart (2025: after logging/setLevel)" },
+    logThree(50),
   );
 
   mcp.tool(
@@ -350,6 +441,49 @@ export function createEverythingServer(): MCPServer {
       if (reply === undefined) return inputRequired({ inputRequests: { capital_question: ASK_CAPITAL } });
       return text(`The model answered: ${reply}`);
     },
+  );
+
+  // ---- questions by argument, and the 2025 elicitation schema scenarios ------------------------------
+  // Resolvers: on a 2025 session the SDK sends each question as a real elicitation/create or
+  // sampling/createMessage related to the call; on the 2026 wire it comes back in an
+  // InputRequiredResult. Same tool, both eras.
+
+  mcp.tool(
+    "test_sampling",
+    {
+      description: "Sends its prompt to the client's LLM (sampling/createMessage), then returns the answer",
+      input: z.object({ prompt: z.string().describe("The prompt to send to the LLM") }),
+      resolve: { reply: askPrompt },
+    },
+    (_args, { reply }) => text(`LLM response: ${samplingResultText(reply)}`),
+  );
+
+  mcp.tool(
+    "test_elicitation",
+    {
+      description: "Shows its message to the user with a username/email form (elicitation/create)",
+      input: z.object({ message: z.string().describe("The message to show the user") }),
+      resolve: { answer: withOutcome(askUserInfo) },
+    },
+    (_args, { answer }) => text(`User response: ${describeOutcome(answer)}`),
+  );
+
+  mcp.tool(
+    "test_elicitation_sep1034_defaults",
+    {
+      description: "Asks a form whose every primitive field has a default (SEP-1034)",
+      resolve: { answer: withOutcome(askWithDefaults) },
+    },
+    (_args, { answer }) => text(`Elicitation completed: ${describeOutcome(answer)}`),
+  );
+
+  mcp.tool(
+    "test_elicitation_sep1330_enums",
+    {
+      description: "Asks a form with all five enum shapes (SEP-1330)",
+      resolve: { answer: withOutcome(askEnums) },
+    },
+    (_args, { answer }) => text(`Elicitation completed: ${describeOutcome(answer)}`),
   );
 
   // ---- schema-feature tools (pending scenarios, recommended) -------------------------------------
