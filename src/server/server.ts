@@ -180,6 +180,7 @@ export class Server implements Dispatcher {
   /** Tells every stream subscribed to `uri` (or a parent of it) that the resource changed. */
   notifyResourceUpdated(uri: string): void {
     this.#subscriptions.publish({ kind: "resourceUpdated", uri });
+    this.legacy?.resourceUpdated(uri);
   }
 
   /** Ends every listen stream gracefully (e.g. before shutting down). */

@@ -38,7 +38,7 @@ const EVENT_METHOD = {
 } as const;
 
 /** True when `uri` is the subscribed URI or a sub-resource of it. */
-function covers(subscribed: string, uri: string): boolean {
+export function covers(subscribed: string, uri: string): boolean {
   return uri === subscribed || uri.startsWith(subscribed.endsWith("/") ? subscribed : `${subscribed}/`);
 }
 

@@ -17,6 +17,8 @@ export const LegacyMethod = {
   Initialize: "initialize",
   Ping: "ping",
   SetLevel: "logging/setLevel",
+  Subscribe: "resources/subscribe",
+  Unsubscribe: "resources/unsubscribe",
   Initialized: "notifications/initialized",
   ElicitationComplete: "notifications/elicitation/complete",
   RootsListChanged: "notifications/roots/list_changed",

@@ -94,6 +94,7 @@ export class DualEraConnection {
       if (this.#era === "open") {
         this.#era = "legacy";
         this.#session = this.#service.openSession();
+        this.#session.attach(this.#write);
       }
     }
     const session = this.#session;

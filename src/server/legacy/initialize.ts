@@ -52,8 +52,9 @@ export function legacyCapabilities(capabilities: ServerCapabilities): ServerCapa
   for (const [key, value] of Object.entries(capabilities)) {
     if (key === "extensions") continue;
     if ((key === "tools" || key === "prompts" || key === "resources") && typeof value === "object") {
-      const { listChanged: _l, subscribe: _s, ...rest } = value as Record<string, unknown>;
-      out[key] = rest;
+      const { listChanged: _l, subscribe, ...rest } = value as Record<string, unknown>;
+      // Resource subscriptions are served per session (resources/subscribe, updates on its stream).
+      out[key] = key === "resources" && subscribe === true ? { ...rest, subscribe: true } : rest;
       continue;
     }
     out[key] = value;

@@ -16,6 +16,7 @@ import { LegacySession } from "./session.js";
 export class LegacyService {
   readonly options: ResolvedLegacyOptions;
   readonly #core: LegacyCore;
+  readonly #sessions = new Set<LegacySession>();
 
   constructor(core: LegacyCore, options: LegacyOptions = {}) {
     this.#core = core;
@@ -24,7 +25,16 @@ export class LegacyService {
 
   /** A fresh session, waiting for its `initialize`. */
   openSession(): LegacySession {
-    return new LegacySession(this.#core, this.options);
+    const session: LegacySession = new LegacySession(this.#core, this.options, () =>
+      this.#sessions.delete(session),
+    );
+    this.#sessions.add(session);
+    return session;
+  }
+
+  /** Tells every session subscribed to `uri` (or a parent of it) that the resource changed. */
+  resourceUpdated(uri: string): void {
+    for (const session of this.#sessions) session.resourceUpdated(uri);
   }
 
   /**

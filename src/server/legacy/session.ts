@@ -18,6 +18,7 @@ import {
   type RequestId,
 } from "../../types/index.js";
 import { LegacyMethod, SetLevelRequestParamsSchema } from "../../types/legacy.js";
+import { covers } from "../subscriptions.js";
 import { Outbox } from "./back-channel.js";
 import { initializeResult, negotiateLegacyVersion, parseInitialize } from "./initialize.js";
 import type { ResolvedLegacyOptions } from "./options.js";
@@ -65,10 +66,32 @@ export class LegacySession {
   #facts: SessionFacts | undefined;
   #clientReady = false;
   #closed = false;
+  readonly #subscriptions = new Set<string>();
+  #unsolicited: ((message: JSONRPCMessage) => Promise<void>) | undefined;
+  readonly #onClose: (() => void) | undefined;
 
-  constructor(core: LegacyCore, options: ResolvedLegacyOptions) {
+  constructor(core: LegacyCore, options: ResolvedLegacyOptions, onClose?: () => void) {
     this.#core = core;
     this.#options = options;
+    this.#onClose = onClose;
+  }
+
+  /**
+   * Where messages unrelated to any request go (the HTTP GET stream, the stdio pipe); undefined
+   * while there is none (they are dropped, as the 2025 spec allows).
+   */
+  attach(write: ((message: JSONRPCMessage) => Promise<void>) | undefined): void {
+    this.#unsolicited = write;
+  }
+
+  /** `notifications/resources/updated` when this session subscribed to `uri` (or a parent of it). */
+  resourceUpdated(uri: string): void {
+    const write = this.#unsolicited;
+    if (this.#closed || write === undefined || this.#facts === undefined) return;
+    if (![...this.#subscriptions].some((subscribed) => covers(subscribed, uri))) return;
+    void write({ jsonrpc: "2.0", method: NotificationMethod.ResourcesUpdated, params: { uri } }).catch(
+      () => {},
+    );
   }
 
   /** The negotiated version, once `initialize` succeeded. */
@@ -117,6 +140,8 @@ export class LegacySession {
       }
       if (request.method === LegacyMethod.Ping) return { jsonrpc: "2.0", id: request.id, result: {} };
       if (request.method === LegacyMethod.SetLevel) return this.#setLevel(request.id, request.params);
+      if (request.method === LegacyMethod.Subscribe || request.method === LegacyMethod.Unsubscribe)
+        return this.#subscribe(request.id, request.method, request.params);
       return await this.#serve(request, facts, context);
     } catch (error) {
       if (!(error instanceof McpError)) throw error;
@@ -150,6 +175,9 @@ export class LegacySession {
   close(reason = "session closed"): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#unsolicited = undefined;
+    this.#subscriptions.clear();
+    this.#onClose?.();
     for (const controller of this.#inFlight.values()) controller.abort(reason);
     this.#inFlight.clear();
     this.#outbox.closeAll(reason);
@@ -179,6 +207,18 @@ export class LegacySession {
       throw new McpError(ErrorCode.InvalidParams, "Invalid params for logging/setLevel: level");
     const level: LoggingLevel = parsed.data.level;
     if (this.#facts) this.#facts = { ...this.#facts, logLevel: level };
+    return { jsonrpc: "2.0", id, result: {} };
+  }
+
+  #subscribe(id: RequestId, method: string, params: unknown): JSONRPCResponse {
+    if (this.#core.capabilities.resources?.subscribe !== true) {
+      throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+    }
+    const uri = (params as { uri?: unknown } | undefined)?.uri;
+    if (typeof uri !== "string" || uri === "")
+      throw new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}: uri`);
+    if (method === LegacyMethod.Subscribe) this.#subscriptions.add(uri);
+    else this.#subscriptions.delete(uri);
     return { jsonrpc: "2.0", id, result: {} };
   }
 

@@ -18,6 +18,23 @@ import { SseParser } from "./sse.js";
 
 const SESSION_HEADER = "Mcp-Session-Id";
 const VERSION_HEADER = "MCP-Protocol-Version";
+/** Resumptions of one request's stream (SEP-1699), the wait when the stream set no `retry`, and its cap. */
+const MAX_RESUMPTIONS = 5;
+const DEFAULT_RETRY_MS = 1_000;
+const MAX_RETRY_MS = 30_000;
+
+/** Waits `ms` (or until `signal` aborts). */
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -120,8 +137,10 @@ export class LegacyHttpClientTransport implements Transport {
     method: string,
     body: Record<string, unknown> | undefined,
     signal: AbortSignal,
+    extra: Record<string, string> = {},
   ): Promise<Response> {
     const headers = new Headers(this.#options.headers);
+    for (const [name, value] of Object.entries(extra)) headers.set(name, value);
     headers.set("Accept", method === "GET" ? "text/event-stream" : "application/json, text/event-stream");
     if (body !== undefined) headers.set("Content-Type", "application/json");
     if (this.#sessionId !== undefined) headers.set(SESSION_HEADER, this.#sessionId);
@@ -144,7 +163,27 @@ export class LegacyHttpClientTransport implements Transport {
     const opening = method === "initialize" && response.ok;
     if (opening) this.#sessionId = response.headers.get(SESSION_HEADER) ?? this.#sessionId;
     if (type === "text/event-stream" && response.ok) {
-      if (!(await this.#readStream(response, id, signal, opening)) && !signal.aborted) {
+      let read = await this.#readStream(response, id, signal, opening);
+      // SEP-1699: a stream the server closed before the response is resumed with a GET carrying
+      // Last-Event-ID, after the `retry` the stream asked for.
+      for (let attempt = 0; !read.answered && read.lastEventId !== undefined && !signal.aborted; attempt++) {
+        if (attempt >= MAX_RESUMPTIONS) break;
+        // A server-chosen wait, but never an unbounded one.
+        await delay(Math.min(read.retryMs ?? DEFAULT_RETRY_MS, MAX_RETRY_MS), signal);
+        if (signal.aborted) break;
+        const again = await this.#fetchWith("GET", undefined, signal, { "Last-Event-ID": read.lastEventId });
+        if (!again.ok || essence(again.headers.get("content-type")) !== "text/event-stream") {
+          await again.body?.cancel().catch(() => {});
+          break;
+        }
+        const next = await this.#readStream(again, id, signal, false);
+        read = {
+          answered: next.answered,
+          lastEventId: next.lastEventId ?? read.lastEventId,
+          retryMs: next.retryMs ?? read.retryMs,
+        };
+      }
+      if (!read.answered && !signal.aborted) {
         throw new HttpTransportError(`${method}: the event stream ended before the response`);
       }
       return;
@@ -174,15 +213,15 @@ export class LegacyHttpClientTransport implements Transport {
     );
   }
 
-  /** Delivers every message of a POST's stream; true once the response arrived. */
+  /** Delivers every message of a request's stream; `answered` once the response arrived. */
   async #readStream(
     response: Response,
     id: RequestId,
     signal: AbortSignal,
     opening: boolean,
-  ): Promise<boolean> {
+  ): Promise<{ answered: boolean; lastEventId: string | undefined; retryMs: number | undefined }> {
     let answered = false;
-    await this.#consume(
+    const parser = await this.#consume(
       response,
       signal,
       (message) => {
@@ -195,7 +234,7 @@ export class LegacyHttpClientTransport implements Transport {
       },
       () => answered,
     );
-    return answered;
+    return { answered, lastEventId: parser?.lastEventId, retryMs: parser?.retryMs };
   }
 
   async #consume(
@@ -203,9 +242,9 @@ export class LegacyHttpClientTransport implements Transport {
     signal: AbortSignal,
     deliver: (message: unknown) => void,
     done: () => boolean = () => false,
-  ): Promise<void> {
+  ): Promise<SseParser | undefined> {
     const reader = response.body?.getReader();
-    if (!reader) return;
+    if (!reader) return undefined;
     const parser = new SseParser((event) => {
       if (event.data === "") return;
       try {
@@ -225,6 +264,7 @@ export class LegacyHttpClientTransport implements Transport {
     } finally {
       await reader.cancel().catch(() => {});
     }
+    return parser;
   }
 
   /** Takes the negotiated version from the `initialize` result (sent on every later request). */

@@ -146,11 +146,15 @@ export class LegacyHttpEndpoint {
     const stream = new SseStream({
       keepAliveMs: this.#options.keepAliveMs,
       onCancel: () => {
-        if (entry.stream === stream) entry.stream = undefined;
+        if (entry.stream === stream) {
+          entry.stream = undefined;
+          entry.session.attach(undefined);
+        }
         entry.lastSeen = Date.now();
       },
     });
     entry.stream = stream;
+    entry.session.attach((message) => stream.write(message));
     return new Response(stream.readable, { status: 200, headers: SSE_HEADERS });
   }
 

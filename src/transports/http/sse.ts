@@ -120,9 +120,20 @@ export class SseParser {
   #data: string[] = [];
   #event = "";
   #id: string | undefined;
+  #retryMs: number | undefined;
 
   constructor(onEvent: (event: SseMessageEvent) => void) {
     this.#onEvent = onEvent;
+  }
+
+  /** The last event ID the stream set (WHATWG: it persists across events), for `Last-Event-ID`. */
+  get lastEventId(): string | undefined {
+    return this.#id;
+  }
+
+  /** The reconnection time the stream asked for with a `retry:` field, in milliseconds. */
+  get retryMs(): number | undefined {
+    return this.#retryMs;
   }
 
   /** Feeds a chunk (bytes or text). */
@@ -165,5 +176,6 @@ export class SseParser {
     if (field === "data") this.#data.push(value);
     else if (field === "event") this.#event = value;
     else if (field === "id" && !value.includes("\0")) this.#id = value;
+    else if (field === "retry" && /^\d+$/.test(value)) this.#retryMs = Number(value);
   }
 }

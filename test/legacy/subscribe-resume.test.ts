@@ -1,0 +1,131 @@
+import { createServer } from "node:http";
+import { afterEach, describe, expect, it } from "vitest";
+import { Client } from "../../src/client/client.js";
+import { silentLogger } from "../../src/server/logger.js";
+import { MCPServer } from "../../src/server/mcp/mcp-server.js";
+import { type HttpServerHandle, serveHttp } from "../../src/transports/http/node.js";
+import { openSession, post, sseMessages } from "./http-helpers.js";
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+async function watched(): Promise<{ mcp: MCPServer; http: HttpServerHandle }> {
+  const mcp = new MCPServer("watch", { logger: silentLogger, listChanged: true });
+  mcp.resource("test://watched", { mimeType: "text/plain" }, () => "v1");
+  const http = await serveHttp(mcp, { port: 0 });
+  cleanups.push(() => http.close());
+  return { mcp, http };
+}
+
+describe("2025-11-25 resources/subscribe", () => {
+  it("advertises subscribe, delivers updates for subscribed URIs on the GET stream, and stops after unsubscribe", async () => {
+    const { mcp, http } = await watched();
+    const url = http.url.href;
+    const session = await openSession(url, {});
+    expect(
+      (session.body.result as { capabilities: { resources: unknown } }).capabilities.resources,
+    ).toMatchObject({
+      subscribe: true,
+    });
+    const controller = new AbortController();
+    cleanups.push(() => controller.abort());
+    const stream = await fetch(url, {
+      headers: { accept: "text/event-stream", ...session.headers },
+      signal: controller.signal,
+    });
+    const events = sseMessages(stream);
+    const subscribed = await post(
+      url,
+      { jsonrpc: "2.0", id: 2, method: "resources/subscribe", params: { uri: "test://watched" } },
+      session.headers,
+    );
+    expect(await subscribed.json()).toEqual({ jsonrpc: "2.0", id: 2, result: {} });
+    mcp.server.notifyResourceUpdated("test://other");
+    mcp.server.notifyResourceUpdated("test://watched");
+    expect((await events.next()).value).toEqual({
+      jsonrpc: "2.0",
+      method: "notifications/resources/updated",
+      params: { uri: "test://watched" },
+    });
+    const unsubscribed = await post(
+      url,
+      { jsonrpc: "2.0", id: 3, method: "resources/unsubscribe", params: { uri: "test://watched" } },
+      session.headers,
+    );
+    expect(await unsubscribed.json()).toEqual({ jsonrpc: "2.0", id: 3, result: {} });
+    mcp.server.notifyResourceUpdated("test://watched");
+    const next = await Promise.race([
+      events.next(),
+      new Promise((resolve) => setTimeout(() => resolve("quiet"), 200)),
+    ]);
+    expect(next).toBe("quiet");
+  });
+
+  it("answers a subscribe without a uri with -32602", async () => {
+    const { http } = await watched();
+    const session = await openSession(http.url.href, {});
+    const response = await post(
+      http.url.href,
+      { jsonrpc: "2.0", id: 2, method: "resources/subscribe", params: {} },
+      session.headers,
+    );
+    expect(((await response.json()) as { error: { code: number } }).error.code).toBe(-32602);
+  });
+});
+
+describe("2025-11-25 HTTP client: resuming a dropped stream (SEP-1699)", () => {
+  it("re-opens the stream with Last-Event-ID after the server's retry and gets the response there", async () => {
+    const seen: string[] = [];
+    const server = createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk) => {
+        body += chunk;
+      });
+      request.on("end", () => {
+        const message = body ? (JSON.parse(body) as { id?: number; method?: string }) : undefined;
+        seen.push(
+          `${request.method} ${message?.method ?? ""} ${String(request.headers["last-event-id"] ?? "")}`.trim(),
+        );
+        if (request.method === "POST" && message?.method === "initialize") {
+          response.writeHead(200, { "content-type": "application/json", "mcp-session-id": "s1" });
+          response.end(
+            JSON.stringify({
+              jsonrpc: "2.0",
+              id: message.id,
+              result: {
+                protocolVersion: "2025-11-25",
+                capabilities: { tools: {} },
+                serverInfo: { name: "stub", version: "1" },
+              },
+            }),
+          );
+        } else if (request.method === "POST" && message?.method === "tools/call") {
+          response.writeHead(200, { "content-type": "text/event-stream" });
+          response.write("id: event-2\nretry: 100\ndata: \n\n");
+          setTimeout(() => response.end(), 20);
+        } else if (request.method === "GET" && request.headers["last-event-id"] === "event-2") {
+          response.writeHead(200, { "content-type": "text/event-stream" });
+          response.end(
+            `id: event-3\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: 2, result: { content: [{ type: "text", text: "resumed" }] } })}\n\n`,
+          );
+        } else if (request.method === "GET") {
+          response.writeHead(405).end();
+        } else {
+          response.writeHead(202).end();
+        }
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const address = server.address() as { port: number };
+    const client = await Client.connect(`http://127.0.0.1:${address.port}/mcp`, { mode: "legacy" });
+    cleanups.push(() => client.close());
+    const started = Date.now();
+    const result = await client.callTool("t");
+    expect(result.content).toEqual([{ type: "text", text: "resumed" }]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(90);
+    expect(seen).toContain("GET  event-2");
+  });
+});
