@@ -1,0 +1,222 @@
+/**
+ * Loopback Streamable HTTP on 127.0.0.1 (client and server in one process, as in the reference
+ * measurements), at concurrency 1 and 16, next to a bare `node:http` JSON echo measured the same
+ * way. Ours: `serveHttp(mcpServer)` + `Client.connect(url)`. Theirs: `createMcpHandler(factory)`
+ * behind `node:http` through the same Node↔fetch adapter our `serveHttp` uses (`toNodeListener`
+ * from src/transports/http/node.ts; `@modelcontextprotocol/node` is not installed), and their
+ * `StreamableHTTPClientTransport(url)`. Both clients use Node's global `fetch`.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { MeasureOptions } from "../lib/measure.js";
+import {
+  flowsPerSecond,
+  higherIsBetter,
+  measureOptions,
+  pairedRatio,
+  perRun,
+  type RunContext,
+  ratioText,
+  runGroup,
+  type Scenario,
+  type SummaryRow,
+  type ThroughputResult,
+} from "../lib/scenario.js";
+import type { OpenTarget } from "../lib/session.js";
+import { fmtRatio, fmtSummary, type Summary } from "../lib/stats.js";
+import { EXPECTED_TEXT, expectEqual, LegCounter, MODERN_VERSION } from "../lib/workload.js";
+import { DETAIL_HEADER, detailLine, runText } from "./inmemory.js";
+
+type Who = "ours" | "theirs" | "echo";
+
+interface Task {
+  family: "http";
+  who: Who;
+  measure: MeasureOptions;
+}
+
+function listen(server: Server): Promise<URL> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo;
+      resolve(new URL(`http://127.0.0.1:${port}/mcp`));
+    });
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+const ECHO_BODY = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "tools/call",
+  params: {
+    name: "provision",
+    arguments: { name: "orders" },
+    _meta: {
+      "io.modelcontextprotocol/protocolVersion": MODERN_VERSION,
+      "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } },
+    },
+  },
+});
+
+/** The bare baseline: parse the JSON body, answer a JSON result with Content-Length. */
+function echoServer(legs: LegCounter): Server {
+  return createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      legs.count++;
+      const request = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id: number };
+      const body = JSON.stringify({
+        jsonrpc: "2.0",
+        id: request.id,
+        result: { content: [{ type: "text", text: EXPECTED_TEXT }] },
+      });
+      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+      res.end(body);
+    });
+  });
+}
+
+/** Child side. */
+export async function open(input: unknown): Promise<OpenTarget> {
+  const task = input as Task;
+  const legs = new LegCounter();
+  const posts = { count: 0 };
+  if (task.who === "echo") {
+    const server = echoServer(legs);
+    server.on("request", () => posts.count++);
+    const url = await listen(server);
+    return {
+      flow: async () => {
+        const response = await fetch(url, {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json" },
+          body: ECHO_BODY,
+        });
+        return ((await response.json()) as { result: unknown }).result;
+      },
+      expectedText: EXPECTED_TEXT,
+      legsPerFlow: 1,
+      legs,
+      postsPerFlow: 1,
+      posts,
+      roundTripsPerFlow: 1,
+      version: "—",
+      close: () => closeServer(server),
+    };
+  }
+  const common = {
+    expectedText: EXPECTED_TEXT,
+    legsPerFlow: 2,
+    legs,
+    postsPerFlow: 2,
+    posts,
+    roundTripsPerFlow: 2,
+  };
+  if (task.who === "ours") {
+    const ours = await import("../lib/ours.js");
+    const { serveHttp } = await import("../../src/transports/http/index.js");
+    const handle = await serveHttp(ours.buildOurServer(legs));
+    handle.server.on("request", () => posts.count++);
+    const client = await ours.connectOurs(handle.url);
+    expectEqual("our negotiated version", client.protocolVersion, MODERN_VERSION);
+    return {
+      ...common,
+      flow: () => ours.ourFlow(client),
+      version: client.protocolVersion,
+      close: async () => {
+        await client.close();
+        await handle.close();
+      },
+    };
+  }
+  const theirs = await import("../lib/theirs.js");
+  const { toNodeListener } = await import("../../src/transports/http/index.js");
+  const handler = theirs.theirHandler(legs, false);
+  const listener = toNodeListener((request) => handler.fetch(request));
+  const server = createServer((req, res) => {
+    posts.count++;
+    if ((req.url ?? "/").split("?")[0] === "/mcp") return listener(req, res);
+    res.writeHead(404).end();
+  });
+  const url = await listen(server);
+  const pair = await theirs.connectTheirHttp(url);
+  const version = theirs.theirVersion(pair.client) ?? "";
+  expectEqual("their negotiated version", version, MODERN_VERSION);
+  return {
+    ...common,
+    flow: () => theirs.theirFlow(pair.client),
+    version,
+    close: async () => {
+      await pair.close();
+      await handler.close();
+      await closeServer(server);
+    },
+  };
+}
+
+const LABELS: Record<Who, string> = {
+  ours: "roundtrip `serveHttp` + `Client.connect(url)`, sealed",
+  theirs: "official `createMcpHandler` via `toNodeListener`, no codec",
+  echo: 'bare `node:http` JSON echo + `fetch` (1 POST per "flow")',
+};
+
+export const scenario: Scenario = {
+  id: "http",
+  title: "Loopback HTTP (127.0.0.1)",
+  async run(ctx: RunContext) {
+    const rows: SummaryRow[] = [];
+    const detail: string[] = [];
+    const data: Record<string, ThroughputResult> = {};
+    const WHO = ["ours", "theirs", "echo"] as const;
+    for (const concurrency of [1, 16]) {
+      const measure = measureOptions(ctx, { maxFlows: 10_000, concurrency });
+      const list = await runGroup(
+        ctx,
+        WHO.map((who) => ({ label: `${who} c=${concurrency}`, task: { family: "http", who, measure } })),
+      );
+      const [ours, theirs, echo] = list as [ThroughputResult, ThroughputResult, ThroughputResult];
+      WHO.forEach((who, i) => {
+        data[`${who}-c${concurrency}`] = list[i] as ThroughputResult;
+      });
+      rows.push(
+        higherIsBetter(`Loopback HTTP c=${concurrency}, two-round MRTR flow (flows/s)`, ours, theirs, 3, {
+          ours: "(sealed)",
+          theirs: "(no codec)",
+        }),
+      );
+      // POSTs/s: 2 per flow for ours, 1 per "flow" for the echo; paired per round like the rest.
+      const share = pairedRatio(ours, echo) * 2;
+      const wallShare = pairedRatio(ours, echo, "wall") * 2;
+      const ourPosts: Summary = perRun(ours, (s) => s.flowsPerSecond * 2);
+      const echoPosts = flowsPerSecond(echo);
+      rows.push({
+        scenario: `Loopback HTTP c=${concurrency}, POSTs/s vs bare \`node:http\` echo`,
+        ours: fmtSummary(ourPosts),
+        theirs: `echo ${fmtSummary(echoPosts)}`,
+        ratio: `${(share * 100).toFixed(0)}% of echo (wall ${(wallShare * 100).toFixed(0)}%)`,
+        target: "≥ 60% of echo",
+        status: share >= 0.6 ? "PASS" : "MISS",
+        margin: share >= 0.6 ? `${fmtRatio(share / 0.6)} over target` : `needs ${fmtRatio(0.6 / share)} more`,
+      });
+      detail.push(
+        `Concurrency ${concurrency}: ${runText(measure)}; POSTs counted by the \`node:http\` server.`,
+        "",
+        ...DETAIL_HEADER,
+        ...WHO.map((who, i) => detailLine(LABELS[who], list[i] as ThroughputResult)),
+        "",
+        `Issue 7 at c=${concurrency}: roundtrip ${fmtSummary(flowsPerSecond(ours))} flows/s = ${fmtSummary(ourPosts)} POSTs/s; official ${fmtSummary(flowsPerSecond(theirs))} flows/s (roundtrip ${ratioText(pairedRatio(ours, theirs), pairedRatio(ours, theirs, "wall"))}); bare echo ${fmtSummary(echoPosts)} POSTs/s (roundtrip reaches ${(share * 100).toFixed(0)}% of it).`,
+        "",
+      );
+    }
+    return { rows, details: detail.join("\n").trim(), data };
+  },
+};
