@@ -1,6 +1,6 @@
 // Several instances, one key ring: any instance verifies what a sibling sealed. Same name, same keys.
 import { MCPServer, RequestStateSecurity } from "roundtrip-mcp/server";
-import { z } from "zod";
+import * as z from "zod";
 
 /** In production: read from your secret store; each key is ≥ 32 bytes. */
 export function loadKeys(env: Record<string, string | undefined> = process.env): string[] {

@@ -9,7 +9,7 @@ import {
   MCPServer,
   resolver,
 } from "roundtrip-mcp/server";
-import { z } from "zod";
+import * as z from "zod";
 
 const Region = z.object({ region: z.string() });
 

@@ -1,7 +1,7 @@
 // A high-level tool that asks with a hand-built result. Its plaintext requestState is sealed on the
 // wire by default and handed back as plaintext on the retry.
 import { elicitationRequest, inputRequired, inputResponse, MCPServer } from "roundtrip-mcp/server";
-import { z } from "zod";
+import * as z from "zod";
 
 export const mcp = new MCPServer("Provisioner");
 

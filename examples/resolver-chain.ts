@@ -1,6 +1,6 @@
 // A two-step chain: who are you (login) → do you confirm (which depends on the login).
 import { elicit, MCPServer, resolver, withOutcome } from "roundtrip-mcp/server";
-import { z } from "zod";
+import * as z from "zod";
 
 export const mcp = new MCPServer("Deployer");
 

@@ -1,6 +1,6 @@
 // The seed's region question, declared as a dependency: the SDK asks, seals the answer, retries.
 import { elicit, MCPServer, resolver } from "roundtrip-mcp/server";
-import { z } from "zod";
+import * as z from "zod";
 
 export const mcp = new MCPServer("Provisioner");
 

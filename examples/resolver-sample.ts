@@ -1,6 +1,6 @@
 // A resolver that samples the client's LLM.
 import { MCPServer, resolver, sample } from "roundtrip-mcp/server";
-import { z } from "zod";
+import * as z from "zod";
 
 export const mcp = new MCPServer("Writer");
 

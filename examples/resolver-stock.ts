@@ -1,6 +1,6 @@
 // A resolver that asks only when it has to: an order for an item in stock goes straight through.
 import { elicit, MCPServer, resolver } from "roundtrip-mcp/server";
-import { z } from "zod";
+import * as z from "zod";
 
 export const mcp = new MCPServer("Shop");
 

@@ -1,6 +1,6 @@
 // A resource template that asks before it answers: which currency should the report use?
 import { acceptedContent, elicitationRequest, inputRequired, MCPServer } from "roundtrip-mcp/server";
-import { z } from "zod";
+import * as z from "zod";
 
 export const mcp = new MCPServer("Reports");
 

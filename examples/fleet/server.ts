@@ -18,7 +18,7 @@ import {
   type MiddlewareFunction,
   RequestStateSecurity,
 } from "roundtrip-mcp/server";
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * The result `_meta` key that names the instance which answered. A vendor-prefixed key, as the wire

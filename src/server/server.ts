@@ -10,7 +10,7 @@ import {
   INPUT_REQUIRED_METHODS,
   invalidRequestStateError,
   isCoreMethod,
-  JSONRPCRequestSchema,
+  type JSONRPCRequest,
   type JSONRPCResponse,
   type LoggingLevel,
   McpError,
@@ -64,6 +64,23 @@ interface Registration {
 }
 
 const NEVER_ABORTED = new AbortController().signal;
+
+function isRequestId(id: unknown): id is RequestId {
+  return typeof id === "string" || (typeof id === "number" && Number.isInteger(id));
+}
+
+/** The JSON-RPC request shape, checked by hand: it runs on every message. */
+function isWellFormedRequest(message: unknown): message is JSONRPCRequest {
+  if (typeof message !== "object" || message === null || Array.isArray(message)) return false;
+  const record = message as Record<string, unknown>;
+  const params = record.params;
+  return (
+    record.jsonrpc === "2.0" &&
+    typeof record.method === "string" &&
+    isRequestId(record.id) &&
+    (params === undefined || (typeof params === "object" && params !== null && !Array.isArray(params)))
+  );
+}
 
 function errorResponse(id: RequestId | null, error: ErrorObject, httpStatus?: number): JSONRPCResponse {
   const response: JSONRPCResponse = { jsonrpc: "2.0", id, error };
@@ -235,13 +252,14 @@ export class Server implements Dispatcher {
    * request was cancelled (nothing more may be sent for it).
    */
   async dispatch(message: unknown, context: DispatchContext = {}): Promise<JSONRPCResponse | undefined> {
-    const parsed = JSONRPCRequestSchema.safeParse(message);
-    if (!parsed.success) {
+    if (!isWellFormedRequest(message)) {
       const id = (message as { id?: unknown } | null)?.id;
-      const validId = typeof id === "string" || (typeof id === "number" && Number.isInteger(id)) ? id : null;
-      return errorResponse(validId, { code: ErrorCode.InvalidRequest, message: "Invalid Request" });
+      return errorResponse(isRequestId(id) ? id : null, {
+        code: ErrorCode.InvalidRequest,
+        message: "Invalid Request",
+      });
     }
-    const request = parsed.data;
+    const request = message;
     const signal = context.signal ?? NEVER_ABORTED;
     let finished = false;
     try {

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { JSONObjectSchema } from "./common.js";
 
 /** Capabilities a client declares on every modern request. `{}` declares none. */

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** Any JSON object. */
 export const JSONObjectSchema = z.record(z.string(), z.unknown());

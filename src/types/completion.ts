@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { RequestParamsSchema } from "./meta.js";
 import { ResultBaseSchema } from "./result.js";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { IconSchema, JSONObjectSchema, MetaObjectSchema, RoleSchema } from "./common.js";
 
 export const AnnotationsSchema = z.looseObject({

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { ServerCapabilitiesSchema } from "./capabilities.js";
 import { CacheableResultSchema } from "./result.js";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { JSONObjectSchema, MetaObjectSchema, RoleSchema } from "./common.js";
 import { SamplingContentSchema } from "./content.js";
 import { RequestParamsSchema } from "./meta.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** JSON-RPC request id: a string or an integer. */
 export const RequestIdSchema = z.union([z.string(), z.int()]);

@@ -3,7 +3,7 @@
  * `ping`, `logging/setLevel` and the notifications that went away in 2026-07-28. Only what the
  * legacy layers of the server and the client need.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { ClientCapabilitiesSchema, ServerCapabilitiesSchema } from "./capabilities.js";
 import { ImplementationSchema, LoggingLevelSchema, MetaObjectSchema } from "./common.js";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { ClientCapabilitiesSchema } from "./capabilities.js";
 import { ImplementationSchema, LoggingLevelSchema, ProgressTokenSchema } from "./common.js";
 import { RequestIdSchema } from "./jsonrpc.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { LoggingLevelSchema, ProgressTokenSchema } from "./common.js";
 import { RequestIdSchema } from "./jsonrpc.js";
 import { MetaKey, RequestParamsSchema } from "./meta.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { IconSchema, MetaObjectSchema, RoleSchema } from "./common.js";
 import { ContentBlockSchema } from "./content.js";
 import { InputResponseParamsSchema } from "./input.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { IconSchema, MetaObjectSchema } from "./common.js";
 import { AnnotationsSchema, ResourceContentsSchema } from "./content.js";
 import { InputResponseParamsSchema } from "./input.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { ResultMetaSchema } from "./meta.js";
 
 /** The core result discriminators. Extensions may add values (e.g. `"task"`). */

@@ -46,6 +46,8 @@ const DROPPED_KEYS = new Set(["$schema", "additionalProperties"]);
  * flat primitives. Throws when the shape is something elicitation cannot express.
  */
 export function renderRequestedSchema(schema: SchemaLike | RequestedSchema): RequestedSchema {
+  const known = rendered.get(schema);
+  if (known) return known;
   const json = compileSchema(schema as SchemaLike, "input").jsonSchema;
   const cleaned = Object.fromEntries(Object.entries(json).filter(([key]) => !DROPPED_KEYS.has(key)));
   const parsed = RequestedSchemaSchema.safeParse(cleaned);
@@ -56,8 +58,12 @@ export function renderRequestedSchema(schema: SchemaLike | RequestedSchema): Req
         `(no nesting, no arrays of objects)${where ? `; offending part: ${where}` : ""}`,
     );
   }
+  rendered.set(schema, cleaned as RequestedSchema);
   return cleaned as RequestedSchema;
 }
+
+/** Rendered forms by schema object: resolvers render the same question on every round. */
+const rendered = new WeakMap<object, RequestedSchema>();
 
 /** An embedded form elicitation. */
 export function elicitationRequest(message: string, schema: SchemaLike | RequestedSchema): ElicitRequest {

@@ -1,5 +1,5 @@
 import { Validator } from "@cfworker/json-schema";
-import { z } from "zod";
+import * as z from "zod";
 
 /** The Standard Schema interface (v1), as implemented by zod, Valibot, ArkType and others. */
 export interface StandardSchemaV1<Output = unknown> {
@@ -132,6 +132,9 @@ function fromJsonSchema<T>(schema: JsonSchemaObject): CompiledSchema<T> {
   };
 }
 
+const compiledInputs = new WeakMap<object, CompiledSchema>();
+const compiledOutputs = new WeakMap<object, CompiledSchema>();
+
 /**
  * Compiles a zod schema, a Standard Schema with a JSON Schema form, or a raw JSON Schema object
  * once, at registration, so each call only validates.
@@ -140,11 +143,20 @@ export function compileSchema<T = unknown>(
   schema: SchemaLike,
   io: "input" | "output" = "input",
 ): CompiledSchema<T> {
-  if (isZod(schema)) return fromZod<T>(schema, io);
-  if (isStandard(schema)) return fromStandard<T>(schema, io);
-  if (typeof schema === "object" && schema !== null && !Array.isArray(schema))
-    return fromJsonSchema<T>(schema);
-  throw new TypeError("Expected a zod schema, a Standard Schema or a JSON Schema object");
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
+    throw new TypeError("Expected a zod schema, a Standard Schema or a JSON Schema object");
+  }
+  // Resolvers build their questions on every round from the same schema objects: compile once.
+  const cache = io === "input" ? compiledInputs : compiledOutputs;
+  const known = cache.get(schema);
+  if (known) return known as CompiledSchema<T>;
+  const compiled = isZod(schema)
+    ? fromZod<T>(schema, io)
+    : isStandard(schema)
+      ? fromStandard<T>(schema, io)
+      : fromJsonSchema<T>(schema);
+  cache.set(schema, compiled);
+  return compiled;
 }
 
 /** Compiles an input schema that must describe an object (tool arguments). */
