@@ -3,6 +3,7 @@
  * on a 2025 session each embedded request is sent to the client through the back-channel, and the
  * handler is re-entered with the answers and its (sealed) state — bounded in rounds and in time.
  */
+import { pause } from "../../shared/timers.js";
 import {
   type ClientCapabilities,
   type InputRequests,
@@ -36,18 +37,6 @@ const MAX_PAUSE_MS = 250;
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
 }
 
 /** How a failed fulfilment surfaces: an `isError` result for a tool, a -32603 otherwise. */
@@ -94,7 +83,7 @@ export async function fulfilThroughShim(
   ctx: ShimContext,
 ): Promise<ResultObject> {
   let result = first;
-  let pause = FIRST_PAUSE_MS;
+  let wait = FIRST_PAUSE_MS;
   for (let round = 1; asksForInput(result); round++) {
     if (round > ctx.maxRounds) {
       return failed(ctx.method, `it still required input after ${ctx.maxRounds} rounds`);
@@ -111,10 +100,10 @@ export async function fulfilThroughShim(
         if (ctx.signal.aborted) throw error;
         return failed(ctx.method, describe(error));
       }
-      pause = FIRST_PAUSE_MS;
+      wait = FIRST_PAUSE_MS;
     } else {
-      await sleep(pause, ctx.signal);
-      pause = Math.min(pause * 2, MAX_PAUSE_MS);
+      await pause(wait, ctx.signal);
+      wait = Math.min(wait * 2, MAX_PAUSE_MS);
     }
     if (ctx.signal.aborted) throw new McpError(-32603, "Request cancelled");
     result = await retry({ inputResponses, requestState: parsed.data.requestState });

@@ -4,6 +4,7 @@
  * `MCP-Protocol-Version`, server → client requests on a POST's SSE stream or on the GET stream,
  * and DELETE of the session on close.
  */
+import { pause } from "../../shared/timers.js";
 import type { MessageInfo, Transport } from "../../shared/transport.js";
 import {
   isJSONRPCErrorResponse,
@@ -22,19 +23,6 @@ const VERSION_HEADER = "MCP-Protocol-Version";
 const MAX_RESUMPTIONS = 5;
 const DEFAULT_RETRY_MS = 1_000;
 const MAX_RETRY_MS = 30_000;
-
-/** Waits `ms` (or until `signal` aborts). */
-function delay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
-}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -169,7 +157,7 @@ export class LegacyHttpClientTransport implements Transport {
       for (let attempt = 0; !read.answered && read.lastEventId !== undefined && !signal.aborted; attempt++) {
         if (attempt >= MAX_RESUMPTIONS) break;
         // A server-chosen wait, but never an unbounded one.
-        await delay(Math.min(read.retryMs ?? DEFAULT_RETRY_MS, MAX_RETRY_MS), signal);
+        await pause(Math.min(read.retryMs ?? DEFAULT_RETRY_MS, MAX_RETRY_MS), signal);
         if (signal.aborted) break;
         const again = await this.#fetchWith("GET", undefined, signal, { "Last-Event-ID": read.lastEventId });
         if (!again.ok || essence(again.headers.get("content-type")) !== "text/event-stream") {
