@@ -5,25 +5,18 @@
 import type { Logger } from "../../server/context.js";
 import { legacyServiceOf } from "../../server/legacy/service.js";
 import { type AuthInfo, type Dispatcher, httpStatusOf } from "../../shared/dispatch.js";
-import {
-  ErrorCode,
-  type JSONRPCNotification,
-  JSONRPCNotificationSchema,
-  JSONRPCRequestSchema,
-  type JSONRPCResponse,
-} from "../../types/index.js";
+import { ErrorCode, JSONRPCNotificationSchema, JSONRPCRequestSchema } from "../../types/index.js";
 import {
   acceptsJsonAndEventStream,
   DEFAULT_MAX_BODY_BYTES,
   errorResponse,
   isJsonContentType,
-  jsonResponse,
   readBodyWithLimit,
 } from "./body.js";
+import { answerExchange } from "./exchange.js";
 import { type AuthOptions, authenticate, checkHostAndOrigin, type OriginGuardOptions } from "./guards.js";
 import { LegacyHttpEndpoint } from "./legacy-endpoint.js";
 import type { LegacyHttpOptions } from "./legacy-sessions.js";
-import { SSE_HEADERS, SseStream } from "./sse.js";
 import {
   checkParamHeaders,
   checkStandardHeaders,
@@ -194,11 +187,7 @@ export function createHttpHandler(dispatcher: Dispatcher, options: HttpHandlerOp
   };
 }
 
-/**
- * Dispatches and answers: JSON when the handler finishes without notifying, else an SSE stream
- * opened at the first notification (status 200, whatever the final response says). A client that
- * goes away (request signal, or the stream cancelled) aborts the dispatch signal.
- */
+/** Dispatches one modern request and answers it as JSON or SSE (see `answerExchange`). */
 function respond(
   dispatcher: Dispatcher,
   message: unknown,
@@ -207,44 +196,14 @@ function respond(
   keepAliveMs: number,
   logger: HttpHandlerOptions["logger"],
 ): Promise<Response> {
-  const controller = new AbortController();
-  const abort = () => controller.abort();
-  if (request.signal.aborted) abort();
-  else request.signal.addEventListener("abort", abort, { once: true });
-  let stream: SseStream | undefined;
-  let done = false;
-  return new Promise<Response>((resolve) => {
-    const notify = async (notification: JSONRPCNotification) => {
-      if (done || controller.signal.aborted) return;
-      if (!stream) {
-        stream = new SseStream({ keepAliveMs, onCancel: abort });
-        resolve(new Response(stream.readable, { status: 200, headers: SSE_HEADERS }));
-      }
-      await stream.write(notification);
-    };
-    const finish = (response: JSONRPCResponse | undefined, status: number) => {
-      done = true;
-      request.signal.removeEventListener("abort", abort);
-      if (stream) {
-        stream.end(controller.signal.aborted ? undefined : response);
-        return;
-      }
-      // Nothing may be sent for a cancelled request; the client is gone, so any status will do.
-      resolve(response ? jsonResponse(response, status) : new Response(null, { status: 202 }));
-    };
-    // Through a promise, so a dispatcher that throws synchronously is answered like one that rejects.
-    Promise.resolve()
-      .then(() => dispatcher.dispatch(message, { notify, signal: controller.signal, authInfo }))
-      .then(
-        (response) => finish(response, response ? httpStatusOf(response) : 202),
-        (error: unknown) => {
-          logger?.error(`[http] dispatch failed: ${error instanceof Error ? error.message : String(error)}`);
-          const id = validId((message as { id?: unknown }).id);
-          finish(
-            { jsonrpc: "2.0", id, error: { code: ErrorCode.InternalError, message: "Internal error" } },
-            500,
-          );
-        },
-      );
+  return answerExchange({
+    request,
+    keepAliveMs,
+    id: validId((message as { id?: unknown }).id),
+    run: (send, signal) => dispatcher.dispatch(message, { notify: send, signal, authInfo }),
+    statusOf: httpStatusOf,
+    failureStatus: 500,
+    onFailure: (error) =>
+      logger?.error(`[http] dispatch failed: ${error instanceof Error ? error.message : String(error)}`),
   });
 }

@@ -1,0 +1,75 @@
+import { ErrorCode, type JSONRPCMessage, type JSONRPCResponse, type RequestId } from "../../types/index.js";
+import { jsonResponse } from "./body.js";
+import { SSE_HEADERS, SseStream } from "./sse.js";
+
+/** One request/response exchange over a POST, for either era. */
+export interface Exchange {
+  readonly request: Request;
+  readonly keepAliveMs: number;
+  /** The request's id, for the error sent when `run` itself fails. */
+  readonly id: RequestId | null;
+  /** Serves the message: `send` puts anything before the response on the stream. */
+  readonly run: (
+    send: (message: JSONRPCMessage) => Promise<void>,
+    signal: AbortSignal,
+  ) => Promise<JSONRPCResponse | undefined>;
+  /** The status of a JSON answer. */
+  readonly statusOf: (response: JSONRPCResponse) => number;
+  /** The status of the error sent when `run` fails. */
+  readonly failureStatus: number;
+  readonly onFailure: (error: unknown) => void;
+  /** Called once, when the exchange is over (the response sent or the client gone). */
+  readonly onDone?: () => void;
+}
+
+/**
+ * Answers with JSON when nothing is sent before the response, else with an SSE stream opened at
+ * the first message (status 200, whatever the final response says). A client that goes away (the
+ * request's signal, or the stream cancelled) aborts `run`'s signal, and nothing more is sent.
+ */
+export function answerExchange(exchange: Exchange): Promise<Response> {
+  const { request } = exchange;
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  if (request.signal.aborted) abort();
+  else request.signal.addEventListener("abort", abort, { once: true });
+  let stream: SseStream | undefined;
+  let done = false;
+  return new Promise<Response>((resolve) => {
+    const send = async (message: JSONRPCMessage) => {
+      if (done || controller.signal.aborted) return;
+      if (!stream) {
+        stream = new SseStream({ keepAliveMs: exchange.keepAliveMs, onCancel: abort });
+        resolve(new Response(stream.readable, { status: 200, headers: SSE_HEADERS }));
+      }
+      await stream.write(message);
+    };
+    const finish = (response: JSONRPCResponse | undefined, status: number) => {
+      if (done) return;
+      done = true;
+      request.signal.removeEventListener("abort", abort);
+      exchange.onDone?.();
+      if (stream) {
+        stream.end(controller.signal.aborted ? undefined : response);
+        return;
+      }
+      // Nothing may be sent for a cancelled request; the client is gone, so any status will do.
+      resolve(response ? jsonResponse(response, status) : new Response(null, { status: 202 }));
+    };
+    // Through a promise, so a `run` that throws synchronously is answered like one that rejects.
+    Promise.resolve()
+      .then(() => exchange.run(send, controller.signal))
+      .then(
+        (response) => finish(response, response ? exchange.statusOf(response) : 202),
+        (error: unknown) => {
+          exchange.onFailure(error);
+          const failure: JSONRPCResponse = {
+            jsonrpc: "2.0",
+            id: exchange.id,
+            error: { code: ErrorCode.InternalError, message: "Internal error" },
+          };
+          finish(failure, exchange.failureStatus);
+        },
+      );
+  });
+}
