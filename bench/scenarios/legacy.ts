@@ -2,9 +2,8 @@
  * A 2025-era session (the `initialize` handshake) whose tool needs an answer: the server asks
  * through the back-channel (a real `elicitation/create` pushed to the client) and completes.
  * Theirs: their default (legacy) client and their default-on legacy shim over `InMemoryTransport`.
- * Ours: `Client.connect(mcpServer, { mode: "legacy" })` and the resolver-based tool. Our legacy
- * layer is being built in parallel; it is detected at run time and reported "n/a" while missing
- * (`LegacyUnavailableError`, or a server answering `initialize` with -32601). Once it connects,
+ * Ours: `Client.connect(mcpServer, { mode: "legacy" })` and the resolver-based tool. A server
+ * built without legacy serving answers `initialize` with -32601: reported "n/a". Once it connects,
  * any wrong answer is a correctness failure like everywhere else.
  */
 import type { MeasureOptions } from "../lib/measure.js";
@@ -32,7 +31,6 @@ interface Task {
 /** Errors that mean "our legacy layer is not there yet" rather than "it is wrong". */
 function notImplemented(error: unknown): string | undefined {
   if (!(error instanceof Error)) return undefined;
-  if (error.name === "LegacyUnavailableError") return `not implemented (${error.message})`;
   if ((error as { code?: unknown }).code === -32601) return `not implemented (server: ${error.message})`;
   return undefined;
 }

@@ -65,28 +65,6 @@ export class InvalidInputResponseError extends RoundtripError {
 }
 
 /**
- * The server speaks only the 2025 handshake era (or `mode: "legacy"` was asked for), and this
- * build has no legacy client support yet.
- *
- * @example
- * await Client.connect(oldServer).catch((e) => e instanceof LegacyUnavailableError);
- */
-export class LegacyUnavailableError extends RoundtripError {
-  /** Why the server was judged legacy; undefined when `mode: "legacy"` was explicit. */
-  readonly evidence: string | undefined;
-
-  constructor(evidence?: string) {
-    super(
-      evidence === undefined
-        ? 'mode "legacy" needs the 2025-11-25 handshake client, which is not available yet.'
-        : `The server appears to speak only the 2025 handshake era (${evidence}); legacy (2025-11-25) ` +
-            "client support is not available yet.",
-    );
-    this.evidence = evidence;
-  }
-}
-
-/**
  * No protocol version is shared with the server.
  *
  * @example

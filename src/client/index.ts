@@ -28,7 +28,6 @@ export {
   InputRequiredError,
   InputRequiredRoundsExceededError,
   InvalidInputResponseError,
-  LegacyUnavailableError,
   NoMutualVersionError,
 } from "./errors.js";
 export type { LegacyConnect, LegacyConnectContext } from "./legacy.js";
