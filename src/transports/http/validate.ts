@@ -7,6 +7,18 @@ import { headerMismatch } from "./body.js";
 import { decodeHeaderValue, envelopeVersionOf, HttpHeader, nameParamOf } from "./headers.js";
 import { argumentAt, headerTextOf, validateXMcpHeaders } from "./x-mcp-header.js";
 
+/** The `x-mcp-header` declarations of a tool schema, walked once per schema object (every call asks). */
+const declarations = new WeakMap<object, ReturnType<typeof validateXMcpHeaders>["headers"]>();
+
+function declaredHeaders(schema: object): ReturnType<typeof validateXMcpHeaders>["headers"] {
+  let headers = declarations.get(schema);
+  if (!headers) {
+    headers = validateXMcpHeaders(schema).headers;
+    declarations.set(schema, headers);
+  }
+  return headers;
+}
+
 /**
  * Where a tool's input schema comes from, for `Mcp-Param-*` checks.
  *
@@ -91,7 +103,7 @@ export async function checkParamHeaders(
   const schema = await lookup(toolName);
   if (schema === undefined) return undefined;
   const args = body.params?.arguments;
-  for (const declared of validateXMcpHeaders(schema).headers) {
+  for (const declared of declaredHeaders(schema)) {
     const headerName = `${HttpHeader.ParamPrefix}${declared.name}`;
     const header = readHeader(request, headerName, body.id);
     if (header instanceof Response) return header;
