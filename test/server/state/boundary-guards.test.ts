@@ -1,18 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { ServerRequestContext } from "../../../src/server/context.js";
 import { argsDigest } from "../../../src/server/state/claims.js";
-import {
-  type PrincipalBinder,
-  RequestStateBoundary,
-  RequestStateSecurity,
-} from "../../../src/server/state/index.js";
+import type { PrincipalBinder, RequestStateBoundary } from "../../../src/server/state/index.js";
 import { McpError } from "../../../src/types/index.js";
 import {
   accepted,
   auth,
+  boundaryOf,
   complete,
   inputRequired,
-  KEY_A,
+  keyed,
   makeCtx,
   mint,
   recordingNext,
@@ -21,10 +18,7 @@ import {
   warnings,
 } from "./helpers.js";
 
-const keyed = (options: ConstructorParameters<typeof RequestStateSecurity>[1] = {}) =>
-  new RequestStateSecurity({ keys: [KEY_A] }, options);
-const boundaryOf = (security = keyed(), now?: () => number) =>
-  new RequestStateBoundary(security, { defaultAudience: "fleet", ...(now ? { now } : {}) });
+const boundaryAt = (security = keyed(), now?: () => number) => boundaryOf(security, "fleet", now);
 const alice = auth("shared-client", { subject: "alice" });
 const bob = auth("shared-client", { subject: "bob" });
 const as = (authInfo: ServerRequestContext["authInfo"]) => makeCtx({ authInfo });
@@ -51,7 +45,7 @@ async function sealFailure(boundary: RequestStateBoundary, ctx = makeCtx()): Pro
 
 describe("RequestStateBoundary: principal binding", () => {
   it("rejects state minted with a principal when the verifier derives none", async () => {
-    const boundary = boundaryOf();
+    const boundary = boundaryAt();
     const token = await mint(boundary, as(alice));
     const anonymous = retry(makeCtx(), token);
     await rejected(boundary, anonymous);
@@ -59,13 +53,13 @@ describe("RequestStateBoundary: principal binding", () => {
   });
 
   it("rejects state minted without a principal when the verifier derives one", async () => {
-    const boundary = boundaryOf();
+    const boundary = boundaryAt();
     const token = await mint(boundary, makeCtx());
     await rejected(boundary, retry(as(alice), token));
   });
 
   it("rejects state for a different principal of the same OAuth client and restores it for its own", async () => {
-    const boundary = boundaryOf();
+    const boundary = boundaryAt();
     const token = await mint(boundary, as(alice));
     const forBob = retry(as(bob), token);
     await rejected(boundary, forBob);
@@ -74,14 +68,14 @@ describe("RequestStateBoundary: principal binding", () => {
   });
 
   it("does not bind at all when bindPrincipal is null", async () => {
-    const boundary = boundaryOf(keyed({ bindPrincipal: null }));
+    const boundary = boundaryAt(keyed({ bindPrincipal: null }));
     const token = await mint(boundary, as(alice));
     expect(await accepted(boundary, retry(as(bob), token))).toBe("plain-1");
   });
 
   it("binds and verifies a lone-surrogate principal, and tells it from its neighbour", async () => {
     let principal = "user-\uD800";
-    const boundary = boundaryOf(keyed({ bindPrincipal: () => principal }));
+    const boundary = boundaryAt(keyed({ bindPrincipal: () => principal }));
     const token = await mint(boundary, makeCtx());
     expect(await accepted(boundary, retry(makeCtx(), token))).toBe("plain-1");
     principal = "user-\uD801"; // both would collapse to U+FFFD in plain UTF-8
@@ -89,7 +83,7 @@ describe("RequestStateBoundary: principal binding", () => {
   });
 
   it("fails the seal as an internal error when the principal binding throws", async () => {
-    const boundary = boundaryOf(
+    const boundary = boundaryAt(
       keyed({
         bindPrincipal: () => {
           throw new Error("directory down: alice@example.com");
@@ -104,12 +98,12 @@ describe("RequestStateBoundary: principal binding", () => {
   });
 
   it("fails the unseal with the frozen rejection when the principal binding throws", async () => {
-    const token = await mint(boundaryOf(), makeCtx());
+    const token = await mint(boundaryAt(), makeCtx());
     const throwing: PrincipalBinder = () => {
       throw new Error("boom");
     };
     const ctx = retry(makeCtx(), token);
-    await rejected(boundaryOf(keyed({ bindPrincipal: throwing })), ctx);
+    await rejected(boundaryAt(keyed({ bindPrincipal: throwing })), ctx);
     expect(warnings(ctx)).toEqual(["requestState rejected on tools/call: principal binding"]);
   });
 
@@ -119,18 +113,18 @@ describe("RequestStateBoundary: principal binding", () => {
   ])("fails closed on a non-string principal when sealing and when verifying (%s)", async (_, value) => {
     const binder = (() => value) as unknown as PrincipalBinder;
     const sealing = makeCtx();
-    await sealFailure(boundaryOf(keyed({ bindPrincipal: binder })), sealing);
+    await sealFailure(boundaryAt(keyed({ bindPrincipal: binder })), sealing);
     expect(sealing.logs.map((l) => l.message)).toEqual([
       "requestState seal failed on tools/call: principal binding",
     ]);
-    const verifying = retry(makeCtx(), await mint(boundaryOf(), makeCtx()));
-    await rejected(boundaryOf(keyed({ bindPrincipal: binder })), verifying);
+    const verifying = retry(makeCtx(), await mint(boundaryAt(), makeCtx()));
+    await rejected(boundaryAt(keyed({ bindPrincipal: binder })), verifying);
     expect(warnings(verifying)).toEqual(["requestState rejected on tools/call: principal binding"]);
   });
 
   it("never calls the principal binding on a round that neither carries nor returns state", async () => {
     let calls = 0;
-    const boundary = boundaryOf(keyed({ bindPrincipal: () => String(++calls) }));
+    const boundary = boundaryAt(keyed({ bindPrincipal: () => String(++calls) }));
     await boundary.handle(makeCtx(), recordingNext(complete()).next);
     expect(calls).toBe(0);
   });
@@ -143,20 +137,20 @@ describe("RequestStateBoundary: forged and odd inbound state", () => {
     ["array", ["v1.x"]],
     ["boolean", true],
   ])("rejects a non-string inbound requestState with the frozen error (%s)", async (_, value) => {
-    await rejected(boundaryOf(), retry(makeCtx(), value));
+    await rejected(boundaryAt(), retry(makeCtx(), value));
   });
 
   it("treats an explicit null requestState as absent", async () => {
     const ctx = retry(makeCtx(), null);
     const { next, seen } = recordingNext();
-    await boundaryOf().handle(ctx, next);
+    await boundaryAt().handle(ctx, next);
     expect(seen[0]?.params).toEqual({ name: "provision", arguments: { name: "orders" } });
     expect(ctx.logs).toEqual([]);
   });
 
   it("rejects a plaintext echo and logs the reason as malformed", async () => {
     const ctx = retry(makeCtx(), "plain-1");
-    await rejected(boundaryOf(), ctx);
+    await rejected(boundaryAt(), ctx);
     expect(warnings(ctx)).toEqual(["requestState rejected on tools/call: malformed"]);
   });
 
@@ -171,12 +165,12 @@ describe("RequestStateBoundary: forged and odd inbound state", () => {
   ])("rejects codec-authenticated bytes that are not a claims envelope (%s)", async (_, payload) => {
     const token = payload === "\uFFFF" ? keyed().codec.seal(Buffer.from([0xff, 0xfe])) : sealed(payload);
     const ctx = retry(makeCtx(), token);
-    await rejected(boundaryOf(), ctx);
+    await rejected(boundaryAt(), ctx);
     expect(warnings(ctx)).toEqual(["requestState rejected on tools/call: malformed"]);
   });
 
   it("accepts a well-formed envelope sealed by the codec (the forgery tests above are not vacuous)", async () => {
-    expect(await accepted(boundaryOf(), retry(makeCtx(), sealed(envelope())))).toBe("forged");
+    expect(await accepted(boundaryAt(), retry(makeCtx(), sealed(envelope())))).toBe("forged");
   });
 
   it.each([
@@ -184,6 +178,6 @@ describe("RequestStateBoundary: forged and odd inbound state", () => {
     ["int", 7],
     ["object", { salt: "x" }],
   ])("rejects a forged principal claim that is not a base64url string (%s)", async (_, p) => {
-    await rejected(boundaryOf(), retry(as(alice), sealed(envelope({ p }))));
+    await rejected(boundaryAt(), retry(as(alice), sealed(envelope({ p }))));
   });
 });

@@ -8,9 +8,11 @@ import {
 import { McpError } from "../../../src/types/index.js";
 import {
   auth,
+  boundaryOf,
   complete,
   inputRequired,
   KEY_A,
+  keyed,
   makeCtx,
   mint,
   recordingNext,
@@ -20,9 +22,6 @@ import {
   warnings,
 } from "./helpers.js";
 
-const keyed = (options: ConstructorParameters<typeof RequestStateSecurity>[1] = {}) =>
-  new RequestStateSecurity({ keys: [KEY_A] }, options);
-const boundaryOf = (security = keyed()) => new RequestStateBoundary(security, { defaultAudience: "fleet" });
 const builtIn = keyed().codec;
 /** The built-in codec, except where a test makes one method misbehave. */
 const codecWith = (overrides: Partial<RequestStateCodec>): RequestStateCodec => ({

@@ -4,8 +4,9 @@ import { RequestStateBoundary, RequestStateSecurity } from "../../../src/server/
 import {
   accepted,
   auth,
+  boundaryOf,
   inputRequired,
-  KEY_A,
+  keyed,
   makeCtx,
   mint,
   recordingNext,
@@ -15,10 +16,6 @@ import {
   warnings,
 } from "./helpers.js";
 
-const keyed = (options: ConstructorParameters<typeof RequestStateSecurity>[1] = {}) =>
-  new RequestStateSecurity({ keys: [KEY_A] }, options);
-const boundaryOf = (security = keyed(), defaultAudience: string | null = "fleet", now?: () => number) =>
-  new RequestStateBoundary(security, { defaultAudience, ...(now ? { now } : {}) });
 /** Reads the claims inside a token with the policy's own codec. */
 const claimsOf = (security: RequestStateSecurity, token: string) =>
   JSON.parse(Buffer.from(security.codec.unseal(token)).toString("utf8")) as Record<string, unknown>;

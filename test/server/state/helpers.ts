@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 import type { AuthInfo, NextHandler, ServerRequestContext } from "../../../src/server/context.js";
-import type { RequestStateBoundary } from "../../../src/server/state/index.js";
+import { RequestStateBoundary, RequestStateSecurity } from "../../../src/server/state/index.js";
 import { INVALID_REQUEST_STATE_MESSAGE, McpError, type ResultObject } from "../../../src/types/index.js";
 
 /** Keys for tests only: 32+ bytes, distinct. */
@@ -123,3 +123,14 @@ export function auth(clientId: string, parts: { subject?: string; issuer?: strin
 
 /** The warn-level lines, i.e. the logged rejection reasons. */
 export const warnings = (ctx: TestCtx) => ctx.logs.filter((l) => l.level === "warn").map((l) => l.message);
+
+/** A keyed policy (KEY_A) with the given options. */
+export const keyed = (options: ConstructorParameters<typeof RequestStateSecurity>[1] = {}) =>
+  new RequestStateSecurity({ keys: [KEY_A] }, options);
+
+/** A boundary with audience "fleet" by default and an optional injected clock. */
+export const boundaryOf = (
+  security = keyed(),
+  defaultAudience: string | null = "fleet",
+  now?: () => number,
+) => new RequestStateBoundary(security, { defaultAudience, ...(now ? { now } : {}) });

@@ -7,6 +7,7 @@ import type { AuthInfo, ServerRequestContext } from "../../../src/server/context
 import { argsDigest } from "../../../src/server/state/claims.js";
 import { RequestStateBoundary, RequestStateSecurity } from "../../../src/server/state/index.js";
 import { INVALID_REQUEST_STATE_MESSAGE, McpError, type ResultObject } from "../../../src/types/index.js";
+import { prng } from "../../prng.js";
 import { auth, inputRequired, KEY_A, KEY_B, KEY_C, makeCtx } from "./helpers.js";
 
 const SEED = 0x5eed_2026;
@@ -15,21 +16,6 @@ const VALID_CHECKS = 10_000;
 const T0 = 1_800_000_000;
 const TTL = 600;
 const B64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
-/** mulberry32: small, fast, seedable. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  const pick = <T>(items: readonly T[]): T => items[int(items.length)] as T;
-  return { next, int, pick };
-}
 
 interface Minted {
   /** When to verify, if not at a random instant inside the token's window. */

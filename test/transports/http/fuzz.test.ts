@@ -8,25 +8,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpHandler } from "../../../src/transports/http/handler.js";
 import { SseParser } from "../../../src/transports/http/sse.js";
 import { meta } from "../../helpers.js";
+import { prng } from "../../prng.js";
 import { makeServer, REGION_TOOL, startServer } from "./helpers.js";
 
 const SPEC_STATUSES = new Set([200, 202, 400, 403, 404, 405, 406, 413, 415, 421]);
 const SPEC_CODES = new Set([-32700, -32600, -32601, -32602, -32603, -32020, -32021, -32022]);
 const MAX_BODY = 8 * 1024;
 
-/** mulberry32: small, fast, seeded. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  const pick = <T>(items: readonly T[]): T => items[int(items.length)] as T;
-  const chance = (p: number) => next() < p;
+/** The shared seeded generator, plus the text shapes this fuzzer needs. */
+function fuzzRng(seed: number) {
+  const base = prng(seed);
+  const { int, pick } = base;
   const text = (max: number, alphabet = "") => {
     let out = "";
     const length = int(max + 1);
@@ -37,9 +29,9 @@ function prng(seed: number) {
   /** Header-safe bytes: visible ASCII, space, tab and Latin-1 (what HTTP/1.1 can carry at all). */
   const headerText = (max: number) =>
     text(max).replace(/[^\t\x20-\x7e\x80-\xff]/g, () => pick(["\t", "é", " ", "\u00ff", "~"]));
-  return { next, int, pick, chance, text, headerText };
+  return { ...base, text, headerText };
 }
-type Rng = ReturnType<typeof prng>;
+type Rng = ReturnType<typeof fuzzRng>;
 
 const METHODS = [
   "tools/call",
@@ -216,7 +208,7 @@ describe("fuzzing the fetch handler", () => {
   it("answers 10 000 malformed requests with spec statuses and JSON-RPC bodies", {
     timeout: 20_000,
   }, async () => {
-    const rng = prng(0x5eed);
+    const rng = fuzzRng(0x5eed);
     const handler = createHttpHandler(makeServer().server, {
       localhostOnly: true,
       maxBodyBytes: MAX_BODY,
@@ -300,7 +292,7 @@ describe("fuzzing over a real socket", () => {
   }
 
   it("answers ~300 malformed requests without crashing", { timeout: 15_000 }, async () => {
-    const rng = prng(0xbadc0de);
+    const rng = fuzzRng(0xbadc0de);
     const seen: number[] = [];
     for (let batch = 0; batch < 20; batch++) {
       seen.push(...(await Promise.all(Array.from({ length: 15 }, () => send(rng)))));
