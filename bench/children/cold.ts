@@ -1,13 +1,23 @@
 /**
- * Cold-start child: `node cold.js '{"side":"ours"}'`. Times, from process start
- * (`performance.now()` counts from the time origin): the import of the SDK's server + client entry
- * points (whatever they pull in themselves, zod included when they need it); then the app's own
- * start (its zod import for the tool schema, if not loaded yet, building the server, the in-memory
- * connect with the `auto` probe); then the first finished two-round flow.
+ * Cold-start child: `node cold.js '{"side":"ours"}'`, run from the cold-start tree
+ * (bench/lib/build.ts `buildColdTree`), where `../../src/server/index.js` and
+ * `../../src/client/index.js` are our package's bundled build: what `npm run build` writes to `dist/`
+ * (the same code; only the chunks' content hashes in file names differ).
+ *
+ * Times, from process start (`performance.now()` counts from the time origin): the import of the
+ * SDK's server + client entry points (whatever they pull in themselves, zod included when they need
+ * it); then the app's own start (its zod import for the tool schema, if not loaded yet, building the
+ * server, the in-memory connect with the `auto` probe); then the first finished two-round flow.
+ *
+ * `floor` loads no SDK: Node's boot plus the app's `import("zod")`, which every process of this
+ * workload pays whichever SDK serves it.
  */
 import { performance } from "node:perf_hooks";
 import { replyFromChild, taskArgument } from "../lib/child.js";
 import { EXPECTED_TEXT, expectEqual, firstText, LegCounter, MODERN_VERSION } from "../lib/workload.js";
+
+/** Which process to start: one of the SDKs, or the SDK-less floor. */
+export type ColdSide = "ours" | "theirs" | "floor";
 
 /** What one cold child reports (ms since process start, or phase durations). */
 export interface ColdSample {
@@ -16,14 +26,20 @@ export interface ColdSample {
   readonly importMs: number;
   readonly connectMs: number;
   readonly firstFlowMs: number;
-  /** Process start to the end of the first flow. */
+  /** Process start to the end of the first flow (`floor`: to the end of its zod import). */
   readonly totalMs: number;
 }
 
-const { side } = taskArgument<{ side: "ours" | "theirs" }>();
+const { side } = taskArgument<{ side: ColdSide }>();
 
 await replyFromChild(async (): Promise<ColdSample> => {
   const bootMs = performance.now();
+  if (side === "floor") {
+    await import("zod");
+    const totalMs = performance.now();
+    // Its app start is the zod import alone.
+    return { bootMs, importMs: 0, connectMs: totalMs - bootMs, firstFlowMs: 0, totalMs };
+  }
   const legs = new LegCounter();
   let flow: () => Promise<unknown>;
   let version: () => string | undefined;

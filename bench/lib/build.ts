@@ -1,15 +1,23 @@
 /**
- * Compiles `src/` and `bench/` file-by-file (no bundling: the shape a published `dist/` has) into
- * `node_modules/.cache/roundtrip-bench/`, so measuring children run plain JavaScript for both SDKs:
- * no TypeScript loader in the process, and profiles that name our functions.
+ * Compiles the bench's JavaScript into node_modules/.cache (inside node_modules so that `zod` and the
+ * official SDK resolve), so measuring children run plain JavaScript for both SDKs: no TypeScript
+ * loader in the process, and profiles that name our functions.
+ *
+ * - `buildBenchTree` (roundtrip-bench/): `src/` and `bench/` file by file, for the throughput, memory
+ *   and state children, whose profiles should name our source files.
+ * - `buildColdTree` (roundtrip-bench-cold/): our package exactly as `npm run build` bundles it
+ *   (scripts/build.ts), for the cold-start child, where the published shape is what is measured.
  */
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { bundlePackage } from "../../scripts/build.js";
 
 /** The repository root (bench/lib/../..). */
 export const ROOT = join(import.meta.dirname, "..", "..");
-/** Where the compiled tree goes (inside node_modules so that `zod` and the official SDK resolve). */
+/** Where the file-by-file tree goes. */
 export const OUT = join(ROOT, "node_modules", ".cache", "roundtrip-bench");
+/** Where the cold-start tree (bundled package + bench/) goes. */
+export const COLD_OUT = join(ROOT, "node_modules", ".cache", "roundtrip-bench-cold");
 
 function tsFiles(dir: string): string[] {
   return (readdirSync(join(ROOT, dir), { recursive: true }) as string[])
@@ -18,22 +26,17 @@ function tsFiles(dir: string): string[] {
     .filter((file) => !relative(ROOT, file).split("/").includes("_tmp"));
 }
 
-/**
- * Builds the tree and returns the compiled path of a bench file.
- *
- * @example
- * const worker = await buildBenchTree(); // …/roundtrip-bench
- */
-export async function buildBenchTree(): Promise<string> {
+/** Empties `out` and compiles `files` one to one into it (no bundling), keeping their paths. */
+async function compileFiles(out: string, files: string[]): Promise<void> {
   const esbuild = await import("esbuild");
-  rmSync(OUT, { recursive: true, force: true });
-  mkdirSync(OUT, { recursive: true });
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
   // Outside any package scope Node would read .js as CommonJS.
-  writeFileSync(join(OUT, "package.json"), `${JSON.stringify({ type: "module", private: true })}\n`);
+  writeFileSync(join(out, "package.json"), `${JSON.stringify({ type: "module", private: true })}\n`);
   await esbuild.build({
-    entryPoints: [...tsFiles("src"), ...tsFiles("bench")],
+    entryPoints: files,
     outbase: ROOT,
-    outdir: OUT,
+    outdir: out,
     bundle: false,
     format: "esm",
     platform: "node",
@@ -41,10 +44,36 @@ export async function buildBenchTree(): Promise<string> {
     sourcemap: "linked",
     logLevel: "error",
   });
+}
+
+/**
+ * Builds the file-by-file tree of `src/` and `bench/`.
+ *
+ * @example
+ * await buildBenchTree(); // …/roundtrip-bench
+ */
+export async function buildBenchTree(): Promise<string> {
+  await compileFiles(OUT, [...tsFiles("src"), ...tsFiles("bench")]);
   return OUT;
 }
 
+/**
+ * Builds the cold-start tree: `bench/` file by file, and in place of `src/` the package build's
+ * output (what `dist/` holds), whose entry points have the same relative paths as their sources
+ * (`src/server/index.js` is `dist/server/index.js`). The cold child and bench/lib/ours.ts import only
+ * those entry points, so they load the bundle and nothing else of ours; a bench file that reached
+ * into another module of `src/` would fail there with ERR_MODULE_NOT_FOUND instead of measuring a mix.
+ *
+ * @example
+ * await buildColdTree(); // …/roundtrip-bench-cold
+ */
+export async function buildColdTree(): Promise<string> {
+  await compileFiles(COLD_OUT, tsFiles("bench"));
+  await bundlePackage(join(COLD_OUT, "src"));
+  return COLD_OUT;
+}
+
 /** The compiled path of a file given relative to the repository root (`bench/worker.ts`). */
-export function compiled(path: string): string {
-  return join(OUT, path.replace(/\.ts$/, ".js"));
+export function compiled(path: string, tree: string = OUT): string {
+  return join(tree, path.replace(/\.ts$/, ".js"));
 }

@@ -3,7 +3,7 @@
  */
 import { InputRequiredRoundsExceededError } from "../client/errors.js";
 import { RequestAbortedError, RoundtripError } from "../shared/errors.js";
-import { McpError } from "../types/index.js";
+import { McpError } from "../types/core.js";
 
 /**
  * What the process exits with.

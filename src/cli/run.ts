@@ -7,15 +7,14 @@ import { readFileSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 import { Client } from "../client/client.js";
 import type { CallOptions } from "../client/session.js";
-import {
-  ErrorCode,
-  type Implementation,
-  McpError,
-  type ProgressNotificationParams,
-  type Prompt,
-  type Resource,
-  type ResourceTemplate,
-  type Tool,
+import { ErrorCode, McpError } from "../types/core.js";
+import type {
+  Implementation,
+  ProgressNotificationParams,
+  Prompt,
+  Resource,
+  ResourceTemplate,
+  Tool,
 } from "../types/index.js";
 import { type CliOptions, parseCommandLine, USAGE } from "./args.js";
 import { createCallbacks } from "./callbacks.js";

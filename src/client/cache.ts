@@ -1,10 +1,5 @@
-import {
-  CACHEABLE_METHODS,
-  type CacheScope,
-  type JSONRPCNotification,
-  NotificationMethod,
-  type ResultObject,
-} from "../types/index.js";
+import { CACHEABLE_METHODS, NotificationMethod } from "../types/core.js";
+import type { CacheScope, JSONRPCNotification, ResultObject } from "../types/index.js";
 
 /**
  * No entry lives longer than a day, whatever `ttlMs` says.

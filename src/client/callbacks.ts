@@ -1,19 +1,23 @@
 import {
-  type ClientCapabilities,
-  type CreateMessageRequestParams,
-  type CreateMessageResult,
-  CreateMessageResultSchema,
-  type ElicitRequestParams,
-  type ElicitResult,
-  ElicitResultSchema,
+  describeFailure,
   ErrorCode,
-  type Implementation,
-  type InputRequest,
-  type InputResponse,
-  type JSONObject,
-  type ListRootsResult,
-  ListRootsResultSchema,
   McpError,
+  type Path,
+  validCreateMessageResult,
+  validElicitResult,
+  validListRootsResult,
+} from "../types/core.js";
+import type {
+  ClientCapabilities,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+  Implementation,
+  InputRequest,
+  InputResponse,
+  JSONObject,
+  ListRootsResult,
 } from "../types/index.js";
 import { InvalidInputResponseError } from "./errors.js";
 
@@ -116,17 +120,17 @@ export async function dispatchInputRequest(
     case "elicitation/create": {
       if (!callbacks.elicitation) throw new McpError(ErrorCode.InvalidRequest, "Elicitation not supported");
       const answer = await callbacks.elicitation(ctx, request.params);
-      return checked(request.method, ctx, answer, ElicitResultSchema, "an ElicitResult");
+      return checked(request.method, ctx, answer, validElicitResult, "an ElicitResult");
     }
     case "sampling/createMessage": {
       if (!callbacks.sampling) throw new McpError(ErrorCode.InvalidRequest, "Sampling not supported");
       const answer = await callbacks.sampling(ctx, request.params);
-      return checked(request.method, ctx, answer, CreateMessageResultSchema, "a CreateMessageResult");
+      return checked(request.method, ctx, answer, validCreateMessageResult, "a CreateMessageResult");
     }
     case "roots/list": {
       if (!callbacks.listRoots) throw new McpError(ErrorCode.InvalidRequest, "List roots not supported");
       const answer = await callbacks.listRoots(ctx);
-      return checked(request.method, ctx, answer, ListRootsResultSchema, "a ListRootsResult");
+      return checked(request.method, ctx, answer, validListRootsResult, "a ListRootsResult");
     }
   }
 }
@@ -137,28 +141,18 @@ export function embeddedMeta(request: InputRequest): JSONObject | undefined {
   return typeof meta === "object" && meta !== null && !Array.isArray(meta) ? (meta as JSONObject) : undefined;
 }
 
-interface Checker {
-  safeParse(value: unknown): {
-    success: boolean;
-    error?: { issues: readonly { path: PropertyKey[]; message: string }[] };
-  };
-}
-
 /** Returns the callback's own object (not a re-serialized copy) once it has the expected shape. */
 function checked<T extends InputResponse>(
   method: string,
   ctx: ClientRequestContext,
   answer: T,
-  schema: Checker,
+  check: (value: unknown, at?: Path) => boolean,
   expected: string,
 ): T {
-  const parsed = schema.safeParse(answer);
-  if (parsed.success) return answer;
-  const issues = (parsed.error?.issues ?? [])
-    .slice(0, 3)
-    .map(
-      (issue) => `${issue.path.length > 0 ? issue.path.map(String).join(".") : "answer"}: ${issue.message}`,
-    )
-    .join("; ");
-  throw new InvalidInputResponseError(method, ctx.requestId, `expected ${expected} (${issues})`);
+  if (check(answer)) return answer;
+  throw new InvalidInputResponseError(
+    method,
+    ctx.requestId,
+    `expected ${expected} (${describeFailure(check, answer).replace(/^value:/, "answer:")})`,
+  );
 }

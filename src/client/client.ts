@@ -1,4 +1,5 @@
 import { RequestAbortedError } from "../shared/errors.js";
+import { ErrorCode, isInputRequiredResult, McpError } from "../types/core.js";
 import type {
   CallToolResult,
   CompleteRequestParams,
@@ -17,7 +18,6 @@ import type {
   ServerCapabilities,
   SubscriptionFilter,
 } from "../types/index.js";
-import { ErrorCode, isInputRequiredResult, McpError } from "../types/index.js";
 import { type CacheMode, ListCache } from "./cache.js";
 import { type ClientCallbacks, capabilitiesFor, dispatchInputRequest, embeddedMeta } from "./callbacks.js";
 import { DEFAULT_INPUT_REQUIRED_MAX_ROUNDS, runInputRequiredLoop, type StateOnlyBackoff } from "./driver.js";

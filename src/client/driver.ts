@@ -1,13 +1,15 @@
 import { RequestAbortedError, RequestTimeoutError } from "../shared/errors.js";
-import {
-  type InputRequest,
-  type InputRequiredResult,
-  type InputResponse,
-  type InputResponses,
-  isInputRequiredResult,
-  type ResultObject,
+import { isInputRequiredResult } from "../types/core.js";
+import type {
+  InputRequest,
+  InputRequiredResult,
+  InputResponse,
+  InputResponses,
+  ResultObject,
 } from "../types/index.js";
 import { InputRequiredRoundsExceededError } from "./errors.js";
+
+const NEVER_ABORTED = new AbortController().signal;
 
 /**
  * How many retries the automatic loop makes before giving up (at most 11 legs in all).
@@ -173,7 +175,8 @@ function dispatchAll(
   outer: AbortSignal | undefined,
 ): Promise<InputResponses> {
   throwIfAborted(outer);
-  const siblings = new AbortController();
+  // A lone request has no sibling to stop: it runs under the flow's own signal.
+  const siblings = requests.length === 1 ? undefined : new AbortController();
   return new Promise<InputResponses>((resolve, reject) => {
     const responses: InputResponses = {};
     let remaining = requests.length;
@@ -182,7 +185,7 @@ function dispatchAll(
       if (settled) return;
       settled = true;
       outer?.removeEventListener("abort", onOuterAbort);
-      siblings.abort(error);
+      siblings?.abort(error);
       reject(error);
     };
     const onOuterAbort = () => fail(abortReason(outer));
@@ -190,7 +193,7 @@ function dispatchAll(
     for (const [key, request] of requests) {
       // Each callback starts in its own microtask so a synchronous throw is a failure like any other.
       Promise.resolve()
-        .then(() => dispatch(key, request, siblings.signal))
+        .then(() => dispatch(key, request, siblings?.signal ?? outer ?? NEVER_ABORTED))
         .then(
           (response) => {
             if (settled) return;

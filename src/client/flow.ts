@@ -11,10 +11,15 @@ export interface FlowScope {
   dispose(): void;
 }
 
+/** The scope of a flow with neither a signal nor a time budget: nothing to allocate per flow. */
+const UNBOUNDED: FlowScope = Object.freeze({
+  signal: undefined,
+  failure: (error: unknown) => error,
+  dispose: () => {},
+});
+
 export function flowScope(method: string, signal?: AbortSignal, totalTimeoutMs?: number): FlowScope {
-  if (signal === undefined && totalTimeoutMs === undefined) {
-    return { signal: undefined, failure: (error) => error, dispose: () => {} };
-  }
+  if (signal === undefined && totalTimeoutMs === undefined) return UNBOUNDED;
   const controller = new AbortController();
   const onAbort = () => controller.abort(new RequestAbortedError(`${method} was aborted`));
   if (signal?.aborted) onAbort();

@@ -2,15 +2,15 @@
  * A 2025 server calls the client back: `ping`, and `elicitation/create`, `sampling/createMessage`
  * and `roots/list` — answered by the very callbacks that answer a 2026 `InputRequiredResult`.
  */
+
 import {
+  describeFailure,
   ErrorCode,
-  type Implementation,
-  InputRequestSchema,
   McpError,
   NotificationMethod,
-  type RequestId,
-  type ResultObject,
-} from "../types/index.js";
+  validInputRequest,
+} from "../types/core.js";
+import type { Implementation, InputRequest, RequestId, ResultObject } from "../types/index.js";
 import { type ClientCallbacks, dispatchInputRequest, embeddedMeta } from "./callbacks.js";
 import type { ClientSession } from "./session.js";
 
@@ -40,20 +40,23 @@ export function answerServerRequests(
     if (!BACK_CHANNEL_METHODS.has(method)) {
       throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
     }
-    const parsed = InputRequestSchema.safeParse(
-      method === "roots/list" && params === undefined ? { method } : { method, params },
-    );
-    if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}`);
+    const request = method === "roots/list" && params === undefined ? { method } : { method, params };
+    if (!validInputRequest(request)) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Invalid params for ${method}: ${describeFailure(validInputRequest, request)}`,
+      );
+    }
     const controller = new AbortController();
     running.set(id, controller);
     try {
       const ctx = {
         requestId: id,
         signal: controller.signal,
-        meta: embeddedMeta(parsed.data),
+        meta: embeddedMeta(request as InputRequest),
         serverInfo: serverInfo(),
       };
-      return (await dispatchInputRequest(callbacks, ctx, parsed.data)) as ResultObject;
+      return (await dispatchInputRequest(callbacks, ctx, request as InputRequest)) as ResultObject;
     } finally {
       if (running.get(id) === controller) running.delete(id);
     }

@@ -1,11 +1,14 @@
 import { ProtocolError } from "../shared/errors.js";
 import {
+  describeFailure,
   isLegacyProtocolVersion,
   LATEST_LEGACY_PROTOCOL_VERSION,
   LEGACY_PROTOCOL_VERSIONS,
-  type McpError,
-} from "../types/index.js";
-import { InitializeResultSchema, LegacyMethod } from "../types/legacy.js";
+  LegacyMethod,
+  validInitializeResult,
+} from "../types/core.js";
+import type { McpError } from "../types/index.js";
+import type { InitializeResult } from "../types/legacy.js";
 import type { ClientCallbacks } from "./callbacks.js";
 import { NoMutualVersionError } from "./errors.js";
 import { answerServerRequests } from "./legacy-requests.js";
@@ -56,19 +59,22 @@ export const legacyConnect: LegacyConnect = async ({ session, callbacks }) => {
   const before = { era: session.era, protocolVersion: session.protocolVersion };
   session.era = "legacy";
   session.protocolVersion = LATEST_LEGACY_PROTOCOL_VERSION;
-  let result: ReturnType<typeof InitializeResultSchema.parse>;
+  let result: InitializeResult;
   try {
     const raw = await session.request(LegacyMethod.Initialize, {
       protocolVersion: LATEST_LEGACY_PROTOCOL_VERSION,
       capabilities: session.capabilities,
       clientInfo: session.clientInfo,
     });
-    const parsed = InitializeResultSchema.safeParse(raw);
-    if (!parsed.success) throw new ProtocolError("The server answered initialize with a malformed result");
-    if (!isLegacyProtocolVersion(parsed.data.protocolVersion)) {
-      throw new NoMutualVersionError([parsed.data.protocolVersion], LEGACY_PROTOCOL_VERSIONS);
+    if (!validInitializeResult(raw)) {
+      throw new ProtocolError(
+        `The server answered initialize with a malformed result (${describeFailure(validInitializeResult, raw)})`,
+      );
     }
-    result = parsed.data;
+    result = raw as InitializeResult;
+    if (!isLegacyProtocolVersion(result.protocolVersion)) {
+      throw new NoMutualVersionError([result.protocolVersion], LEGACY_PROTOCOL_VERSIONS);
+    }
   } catch (error) {
     session.era = before.era;
     session.protocolVersion = before.protocolVersion;

@@ -1,11 +1,6 @@
 import { RequestAbortedError } from "../shared/errors.js";
-import {
-  type JSONRPCNotification,
-  McpError,
-  NotificationMethod,
-  type SubscriptionFilter,
-  SubscriptionFilterSchema,
-} from "../types/index.js";
+import { McpError, NotificationMethod, validSubscriptionFilter } from "../types/core.js";
+import type { JSONRPCNotification, SubscriptionFilter } from "../types/index.js";
 import type { ClientSession } from "./session.js";
 
 /** An open `subscriptions/listen` stream. */
@@ -44,9 +39,9 @@ export function openSubscription(
         timeoutMs: Number.POSITIVE_INFINITY,
         onNotification: (notification) => {
           if (notification.method === NotificationMethod.SubscriptionsAcknowledged) {
-            const honoured = SubscriptionFilterSchema.safeParse(notification.params?.notifications);
+            const honoured = notification.params?.notifications;
             isAcknowledged = true;
-            acknowledge(honoured.success ? honoured.data : {});
+            acknowledge(validSubscriptionFilter(honoured) ? (honoured as SubscriptionFilter) : {});
             return;
           }
           onNotification(notification);

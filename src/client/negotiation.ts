@@ -1,18 +1,16 @@
 import { ProtocolError, RequestTimeoutError } from "../shared/errors.js";
 import { HttpStatusError } from "../transports/http/errors.js";
 import {
-  type DiscoverResult,
-  DiscoverResultSchema,
   ErrorCode,
-  type Implementation,
-  ImplementationSchema,
   isLegacyProtocolVersion,
   isModernProtocolVersion,
   McpError,
   MetaKey,
   MODERN_PROTOCOL_VERSIONS,
-  type ServerCapabilities,
-} from "../types/index.js";
+  validDiscoverResult,
+  validImplementation,
+} from "../types/core.js";
+import type { DiscoverResult, Implementation, ServerCapabilities } from "../types/index.js";
 import type { ClientCallbacks } from "./callbacks.js";
 import { NoMutualVersionError } from "./errors.js";
 import { legacyConnect as defaultLegacyConnect, type LegacyConnect } from "./legacy.js";
@@ -197,13 +195,11 @@ export function adopt(session: ClientSession, discovered: DiscoverResult): Negot
   if (version === undefined)
     throw new NoMutualVersionError(discovered.supportedVersions, MODERN_PROTOCOL_VERSIONS);
   session.protocolVersion = version;
-  const stamp = ImplementationSchema.safeParse(
-    (discovered._meta as Record<string, unknown> | undefined)?.[MetaKey.ServerInfo],
-  );
+  const stamp = (discovered._meta as Record<string, unknown> | undefined)?.[MetaKey.ServerInfo];
   return {
     era: "modern",
     protocolVersion: version,
-    serverInfo: stamp.success ? stamp.data : undefined,
+    serverInfo: validImplementation(stamp) ? (stamp as Implementation) : undefined,
     capabilities: discovered.capabilities,
     instructions: discovered.instructions,
     discover: discovered,
@@ -223,10 +219,9 @@ function adoptPinned(session: ClientSession, pin: string, prior: DiscoverResult 
       discover: { supportedVersions: [pin], capabilities: {} },
     };
   }
-  const parsed = DiscoverResultSchema.safeParse(prior);
-  if (!parsed.success) throw new TypeError("priorDiscover is not a valid DiscoverResult");
-  if (!parsed.data.supportedVersions.includes(pin)) {
-    throw new NoMutualVersionError(parsed.data.supportedVersions, [pin]);
+  if (!validDiscoverResult(prior)) throw new TypeError("priorDiscover is not a valid DiscoverResult");
+  if (!prior.supportedVersions.includes(pin)) {
+    throw new NoMutualVersionError(prior.supportedVersions, [pin]);
   }
   const era = adopt(session, prior);
   session.protocolVersion = pin;

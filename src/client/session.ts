@@ -2,34 +2,37 @@ import { JsonRpcConnection } from "../shared/connection.js";
 import { ProtocolError } from "../shared/errors.js";
 import type { Transport } from "../shared/transport.js";
 import {
-  type CallToolResult,
-  type ClientCapabilities,
-  type CompleteRequestParams,
-  type CompleteResult,
-  type DiscoverResult,
-  type GetPromptResult,
-  type Implementation,
-  ImplementationSchema,
+  describeFailure,
   INPUT_REQUIRED_METHODS,
-  type InputRequiredResult,
-  InputRequiredResultSchema,
-  type InputResponses,
   isCoreMethod,
-  type JSONRPCNotification,
   LATEST_PROTOCOL_VERSION,
-  type ListPromptsResult,
-  type ListResourcesResult,
-  type ListResourceTemplatesResult,
-  type ListToolsResult,
-  type LoggingLevel,
-  type LoggingMessageNotificationParams,
-  METHOD_SPECS,
+  METHOD_RULES,
   MetaKey,
   NotificationMethod,
-  type ProgressNotificationParams,
-  type ReadResourceResult,
-  type ResultObject,
-  type SubscriptionFilter,
+  validImplementation,
+  validInputRequiredResult,
+} from "../types/core.js";
+import type {
+  CallToolResult,
+  ClientCapabilities,
+  CompleteRequestParams,
+  CompleteResult,
+  DiscoverResult,
+  GetPromptResult,
+  Implementation,
+  InputRequiredResult,
+  InputResponses,
+  JSONRPCNotification,
+  ListPromptsResult,
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ListToolsResult,
+  LoggingLevel,
+  LoggingMessageNotificationParams,
+  ProgressNotificationParams,
+  ReadResourceResult,
+  ResultObject,
+  SubscriptionFilter,
 } from "../types/index.js";
 import { InputRequiredError } from "./errors.js";
 import { openSubscription, type Subscription } from "./listen.js";
@@ -98,6 +101,15 @@ export class ClientSession {
   capabilities: ClientCapabilities;
   protocolVersion: string;
   logLevel: LoggingLevel | undefined;
+  #envelopeCache:
+    | {
+        readonly protocolVersion: string;
+        readonly capabilities: ClientCapabilities;
+        readonly clientInfo: Implementation;
+        readonly logLevel: LoggingLevel | undefined;
+        readonly meta: Readonly<Record<string, unknown>>;
+      }
+    | undefined;
   /** `"legacy"` once the 2025 `initialize` handshake ran: requests then carry no envelope. */
   era: "modern" | "legacy" = "modern";
   readonly #timeoutMs: number;
@@ -143,6 +155,40 @@ export class ClientSession {
         ? { ...extra }
         : { ...extra, [MetaKey.ProgressToken]: progressToken };
     }
+    if (extra === undefined && progressToken === undefined) return this.#plainEnvelope();
+    return this.#buildEnvelope(extra, progressToken);
+  }
+
+  /**
+   * The envelope of a request with no extra `_meta`: built once per combination of version,
+   * capabilities, client info and log level, and frozen, since every such request shares it.
+   */
+  #plainEnvelope(): Record<string, unknown> {
+    const cached = this.#envelopeCache;
+    if (
+      cached !== undefined &&
+      cached.protocolVersion === this.protocolVersion &&
+      cached.capabilities === this.capabilities &&
+      cached.clientInfo === this.clientInfo &&
+      cached.logLevel === this.logLevel
+    ) {
+      return cached.meta;
+    }
+    const meta = Object.freeze(this.#buildEnvelope(undefined, undefined));
+    this.#envelopeCache = {
+      protocolVersion: this.protocolVersion,
+      capabilities: this.capabilities,
+      clientInfo: this.clientInfo,
+      logLevel: this.logLevel,
+      meta,
+    };
+    return meta;
+  }
+
+  #buildEnvelope(
+    extra: Record<string, unknown> | undefined,
+    progressToken: string | undefined,
+  ): Record<string, unknown> {
     const meta: Record<string, unknown> = {
       ...extra,
       [MetaKey.ProtocolVersion]: this.protocolVersion,
@@ -169,18 +215,23 @@ export class ClientSession {
       _meta: this.envelope(options.meta, progressToken),
     };
     const onLog = options.onLog ?? this.#onLog;
+    const { onProgress, onNotification } = options;
     const result = await this.connection.request(method, wireParams, {
       signal: options.signal,
       timeoutMs: options.timeoutMs ?? this.#timeoutMs,
-      onNotification: (notification) => {
-        if (notification.method === NotificationMethod.Progress) {
-          options.onProgress?.(notification.params as ProgressNotificationParams);
-        } else if (notification.method === NotificationMethod.Message) {
-          onLog?.(notification.params as LoggingMessageNotificationParams);
-        } else {
-          options.onNotification?.(notification);
-        }
-      },
+      // Nothing to route when nobody listens: no closure per request then.
+      onNotification:
+        onProgress === undefined && onLog === undefined && onNotification === undefined
+          ? undefined
+          : (notification) => {
+              if (notification.method === NotificationMethod.Progress) {
+                onProgress?.(notification.params as ProgressNotificationParams);
+              } else if (notification.method === NotificationMethod.Message) {
+                onLog?.(notification.params as LoggingMessageNotificationParams);
+              } else {
+                onNotification?.(notification);
+              }
+            },
     });
     this.#noteServerInfo(result);
     return this.#check(method, result, options.allowInputRequired === true);
@@ -205,14 +256,14 @@ export class ClientSession {
   ): Promise<CallToolResult | InputRequiredResult>;
   callTool(name: string, args?: Record<string, unknown>, options?: NotOpted): Promise<CallToolResult>;
   /** `tools/call`. With `allowInputRequired`, an `InputRequiredResult` is returned instead of thrown. */
-  async callTool(
+  callTool(
     name: string,
     args?: Record<string, unknown>,
     options: InputCallOptions = {},
   ): Promise<CallToolResult | InputRequiredResult> {
     const params: Record<string, unknown> = { name };
     if (args !== undefined) params.arguments = args;
-    return (await this.request("tools/call", withInput(params, options), options)) as CallToolResult;
+    return this.request("tools/call", withInput(params, options), options) as Promise<CallToolResult>;
   }
 
   async listPrompts(cursor?: string, options?: CallOptions): Promise<ListPromptsResult> {
@@ -292,9 +343,11 @@ export class ClientSession {
       if (!INPUT_REQUIRED_METHODS.has(method)) {
         throw new ProtocolError(`The server answered input_required to ${method}, which cannot carry it`);
       }
-      const parsed = InputRequiredResultSchema.safeParse(result);
-      if (!parsed.success)
-        throw new ProtocolError(`The server sent a malformed InputRequiredResult for ${method}`);
+      if (!validInputRequiredResult(result)) {
+        throw new ProtocolError(
+          `The server sent a malformed InputRequiredResult for ${method} (${describeFailure(validInputRequiredResult, result)})`,
+        );
+      }
       if (!allowInputRequired) throw new InputRequiredError(method, result as InputRequiredResult);
       return result;
     }
@@ -303,16 +356,19 @@ export class ClientSession {
         `The server answered ${method} with an unknown resultType ${JSON.stringify(resultType)}`,
       );
     }
-    if (isCoreMethod(method) && !METHOD_SPECS[method].result.safeParse(result).success) {
-      throw new ProtocolError(`The server sent a malformed ${method} result`);
+    const valid = isCoreMethod(method) ? METHOD_RULES[method].validResult : undefined;
+    if (valid && !valid(result)) {
+      throw new ProtocolError(
+        `The server sent a malformed ${method} result (${describeFailure(valid, result)})`,
+      );
     }
     return result;
   }
 
   #noteServerInfo(result: ResultObject): void {
     const meta = result._meta as Record<string, unknown> | undefined;
-    const parsed = ImplementationSchema.safeParse(meta?.[MetaKey.ServerInfo]);
-    if (parsed.success) this.#serverInfo = parsed.data;
+    const serverInfo = meta?.[MetaKey.ServerInfo];
+    if (validImplementation(serverInfo)) this.#serverInfo = serverInfo as Implementation;
   }
 
   #routeStray(notification: JSONRPCNotification): void {

@@ -1,10 +1,5 @@
-import {
-  type ClientCapabilities,
-  ErrorCode,
-  type InputRequest,
-  type InputRequests,
-  McpError,
-} from "../types/index.js";
+import { ErrorCode, McpError } from "../types/core.js";
+import type { ClientCapabilities, InputRequest, InputRequests } from "../types/index.js";
 
 /** A client capability an embedded request needs: its label and its `requiredCapabilities` shape. */
 export interface RequiredCapability {

@@ -1,14 +1,14 @@
 import {
-  ClientCapabilitiesSchema,
   ErrorCode,
-  ImplementationSchema,
-  type JSONRPCRequest,
-  LoggingLevelSchema,
+  LOGGING_LEVEL_ORDER,
   McpError,
   MetaKey,
-  ProgressTokenSchema,
-  type RequestMeta,
-} from "../types/index.js";
+  validClientCapabilities,
+  validImplementation,
+  validLoggingLevel,
+  validProgressToken,
+} from "../types/core.js";
+import type { JSONRPCRequest, RequestMeta } from "../types/index.js";
 
 /** What the per-request `_meta` envelope established. */
 export interface Envelope {
@@ -49,21 +49,19 @@ export function validateEnvelope(request: JSONRPCRequest, supportedVersions: rea
   if (capabilities === undefined) {
     throw invalidEnvelope(`Missing required _meta key ${MetaKey.ClientCapabilities}`);
   }
-  if (!ClientCapabilitiesSchema.safeParse(capabilities).success) {
+  if (!validClientCapabilities(capabilities)) {
     throw invalidEnvelope(`_meta key ${MetaKey.ClientCapabilities} must be a ClientCapabilities object`);
   }
   const clientInfo = meta[MetaKey.ClientInfo];
-  if (clientInfo !== undefined && !ImplementationSchema.safeParse(clientInfo).success) {
+  if (clientInfo !== undefined && !validImplementation(clientInfo)) {
     throw invalidEnvelope(`_meta key ${MetaKey.ClientInfo} must be an Implementation ({ name, version })`);
   }
   const logLevel = meta[MetaKey.LogLevel];
-  if (logLevel !== undefined && !LoggingLevelSchema.safeParse(logLevel).success) {
-    throw invalidEnvelope(
-      `_meta key ${MetaKey.LogLevel} must be one of ${LoggingLevelSchema.options.join(", ")}`,
-    );
+  if (logLevel !== undefined && !validLoggingLevel(logLevel)) {
+    throw invalidEnvelope(`_meta key ${MetaKey.LogLevel} must be one of ${LOGGING_LEVEL_ORDER.join(", ")}`);
   }
   const progressToken = meta[MetaKey.ProgressToken];
-  if (progressToken !== undefined && !ProgressTokenSchema.safeParse(progressToken).success) {
+  if (progressToken !== undefined && !validProgressToken(progressToken)) {
     throw invalidEnvelope(`_meta key ${MetaKey.ProgressToken} must be a string or an integer`);
   }
   return { meta: meta as RequestMeta };

@@ -1,9 +1,5 @@
-import {
-  LOGGING_LEVEL_ORDER,
-  type LoggingLevel,
-  NotificationMethod,
-  type ProgressNotificationParams,
-} from "../types/index.js";
+import { LOGGING_LEVEL_ORDER, NotificationMethod } from "../types/core.js";
+import type { LoggingLevel, ProgressNotificationParams } from "../types/index.js";
 import type { ServerRequestContext } from "./context.js";
 
 /**

@@ -1,16 +1,20 @@
 import {
   CACHEABLE_METHODS,
-  type CacheHints,
-  type ClientCapabilities,
+  describeFailure,
   ErrorCode,
-  type Implementation,
   INPUT_REQUIRED_METHODS,
-  InputRequestsSchema,
   isCoreMethod,
   McpError,
-  METHOD_SPECS,
+  METHOD_RULES,
   MetaKey,
-  type ResultObject,
+  validInputRequests,
+} from "../types/core.js";
+import type {
+  CacheHints,
+  ClientCapabilities,
+  Implementation,
+  InputRequests,
+  ResultObject,
 } from "../types/index.js";
 import { assertInputRequestsDeclared } from "./capability-gate.js";
 
@@ -44,7 +48,6 @@ export function finishResult(
 ): ResultObject {
   if (!isObject(result)) throw invalidResult("a result must be a JSON object");
   const resultType = result.resultType ?? "complete";
-  const out: ResultObject = { ...result, resultType };
   if (resultType === "input_required") {
     if (!INPUT_REQUIRED_METHODS.has(method)) {
       throw invalidResult(`${method} cannot answer input_required`);
@@ -55,26 +58,41 @@ export function finishResult(
       throw invalidResult("an input_required result needs inputRequests or requestState");
     }
     if (result.requestState !== undefined && !hasState) throw invalidResult("requestState must be a string");
-    if (result.inputRequests !== undefined) {
-      const parsed = InputRequestsSchema.safeParse(result.inputRequests);
-      if (!parsed.success)
-        throw invalidResult("inputRequests holds something that is not an embedded request");
-      assertInputRequestsDeclared(parsed.data, declared);
+    const requests = result.inputRequests;
+    if (requests !== undefined) {
+      if (!validInputRequests(requests)) {
+        throw invalidResult(
+          `inputRequests holds something that is not an embedded request (${describeFailure(validInputRequests, requests)})`,
+        );
+      }
+      assertInputRequestsDeclared(requests as InputRequests, declared);
     }
-    delete out.ttlMs;
-    delete out.cacheScope;
   } else if (resultType === "complete") {
-    if (isCoreMethod(method)) {
-      const spec = METHOD_SPECS[method];
-      if (!spec.result.safeParse(result).success) throw invalidResult(`not a valid ${method} result`);
-    }
-    if (CACHEABLE_METHODS.has(method)) {
-      const hints = rules.cacheHints[method] ?? CONSERVATIVE_CACHE_HINTS;
-      if (out.ttlMs === undefined) out.ttlMs = hints.ttlMs;
-      if (out.cacheScope === undefined) out.cacheScope = hints.cacheScope;
+    const valid = isCoreMethod(method) ? METHOD_RULES[method].validResult : undefined;
+    if (valid && !valid(result)) {
+      throw invalidResult(`not a valid ${method} result (${describeFailure(valid, result)})`);
     }
   } else {
     throw invalidResult(`unknown resultType ${JSON.stringify(resultType)}`);
+  }
+  return stamp(method, result, resultType, rules);
+}
+
+/** The stamps of a checked result: `resultType`, cache hints where they belong, the serverInfo `_meta`. */
+function stamp(
+  method: string,
+  result: ResultObject,
+  resultType: unknown,
+  rules: OutboundRules,
+): ResultObject {
+  const out: ResultObject = { ...result, resultType };
+  if (resultType === "input_required") {
+    delete out.ttlMs;
+    delete out.cacheScope;
+  } else if (CACHEABLE_METHODS.has(method)) {
+    const hints = rules.cacheHints[method] ?? CONSERVATIVE_CACHE_HINTS;
+    if (out.ttlMs === undefined) out.ttlMs = hints.ttlMs;
+    if (out.cacheScope === undefined) out.cacheScope = hints.cacheScope;
   }
   const meta = isObject(result._meta) ? result._meta : {};
   out._meta = { ...meta, [MetaKey.ServerInfo]: rules.serverInfo };

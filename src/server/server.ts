@@ -1,27 +1,30 @@
 import type { z } from "zod";
 import { type DispatchContext, type Dispatcher, HTTP_STATUS } from "../shared/dispatch.js";
 import {
-  type CacheHints,
-  type DiscoverResult,
+  describeFailure,
   ErrorCode,
-  type ErrorObject,
   httpStatusForError,
-  type Implementation,
   INPUT_REQUIRED_METHODS,
   invalidRequestStateError,
   isCoreMethod,
-  type JSONRPCRequest,
-  type JSONRPCResponse,
-  type LoggingLevel,
   McpError,
-  METHOD_SPECS,
+  METHOD_RULES,
   MetaKey,
   MODERN_PROTOCOL_VERSIONS,
-  type ProgressToken,
   REMOVED_METHODS,
-  type RequestId,
-  type ResultObject,
-  type ServerCapabilities,
+} from "../types/core.js";
+import type {
+  CacheHints,
+  DiscoverResult,
+  ErrorObject,
+  Implementation,
+  JSONRPCRequest,
+  JSONRPCResponse,
+  LoggingLevel,
+  ProgressToken,
+  RequestId,
+  ResultObject,
+  ServerCapabilities,
 } from "../types/index.js";
 import type { Logger, Middleware, NextHandler, ServerRequestContext } from "./context.js";
 import { deriveCapabilities } from "./discover.js";
@@ -59,6 +62,7 @@ export interface ServerOptions extends ServerHandlers {
 }
 
 interface Registration {
+  /** The schema of a non-core method's params, when one was given (core methods use the spec's). */
   readonly params: z.ZodType<Record<string, unknown>> | undefined;
   readonly handler: RequestHandler<Record<string, unknown>, unknown>;
 }
@@ -108,6 +112,33 @@ function normalizeRequestState(
     throw invalidRequestStateError();
   }
   return params;
+}
+
+/** Step 4 of the ladder: params against the spec's shape (core methods) or the registered schema. */
+function checkParams(
+  method: string,
+  params: Record<string, unknown>,
+  registration: Registration,
+): Record<string, unknown> {
+  if (isCoreMethod(method)) {
+    const valid = METHOD_RULES[method].validParams;
+    if (!valid(params)) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Invalid params for ${method}: ${describeFailure(valid, params)}`,
+      );
+    }
+    return params;
+  }
+  if (!registration.params) return params;
+  const parsed = registration.params.safeParse(params);
+  if (!parsed.success) {
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `Invalid params for ${method}: ${describeIssues(parsed.error)}`,
+    );
+  }
+  return parsed.data;
 }
 
 function describeIssues(error: z.ZodError): string {
@@ -229,9 +260,8 @@ export class Server implements Dispatcher {
     handler: RequestHandler<P, unknown>,
     params?: z.ZodType<P>,
   ): void {
-    const schema = isCoreMethod(method) ? METHOD_SPECS[method].params : params;
     this.#handlers.set(method, {
-      params: schema as z.ZodType<Record<string, unknown>> | undefined,
+      params: isCoreMethod(method) ? undefined : (params as z.ZodType<Record<string, unknown>> | undefined),
       handler: handler as RequestHandler<Record<string, unknown>, unknown>,
     });
   }
@@ -260,7 +290,7 @@ export class Server implements Dispatcher {
       });
     }
     const request = message;
-    const signal = context.signal ?? NEVER_ABORTED;
+    const cancelled = context.cancelled ?? (() => context.signal?.aborted === true);
     let finished = false;
     try {
       const { meta } = validateEnvelope(request, this.supportedVersions);
@@ -269,21 +299,11 @@ export class Server implements Dispatcher {
         const why = REMOVED_METHODS.has(request.method) ? " (not part of protocol revision 2026-07-28)" : "";
         throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method}${why}`);
       }
-      let params: Record<string, unknown> = normalizeRequestState(
+      const params = checkParams(
         request.method,
-        request.params ?? {},
-        this.logger,
+        normalizeRequestState(request.method, request.params ?? {}, this.logger),
+        registration,
       );
-      if (registration.params) {
-        const checked = registration.params.safeParse(params);
-        if (!checked.success) {
-          throw new McpError(
-            ErrorCode.InvalidParams,
-            `Invalid params for ${request.method}: ${describeIssues(checked.error)}`,
-          );
-        }
-        params = checked.data;
-      }
       const notify = context.notify;
       const ctx: ServerRequestContext = {
         method: request.method,
@@ -295,10 +315,13 @@ export class Server implements Dispatcher {
         logLevel: meta[MetaKey.LogLevel] as LoggingLevel | undefined,
         progressToken: meta[MetaKey.ProgressToken] as ProgressToken | undefined,
         authInfo: context.authInfo,
-        signal,
+        // Read lazily: most handlers never look at it, and building one costs more than the lookup.
+        get signal() {
+          return context.signal ?? NEVER_ABORTED;
+        },
         logger: this.logger,
         notify: async (notification) => {
-          if (finished || signal.aborted || !notify) return;
+          if (finished || cancelled() || !notify) return;
           await notify(notification);
         },
       };
@@ -307,10 +330,10 @@ export class Server implements Dispatcher {
         serverInfo: this.#serverInfo,
         cacheHints: this.#cacheHints,
       });
-      if (signal.aborted) return undefined;
+      if (cancelled()) return undefined;
       return { jsonrpc: "2.0", id: request.id, result: finalResult };
     } catch (error) {
-      if (signal.aborted) return undefined;
+      if (cancelled()) return undefined;
       const explicitStatus = error instanceof McpError ? error.httpStatus : undefined;
       return errorResponse(request.id, this.#toWireError(request.method, error), explicitStatus);
     } finally {
@@ -334,17 +357,7 @@ export class Server implements Dispatcher {
   ): Promise<ResultObject> {
     const registration = this.#handlers.get(method);
     if (!registration) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
-    let checked = normalizeRequestState(method, params, this.logger);
-    if (registration.params) {
-      const parsed = registration.params.safeParse(checked);
-      if (!parsed.success) {
-        throw new McpError(
-          ErrorCode.InvalidParams,
-          `Invalid params for ${method}: ${describeIssues(parsed.error)}`,
-        );
-      }
-      checked = parsed.data;
-    }
+    const checked = checkParams(method, normalizeRequestState(method, params, this.logger), registration);
     return this.#runChain(contextFor(checked), registration);
   }
 
@@ -352,11 +365,19 @@ export class Server implements Dispatcher {
     const chain = [...this.middleware];
     const run =
       (index: number): NextHandler =>
-      async (current) => {
-        const layer = chain[index];
-        if (layer === undefined) return (await registration.handler(current, current.params)) as ResultObject;
-        const fn = typeof layer === "function" ? layer : layer.handle.bind(layer);
-        return fn(current, run(index + 1));
+      (current) => {
+        // No async wrapper per layer; a synchronous throw still becomes a rejection.
+        try {
+          const layer = chain[index];
+          if (layer === undefined) {
+            return Promise.resolve(registration.handler(current, current.params) as ResultObject);
+          }
+          return typeof layer === "function"
+            ? layer(current, run(index + 1))
+            : layer.handle(current, run(index + 1));
+        } catch (error) {
+          return Promise.reject(error);
+        }
       };
     return run(0)(ctx);
   }

@@ -1,12 +1,5 @@
-import {
-  ErrorCode,
-  McpError,
-  MetaKey,
-  NotificationMethod,
-  type RequestId,
-  type ResultObject,
-  type SubscriptionFilter,
-} from "../types/index.js";
+import { ErrorCode, McpError, MetaKey, NotificationMethod } from "../types/core.js";
+import type { RequestId, ResultObject, SubscriptionFilter } from "../types/index.js";
 import type { ServerRequestContext } from "./context.js";
 
 /** A change a listen stream may carry. */

@@ -1,12 +1,5 @@
-import {
-  type JSONRPCMessage,
-  type JSONRPCNotification,
-  McpError,
-  MetaKey,
-  NotificationMethod,
-  type RequestId,
-  type ResultObject,
-} from "../types/index.js";
+import { McpError, MetaKey, NotificationMethod } from "../types/core.js";
+import type { JSONRPCMessage, JSONRPCNotification, RequestId, ResultObject } from "../types/index.js";
 import { ConnectionClosedError, RequestAbortedError, RequestTimeoutError } from "./errors.js";
 import type { MessageInfo, Transport } from "./transport.js";
 
@@ -30,8 +23,97 @@ export type IncomingRequestHandler = (
 interface Pending {
   resolve(result: ResultObject): void;
   reject(error: Error): void;
-  onNotification?: (notification: JSONRPCNotification) => void;
-  progressToken?: unknown;
+  readonly onNotification?: ((notification: JSONRPCNotification) => void) | undefined;
+  readonly progressToken?: unknown;
+}
+
+/** The connection's side of a pending call. */
+interface CallBook {
+  /** The call settled: drop it from the table. */
+  forget(id: RequestId): void;
+  /** We gave up on the call (timeout, abort): tell the other side. */
+  cancel(id: RequestId, reason: string): void;
+}
+
+/**
+ * One request in flight: its settlement, its timer and its abort listener. A class rather than a
+ * handful of closures per request, because an in-memory call is cheap enough for those to show.
+ */
+class PendingCall implements Pending {
+  readonly onNotification: ((notification: JSONRPCNotification) => void) | undefined;
+  readonly progressToken: unknown;
+  readonly #book: CallBook;
+  readonly #id: RequestId;
+  readonly #method: string;
+  readonly #resolve: (result: ResultObject) => void;
+  readonly #reject: (error: Error) => void;
+  readonly #signal: AbortSignal | undefined;
+  readonly #timer: ReturnType<typeof setTimeout> | undefined;
+  #onAbort: (() => void) | undefined;
+
+  constructor(
+    book: CallBook,
+    id: RequestId,
+    method: string,
+    resolve: (result: ResultObject) => void,
+    reject: (error: Error) => void,
+    options: RequestOptions,
+    progressToken: unknown,
+  ) {
+    this.#book = book;
+    this.#id = id;
+    this.#method = method;
+    this.#resolve = resolve;
+    this.#reject = reject;
+    this.onNotification = options.onNotification;
+    this.progressToken = progressToken;
+    const { signal, timeoutMs } = options;
+    this.#signal = signal;
+    if (signal) {
+      this.#onAbort = () =>
+        this.#abandon(new RequestAbortedError(`Request ${method} was aborted`), "aborted by the client");
+      signal.addEventListener("abort", this.#onAbort, { once: true });
+    }
+    // An infinite timeout (listen streams) means none: setTimeout would treat it as 1 ms.
+    this.#timer =
+      timeoutMs !== undefined && Number.isFinite(timeoutMs)
+        ? setTimeout(PendingCall.#timedOut, timeoutMs, this, timeoutMs)
+        : undefined;
+  }
+
+  static #timedOut(call: PendingCall, timeoutMs: number): void {
+    call.#abandon(
+      new RequestTimeoutError(`Request ${call.#method} timed out after ${timeoutMs} ms`),
+      "timeout",
+    );
+  }
+
+  resolve(result: ResultObject): void {
+    this.#cleanup();
+    this.#resolve(result);
+  }
+
+  reject(error: Error): void {
+    this.#cleanup();
+    this.#reject(error);
+  }
+
+  /** The transport could not send the request. */
+  readonly sendFailed = (error: unknown): void => {
+    this.reject(error instanceof Error ? error : new Error(String(error)));
+  };
+
+  #abandon(error: Error, reason: string): void {
+    this.#cleanup();
+    this.#book.cancel(this.#id, reason);
+    this.#reject(error);
+  }
+
+  #cleanup(): void {
+    this.#book.forget(this.#id);
+    if (this.#timer) clearTimeout(this.#timer);
+    if (this.#onAbort) this.#signal?.removeEventListener("abort", this.#onAbort);
+  }
 }
 
 function progressTokenOf(params: Record<string, unknown> | undefined): unknown {
@@ -46,6 +128,11 @@ function progressTokenOf(params: Record<string, unknown> | undefined): unknown {
 export class JsonRpcConnection {
   readonly #transport: Transport;
   readonly #pending = new Map<RequestId, Pending>();
+  /** What a pending call may do to its connection, made once per connection. */
+  readonly #book: CallBook = {
+    forget: (id) => this.#pending.delete(id),
+    cancel: (id, reason) => this.#cancelRemote(id, reason),
+  };
   #nextId = 1;
   #closed = false;
   /** Notifications that belong to no in-flight request. */
@@ -79,49 +166,15 @@ export class JsonRpcConnection {
     options: RequestOptions = {},
   ): Promise<ResultObject> {
     if (this.#closed) return Promise.reject(new ConnectionClosedError("Connection is closed"));
-    const { signal, timeoutMs } = options;
+    const { signal } = options;
     if (signal?.aborted) return Promise.reject(new RequestAbortedError(`Request ${method} was aborted`));
     const id = this.#nextId++;
     return new Promise<ResultObject>((resolve, reject) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const cleanup = () => {
-        this.#pending.delete(id);
-        if (timer) clearTimeout(timer);
-        signal?.removeEventListener("abort", onAbort);
-      };
-      const abandon = (error: Error, reason: string) => {
-        cleanup();
-        this.#cancelRemote(id, reason);
-        reject(error);
-      };
-      const onAbort = () =>
-        abandon(new RequestAbortedError(`Request ${method} was aborted`), "aborted by the client");
-      signal?.addEventListener("abort", onAbort, { once: true });
-      // An infinite timeout (listen streams) means none: setTimeout would treat it as 1 ms.
-      if (timeoutMs !== undefined && Number.isFinite(timeoutMs)) {
-        timer = setTimeout(
-          () =>
-            abandon(new RequestTimeoutError(`Request ${method} timed out after ${timeoutMs} ms`), "timeout"),
-          timeoutMs,
-        );
-      }
-      this.#pending.set(id, {
-        resolve: (result) => {
-          cleanup();
-          resolve(result);
-        },
-        reject: (error) => {
-          cleanup();
-          reject(error);
-        },
-        onNotification: options.onNotification,
-        progressToken: progressTokenOf(params),
-      });
+      const call = new PendingCall(this.#book, id, method, resolve, reject, options, progressTokenOf(params));
+      this.#pending.set(id, call);
       const message: JSONRPCMessage =
         params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params };
-      this.#transport.send(message).catch((error: unknown) => {
-        this.#pending.get(id)?.reject(error instanceof Error ? error : new Error(String(error)));
-      });
+      this.#transport.send(message).catch(call.sendFailed);
     });
   }
 

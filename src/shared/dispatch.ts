@@ -23,8 +23,13 @@ export interface AuthInfo {
 export interface DispatchContext {
   /** Request-scoped notifications (progress, logs) go here, before the response. */
   notify?: (notification: JSONRPCNotification) => void | Promise<void>;
-  /** Aborted when the client cancels or disconnects. */
+  /** Aborted when the client cancels or disconnects. May be a getter that builds it on first read. */
   signal?: AbortSignal;
+  /**
+   * True once the request was cancelled. A transport whose `signal` is a lazy getter supplies
+   * this, so the server can check for cancellation without building a signal nobody listens to.
+   */
+  cancelled?: () => boolean;
   /** Filled by the transport's auth hook. */
   authInfo?: AuthInfo;
 }

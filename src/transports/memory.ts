@@ -1,12 +1,7 @@
 import type { AuthInfo, DispatchContext, Dispatcher } from "../shared/dispatch.js";
 import type { MessageInfo, Transport } from "../shared/transport.js";
-import {
-  CancelledNotificationParamsSchema,
-  type JSONRPCMessage,
-  MetaKey,
-  NotificationMethod,
-  type RequestId,
-} from "../types/index.js";
+import { MetaKey, NotificationMethod, validCancelledNotificationParams } from "../types/core.js";
+import type { CancelledNotificationParams, JSONRPCMessage, RequestId } from "../types/index.js";
 
 /**
  * What a dual-era target (`Server`, `MCPServer`) offers a message pipe through `legacy.connect`:
@@ -35,20 +30,53 @@ function opensLegacySession(wire: Record<string, unknown>): boolean {
   return wire.method === "initialize" && meta?.[MetaKey.ProtocolVersion] === undefined;
 }
 
+/**
+ * A request's cancellation, with its `AbortSignal` built only when something reads it: creating
+ * one per request was a tenth of the cost of an in-memory call.
+ */
+class LazyAbort {
+  #controller: AbortController | undefined;
+  #aborted = false;
+
+  get aborted(): boolean {
+    return this.#aborted;
+  }
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort();
+    }
+    return this.#controller.signal;
+  }
+
+  abort(): void {
+    this.#aborted = true;
+    this.#controller?.abort();
+  }
+}
+
 /** Which way a message crossed the in-memory wire. */
 export type WireDirection = "client→server" | "server→client";
 
 export interface MemoryTransportOptions {
   /** Presented to the server as the request's verified token (as an HTTP auth hook would). */
   authInfo?: AuthInfo;
-  /** Sees every message exactly as serialized on the wire; for tests and tracing. */
+  /** Sees every message exactly as serialized on the wire; for tests and tracing. Implies `serialize`. */
   onWire?: (direction: WireDirection, message: JSONRPCMessage) => void;
+  /**
+   * Serialize every message to JSON and parse it back, as a real wire would (default `false`,
+   * `true` when `onWire` is set). Off, both sides share the message objects: nothing in roundtrip
+   * mutates a message it received, but an application that mutates a result it got, or keeps a
+   * non-JSON value (a `Date`, `undefined`) in one, sees that on the other side.
+   */
+  serialize?: boolean;
 }
 
 /**
  * The client end of an in-process connection to a server: speaks 2026-07-28 directly (no
- * handshake). Every message is serialized to JSON and parsed back, so both sides see exactly
- * what a real wire would carry.
+ * handshake). Messages are handed over as objects; `serialize: true` (or an `onWire` tap) makes
+ * every one cross as JSON, so both sides see exactly what a real wire would carry.
  *
  * @example
  * const session = new ClientSession(new MemoryTransport(server));
@@ -56,7 +84,7 @@ export interface MemoryTransportOptions {
 export class MemoryTransport implements Transport {
   readonly #target: Dispatcher;
   readonly #options: MemoryTransportOptions;
-  readonly #inFlight = new Map<RequestId, AbortController>();
+  readonly #inFlight = new Map<RequestId, LazyAbort>();
   #closed = false;
   /** Set by an `initialize` without the envelope, when the target serves 2025 clients too. */
   #legacy: EraLock | undefined;
@@ -86,23 +114,26 @@ export class MemoryTransport implements Transport {
       return;
     }
     const id = wire.id as RequestId;
-    const controller = new AbortController();
-    this.#inFlight.set(id, controller);
+    const pending = new LazyAbort();
+    this.#inFlight.set(id, pending);
     const context: DispatchContext = {
-      signal: controller.signal,
+      get signal() {
+        return pending.signal;
+      },
+      cancelled: () => pending.aborted,
       authInfo: this.#options.authInfo,
       notify: (notification) => this.#deliver(notification, { relatedRequestId: id }),
     };
     void (this.#legacy ?? this.#target).dispatch(wire, context).then((response) => {
       this.#inFlight.delete(id);
-      if (response && !controller.signal.aborted) this.#deliver(response, {});
+      if (response && !pending.aborted) this.#deliver(response, {});
     });
   }
 
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    for (const controller of this.#inFlight.values()) controller.abort();
+    for (const pending of this.#inFlight.values()) pending.abort();
     this.#inFlight.clear();
     this.#legacy?.close();
     this.onclose?.();
@@ -111,8 +142,9 @@ export class MemoryTransport implements Transport {
   #receiveNotification(notification: Record<string, unknown>): void {
     this.#legacy?.notification({ method: String(notification.method), params: notification.params });
     if (notification.method !== NotificationMethod.Cancelled) return;
-    const params = CancelledNotificationParamsSchema.safeParse(notification.params);
-    if (params.success) this.#inFlight.get(params.data.requestId)?.abort();
+    const params = notification.params;
+    if (!validCancelledNotificationParams(params)) return;
+    this.#inFlight.get((params as CancelledNotificationParams).requestId)?.abort();
   }
 
   #deliver(message: JSONRPCMessage, info: MessageInfo): void {
@@ -124,8 +156,10 @@ export class MemoryTransport implements Transport {
   }
 
   #cross(direction: WireDirection, message: JSONRPCMessage): JSONRPCMessage {
+    const { onWire, serialize } = this.#options;
+    if (onWire === undefined && serialize !== true) return message;
     const wire = JSON.parse(JSON.stringify(message)) as JSONRPCMessage;
-    this.#options.onWire?.(direction, wire);
+    onWire?.(direction, wire);
     return wire;
   }
 }

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { LOGGING_LEVEL_ORDER } from "./constants.js";
 
 /** Any JSON object. */
 export const JSONObjectSchema = z.record(z.string(), z.unknown());
@@ -34,14 +35,5 @@ export type ProgressToken = z.infer<typeof ProgressTokenSchema>;
 
 export const CursorSchema = z.string();
 
-export const LoggingLevelSchema = z.enum([
-  "debug",
-  "info",
-  "notice",
-  "warning",
-  "error",
-  "critical",
-  "alert",
-  "emergency",
-]);
+export const LoggingLevelSchema = z.enum(LOGGING_LEVEL_ORDER);
 export type LoggingLevel = z.infer<typeof LoggingLevelSchema>;

@@ -1,19 +1,31 @@
 import {
-  type CreateMessageRequest,
-  CreateMessageRequestSchema,
-  type CreateMessageResult,
-  CreateMessageResultSchema,
-  type ElicitRequest,
-  ElicitRequestSchema,
-  type ElicitRequestURLParams,
-  type ElicitResult,
-  ElicitResultSchema,
-  type InputRequiredResult,
-  type ListRootsRequest,
-  ListRootsRequestSchema,
-  type ListRootsResult,
-  ListRootsResultSchema,
+  validCreateMessageRequest,
+  validCreateMessageResult,
+  validElicitRequest,
+  validElicitResult,
+  validJSONRPCErrorResponse,
+  validJSONRPCNotification,
+  validJSONRPCRequest,
+  validJSONRPCResultResponse,
+  validListRootsRequest,
+  validListRootsResult,
+} from "./checks.generated.js";
+import type {
+  CreateMessageRequest,
+  CreateMessageResult,
+  ElicitRequest,
+  ElicitRequestURLParams,
+  ElicitResult,
+  InputRequiredResult,
+  ListRootsRequest,
+  ListRootsResult,
 } from "./input.js";
+import type {
+  JSONRPCErrorResponse,
+  JSONRPCNotification,
+  JSONRPCRequest,
+  JSONRPCResultResponse,
+} from "./jsonrpc.js";
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -32,22 +44,22 @@ export function isInputRequiredResult(value: unknown): value is InputRequiredRes
 
 /** True for an elicitation answer (`{ action, content? }`). */
 export function isElicitResult(value: unknown): value is ElicitResult {
-  return ElicitResultSchema.safeParse(value).success;
+  return validElicitResult(value);
 }
 
 /** True for a sampling answer (a message with `model`). */
 export function isCreateMessageResult(value: unknown): value is CreateMessageResult {
-  return CreateMessageResultSchema.safeParse(value).success;
+  return validCreateMessageResult(value);
 }
 
 /** True for a roots answer (`{ roots }`). */
 export function isListRootsResult(value: unknown): value is ListRootsResult {
-  return ListRootsResultSchema.safeParse(value).success;
+  return validListRootsResult(value);
 }
 
-/** True for an embedded `elicitation/create` request (form or URL). */
+/** True for an embedded `elicitation/create` request (form or URL; a URL must be clean: no padding whitespace). */
 export function isElicitRequest(value: unknown): value is ElicitRequest {
-  return ElicitRequestSchema.safeParse(value).success;
+  return validElicitRequest(value);
 }
 
 /** True for an embedded URL-mode elicitation. */
@@ -59,10 +71,30 @@ export function isUrlElicitRequest(
 
 /** True for an embedded `sampling/createMessage` request. */
 export function isCreateMessageRequest(value: unknown): value is CreateMessageRequest {
-  return CreateMessageRequestSchema.safeParse(value).success;
+  return validCreateMessageRequest(value);
 }
 
 /** True for an embedded `roots/list` request. */
 export function isListRootsRequest(value: unknown): value is ListRootsRequest {
-  return ListRootsRequestSchema.safeParse(value).success;
+  return validListRootsRequest(value);
+}
+
+/** True for a well-formed JSON-RPC request (has an id and a method). */
+export function isJSONRPCRequest(value: unknown): value is JSONRPCRequest {
+  return validJSONRPCRequest(value);
+}
+
+/** True for a well-formed JSON-RPC notification (a method and no id). */
+export function isJSONRPCNotification(value: unknown): value is JSONRPCNotification {
+  return isObject(value) && !Object.hasOwn(value, "id") && validJSONRPCNotification(value);
+}
+
+/** True for a successful JSON-RPC response. */
+export function isJSONRPCResultResponse(value: unknown): value is JSONRPCResultResponse {
+  return validJSONRPCResultResponse(value);
+}
+
+/** True for a JSON-RPC error response. */
+export function isJSONRPCErrorResponse(value: unknown): value is JSONRPCErrorResponse {
+  return validJSONRPCErrorResponse(value);
 }

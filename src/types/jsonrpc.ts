@@ -53,32 +53,3 @@ export type JSONRPCMessage = JSONRPCRequest | JSONRPCNotification | JSONRPCRespo
 
 /** A result object as it travels in `result`: always a JSON object. */
 export type ResultObject = Record<string, unknown>;
-
-function hasOwn(value: object, key: string): boolean {
-  return Object.hasOwn(value, key);
-}
-
-/** True for a well-formed JSON-RPC request (has an id and a method). */
-export function isJSONRPCRequest(value: unknown): value is JSONRPCRequest {
-  return JSONRPCRequestSchema.safeParse(value).success;
-}
-
-/** True for a well-formed JSON-RPC notification (a method and no id). */
-export function isJSONRPCNotification(value: unknown): value is JSONRPCNotification {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    !hasOwn(value, "id") &&
-    JSONRPCNotificationSchema.safeParse(value).success
-  );
-}
-
-/** True for a successful JSON-RPC response. */
-export function isJSONRPCResultResponse(value: unknown): value is JSONRPCResultResponse {
-  return JSONRPCResultResponseSchema.safeParse(value).success;
-}
-
-/** True for a JSON-RPC error response. */
-export function isJSONRPCErrorResponse(value: unknown): value is JSONRPCErrorResponse {
-  return JSONRPCErrorResponseSchema.safeParse(value).success;
-}

@@ -7,22 +7,7 @@ import * as z from "zod";
 import { ClientCapabilitiesSchema, ServerCapabilitiesSchema } from "./capabilities.js";
 import { ImplementationSchema, LoggingLevelSchema, MetaObjectSchema } from "./common.js";
 
-/**
- * Methods and notifications of the handshake era.
- *
- * @example
- * if (message.method === LegacyMethod.Initialize) openLegacySession();
- */
-export const LegacyMethod = {
-  Initialize: "initialize",
-  Ping: "ping",
-  SetLevel: "logging/setLevel",
-  Subscribe: "resources/subscribe",
-  Unsubscribe: "resources/unsubscribe",
-  Initialized: "notifications/initialized",
-  ElicitationComplete: "notifications/elicitation/complete",
-  RootsListChanged: "notifications/roots/list_changed",
-} as const;
+export { LegacyMethod } from "./constants.js";
 
 /** Params of `initialize`: what a 2025 client says about itself, once per session. */
 export const InitializeRequestParamsSchema = z.looseObject({

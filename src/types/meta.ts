@@ -1,21 +1,10 @@
 import * as z from "zod";
 import { ClientCapabilitiesSchema } from "./capabilities.js";
 import { ImplementationSchema, LoggingLevelSchema, ProgressTokenSchema } from "./common.js";
+import { MetaKey } from "./constants.js";
 import { RequestIdSchema } from "./jsonrpc.js";
 
-/** Reserved `_meta` keys of the 2026-07-28 revision. */
-export const MetaKey = {
-  ProtocolVersion: "io.modelcontextprotocol/protocolVersion",
-  ClientCapabilities: "io.modelcontextprotocol/clientCapabilities",
-  ClientInfo: "io.modelcontextprotocol/clientInfo",
-  LogLevel: "io.modelcontextprotocol/logLevel",
-  ServerInfo: "io.modelcontextprotocol/serverInfo",
-  SubscriptionId: "io.modelcontextprotocol/subscriptionId",
-  ProgressToken: "progressToken",
-  TraceParent: "traceparent",
-  TraceState: "tracestate",
-  Baggage: "baggage",
-} as const;
+export { MetaKey };
 
 /** The `_meta` every modern request carries. */
 export const RequestMetaSchema = z.looseObject({

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { CompleteRequestParamsSchema, CompleteResultSchema } from "./completion.js";
 import { DiscoverResultSchema } from "./discover.js";
 import { RequestParamsSchema } from "./meta.js";
+import { METHOD_RULES, type MethodName } from "./method-table.js";
 import { SubscriptionsListenRequestParamsSchema, SubscriptionsListenResultSchema } from "./notifications.js";
 import { GetPromptRequestParamsSchema, GetPromptResultSchema, ListPromptsResultSchema } from "./prompts.js";
 import {
@@ -17,32 +18,17 @@ import {
   PaginatedRequestParamsSchema,
 } from "./tools.js";
 
-/** Client → server request methods of the 2026-07-28 core. */
-export const Method = {
-  Discover: "server/discover",
-  ToolsList: "tools/list",
-  ToolsCall: "tools/call",
-  PromptsList: "prompts/list",
-  PromptsGet: "prompts/get",
-  ResourcesList: "resources/list",
-  ResourcesTemplatesList: "resources/templates/list",
-  ResourcesRead: "resources/read",
-  CompletionComplete: "completion/complete",
-  SubscriptionsListen: "subscriptions/listen",
-} as const;
-export type MethodName = (typeof Method)[keyof typeof Method];
-
-/** Notification methods of the 2026-07-28 core. */
-export const NotificationMethod = {
-  Cancelled: "notifications/cancelled",
-  Progress: "notifications/progress",
-  Message: "notifications/message",
-  SubscriptionsAcknowledged: "notifications/subscriptions/acknowledged",
-  ToolsListChanged: "notifications/tools/list_changed",
-  PromptsListChanged: "notifications/prompts/list_changed",
-  ResourcesListChanged: "notifications/resources/list_changed",
-  ResourcesUpdated: "notifications/resources/updated",
-} as const;
+export {
+  CACHEABLE_METHODS,
+  INPUT_REQUIRED_METHODS,
+  isCoreMethod,
+  METHOD_RULES,
+  Method,
+  type MethodName,
+  type MethodRules,
+  NotificationMethod,
+  REMOVED_METHODS,
+} from "./method-table.js";
 
 /** How one core method is shaped on the wire. */
 export interface MethodSpec {
@@ -56,99 +42,38 @@ export interface MethodSpec {
   readonly nameParam?: "name" | "uri";
 }
 
-/** The method table: the single source for params/result shapes and per-method rules. */
-export const METHOD_SPECS: Readonly<Record<MethodName, MethodSpec>> = Object.freeze({
-  "server/discover": {
-    params: RequestParamsSchema,
-    result: DiscoverResultSchema,
-    inputRequired: false,
-    cacheable: true,
-  },
-  "tools/list": {
-    params: PaginatedRequestParamsSchema,
-    result: ListToolsResultSchema,
-    inputRequired: false,
-    cacheable: true,
-  },
-  "tools/call": {
-    params: CallToolRequestParamsSchema,
-    result: CallToolResultSchema,
-    inputRequired: true,
-    cacheable: false,
-    nameParam: "name",
-  },
-  "prompts/list": {
-    params: PaginatedRequestParamsSchema,
-    result: ListPromptsResultSchema,
-    inputRequired: false,
-    cacheable: true,
-  },
-  "prompts/get": {
-    params: GetPromptRequestParamsSchema,
-    result: GetPromptResultSchema,
-    inputRequired: true,
-    cacheable: false,
-    nameParam: "name",
-  },
-  "resources/list": {
-    params: PaginatedRequestParamsSchema,
-    result: ListResourcesResultSchema,
-    inputRequired: false,
-    cacheable: true,
-  },
+type Shapes = Pick<MethodSpec, "params" | "result">;
+
+const SHAPES: Record<MethodName, Shapes> = {
+  "server/discover": { params: RequestParamsSchema, result: DiscoverResultSchema },
+  "tools/list": { params: PaginatedRequestParamsSchema, result: ListToolsResultSchema },
+  "tools/call": { params: CallToolRequestParamsSchema, result: CallToolResultSchema },
+  "prompts/list": { params: PaginatedRequestParamsSchema, result: ListPromptsResultSchema },
+  "prompts/get": { params: GetPromptRequestParamsSchema, result: GetPromptResultSchema },
+  "resources/list": { params: PaginatedRequestParamsSchema, result: ListResourcesResultSchema },
   "resources/templates/list": {
     params: PaginatedRequestParamsSchema,
     result: ListResourceTemplatesResultSchema,
-    inputRequired: false,
-    cacheable: true,
   },
-  "resources/read": {
-    params: ReadResourceRequestParamsSchema,
-    result: ReadResourceResultSchema,
-    inputRequired: true,
-    cacheable: true,
-    nameParam: "uri",
-  },
-  "completion/complete": {
-    params: CompleteRequestParamsSchema,
-    result: CompleteResultSchema,
-    inputRequired: false,
-    cacheable: false,
-  },
+  "resources/read": { params: ReadResourceRequestParamsSchema, result: ReadResourceResultSchema },
+  "completion/complete": { params: CompleteRequestParamsSchema, result: CompleteResultSchema },
   "subscriptions/listen": {
     params: SubscriptionsListenRequestParamsSchema,
     result: SubscriptionsListenResultSchema,
-    inputRequired: false,
-    cacheable: false,
   },
-});
+};
 
-/** Exactly the methods that may answer `input_required`. */
-export const INPUT_REQUIRED_METHODS: ReadonlySet<string> = new Set(
-  Object.entries(METHOD_SPECS)
-    .filter(([, spec]) => spec.inputRequired)
-    .map(([method]) => method),
+/** The method table with zod schemas: `METHOD_RULES` plus each method's params and result shapes. */
+export const METHOD_SPECS: Readonly<Record<MethodName, MethodSpec>> = Object.freeze(
+  Object.fromEntries(
+    Object.entries(METHOD_RULES).map(([method, { inputRequired, cacheable, nameParam }]) => [
+      method,
+      {
+        ...SHAPES[method as MethodName],
+        inputRequired,
+        cacheable,
+        ...(nameParam === undefined ? {} : { nameParam }),
+      },
+    ]),
+  ) as Record<MethodName, MethodSpec>,
 );
-
-/** Exactly the methods whose complete results carry cache hints. */
-export const CACHEABLE_METHODS: ReadonlySet<string> = new Set(
-  Object.entries(METHOD_SPECS)
-    .filter(([, spec]) => spec.cacheable)
-    .map(([method]) => method),
-);
-
-/** Methods of older revisions that the modern core no longer has (answered with -32601). */
-export const REMOVED_METHODS: ReadonlySet<string> = new Set([
-  "initialize",
-  "ping",
-  "logging/setLevel",
-  "resources/subscribe",
-  "resources/unsubscribe",
-  "tasks/result",
-  "tasks/list",
-]);
-
-/** True when `method` is a core request method of the 2026-07-28 revision. */
-export function isCoreMethod(method: string): method is MethodName {
-  return Object.hasOwn(METHOD_SPECS, method);
-}

@@ -41,8 +41,7 @@ export const SubscriptionsAcknowledgedNotificationParamsSchema = z.looseObject({
   notifications: SubscriptionFilterSchema,
 });
 
-/** Logging levels in increasing severity, for `logLevel` gating. */
-export const LOGGING_LEVEL_ORDER = LoggingLevelSchema.options;
+export { LOGGING_LEVEL_ORDER } from "./constants.js";
 
 /** The graceful close of a listen stream: `_meta.subscriptionId` is required. */
 export const SubscriptionsListenResultSchema = z.looseObject({

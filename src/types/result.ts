@@ -1,9 +1,7 @@
 import * as z from "zod";
 import { ResultMetaSchema } from "./meta.js";
 
-/** The core result discriminators. Extensions may add values (e.g. `"task"`). */
-export const ResultType = { Complete: "complete", InputRequired: "input_required" } as const;
-export type CoreResultType = (typeof ResultType)[keyof typeof ResultType];
+export { type CoreResultType, ResultType } from "./constants.js";
 
 /** Fields every result may carry. `resultType` is required on the 2026 wire; a missing one reads as complete. */
 export const ResultBaseSchema = z.looseObject({

@@ -4,15 +4,8 @@
  * served, and matched to the client's responses by id. Modern requests never carry one.
  */
 import { RequestAbortedError, RequestTimeoutError } from "../../shared/errors.js";
-import {
-  type InputRequest,
-  type JSONRPCMessage,
-  McpError,
-  NotificationMethod,
-  type RequestId,
-  type ResultObject,
-} from "../../types/index.js";
-import { LegacyMethod } from "../../types/legacy.js";
+import { LegacyMethod, McpError, NotificationMethod } from "../../types/core.js";
+import type { InputRequest, JSONRPCMessage, RequestId, ResultObject } from "../../types/index.js";
 import type { ServerRequestContext } from "../context.js";
 
 /** Where a legacy request's context keeps its back-channel (copied by `{ ...ctx }`). */

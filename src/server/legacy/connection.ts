@@ -4,15 +4,8 @@
  * and opens its one 2025 session. Afterwards the other era's opening is refused.
  */
 import type { DispatchContext, Dispatcher } from "../../shared/dispatch.js";
-import {
-  ErrorCode,
-  type JSONRPCMessage,
-  type JSONRPCResponse,
-  MetaKey,
-  MODERN_PROTOCOL_VERSIONS,
-  type RequestId,
-} from "../../types/index.js";
-import { LegacyMethod } from "../../types/legacy.js";
+import { ErrorCode, LegacyMethod, MetaKey, MODERN_PROTOCOL_VERSIONS } from "../../types/core.js";
+import type { JSONRPCMessage, JSONRPCResponse, RequestId } from "../../types/index.js";
 import type { LegacyService } from "./service.js";
 import type { LegacySession } from "./session.js";
 

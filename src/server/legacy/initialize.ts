@@ -1,16 +1,15 @@
 /** The 2025 `initialize` handshake, server side: version negotiation and the `InitializeResult`. */
+
 import {
+  describeFailure,
   ErrorCode,
   LATEST_LEGACY_PROTOCOL_VERSION,
   LEGACY_PROTOCOL_VERSIONS,
   McpError,
-  type ServerCapabilities,
-} from "../../types/index.js";
-import {
-  type InitializeRequestParams,
-  InitializeRequestParamsSchema,
-  type InitializeResult,
-} from "../../types/legacy.js";
+  validInitializeRequestParams,
+} from "../../types/core.js";
+import type { ServerCapabilities } from "../../types/index.js";
+import type { InitializeRequestParams, InitializeResult } from "../../types/legacy.js";
 import type { LegacyCore } from "./serve.js";
 
 /**
@@ -32,11 +31,12 @@ export function negotiateLegacyVersion(requested: string): string {
  * parseInitialize({ protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } });
  */
 export function parseInitialize(params: unknown): InitializeRequestParams {
-  const parsed = InitializeRequestParamsSchema.safeParse(params ?? {});
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const where = issue && issue.path.length > 0 ? issue.path.join(".") : "params";
-  throw new McpError(ErrorCode.InvalidParams, `Invalid params for initialize: ${where}: ${issue?.message}`);
+  const hello = params ?? {};
+  if (validInitializeRequestParams(hello)) return hello as InitializeRequestParams;
+  throw new McpError(
+    ErrorCode.InvalidParams,
+    `Invalid params for initialize: ${describeFailure(validInitializeRequestParams, hello)}`,
+  );
 }
 
 /**

@@ -2,15 +2,9 @@
  * The outbound rules of a 2025-era session: results carry no `resultType` and no cache hints, an
  * `input_required` result has nowhere to go (-32603), and errors keep their 2025 codes.
  */
-import {
-  CACHEABLE_METHODS,
-  ErrorCode,
-  type ErrorObject,
-  isCoreMethod,
-  McpError,
-  METHOD_SPECS,
-  type ResultObject,
-} from "../../types/index.js";
+
+import { CACHEABLE_METHODS, ErrorCode, isCoreMethod, McpError, METHOD_RULES } from "../../types/core.js";
+import type { ErrorObject, ResultObject } from "../../types/index.js";
 import type { Logger } from "../context.js";
 
 /** The one message a handler's unusable result answers with, on both eras. */
@@ -48,7 +42,7 @@ export function finishLegacyResult(method: string, result: unknown, protocolVers
     );
   }
   if (resultType !== "complete") throw invalidResult(`unknown resultType ${JSON.stringify(resultType)}`);
-  if (isCoreMethod(method) && !METHOD_SPECS[method].result.safeParse(result).success) {
+  if (isCoreMethod(method) && !METHOD_RULES[method].validResult(result)) {
     throw invalidResult(`not a valid ${method} result`);
   }
   const { resultType: _dropped, ...out } = result;

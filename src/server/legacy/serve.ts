@@ -4,20 +4,17 @@
  * carries the back-channel, and the 2025 outbound rules apply.
  */
 import type { AuthInfo } from "../../shared/dispatch.js";
-import {
-  type ClientCapabilities,
-  ErrorCode,
-  type Implementation,
-  INPUT_REQUIRED_METHODS,
-  type JSONRPCMessage,
-  type JSONRPCRequest,
-  type JSONRPCResponse,
-  type LoggingLevel,
-  McpError,
-  MetaKey,
-  type ProgressToken,
-  type ResultObject,
-  type ServerCapabilities,
+import { ErrorCode, INPUT_REQUIRED_METHODS, McpError, MetaKey } from "../../types/core.js";
+import type {
+  ClientCapabilities,
+  Implementation,
+  JSONRPCMessage,
+  JSONRPCRequest,
+  JSONRPCResponse,
+  LoggingLevel,
+  ProgressToken,
+  ResultObject,
+  ServerCapabilities,
 } from "../../types/index.js";
 import type { Logger, ServerRequestContext } from "../context.js";
 import { BACK_CHANNEL, type BackChannel, type Outbox } from "./back-channel.js";

@@ -5,19 +5,22 @@
  */
 import type { AuthInfo } from "../../shared/dispatch.js";
 import {
-  CancelledNotificationParamsSchema,
   ErrorCode,
-  type ErrorObject,
-  type JSONRPCMessage,
-  type JSONRPCRequest,
-  JSONRPCRequestSchema,
-  type JSONRPCResponse,
-  type LoggingLevel,
+  LegacyMethod,
   McpError,
   NotificationMethod,
-  type RequestId,
+  validCancelledNotificationParams,
+  validJSONRPCRequest,
+  validSetLevelRequestParams,
+} from "../../types/core.js";
+import type {
+  ErrorObject,
+  JSONRPCMessage,
+  JSONRPCRequest,
+  JSONRPCResponse,
+  LoggingLevel,
+  RequestId,
 } from "../../types/index.js";
-import { LegacyMethod, SetLevelRequestParamsSchema } from "../../types/legacy.js";
 import { covers } from "../subscriptions.js";
 import { Outbox } from "./back-channel.js";
 import { initializeResult, negotiateLegacyVersion, parseInitialize } from "./initialize.js";
@@ -123,11 +126,10 @@ export class LegacySession {
    * cancelled (nothing may be sent for it).
    */
   async handle(message: unknown, context: LegacyRequestContext): Promise<JSONRPCResponse | undefined> {
-    const parsed = JSONRPCRequestSchema.safeParse(message);
-    if (!parsed.success) {
+    if (!validJSONRPCRequest(message)) {
       return errorResponse(validId(message), { code: ErrorCode.InvalidRequest, message: "Invalid Request" });
     }
-    const request = parsed.data;
+    const request = message as JSONRPCRequest;
     if (this.#closed) {
       return errorResponse(request.id, { code: ErrorCode.InvalidRequest, message: "Session closed" });
     }
@@ -156,8 +158,10 @@ export class LegacySession {
       return;
     }
     if (message.method === NotificationMethod.Cancelled) {
-      const params = CancelledNotificationParamsSchema.safeParse(message.params);
-      if (params.success) this.#inFlight.get(params.data.requestId)?.abort(params.data.reason ?? "cancelled");
+      const params = message.params as { requestId: RequestId; reason?: string };
+      if (validCancelledNotificationParams(params)) {
+        this.#inFlight.get(params.requestId)?.abort(params.reason ?? "cancelled");
+      }
     }
   }
 
@@ -202,10 +206,9 @@ export class LegacySession {
     if (this.#core.capabilities.logging === undefined) {
       throw new McpError(ErrorCode.MethodNotFound, "Method not found: logging/setLevel");
     }
-    const parsed = SetLevelRequestParamsSchema.safeParse(params);
-    if (!parsed.success)
+    if (!validSetLevelRequestParams(params))
       throw new McpError(ErrorCode.InvalidParams, "Invalid params for logging/setLevel: level");
-    const level: LoggingLevel = parsed.data.level;
+    const level = (params as { level: LoggingLevel }).level;
     if (this.#facts) this.#facts = { ...this.#facts, logLevel: level };
     return { jsonrpc: "2.0", id, result: {} };
   }

@@ -4,13 +4,13 @@
  * handler is re-entered with the answers and its (sealed) state — bounded in rounds and in time.
  */
 import { pause } from "../../shared/timers.js";
-import {
-  type ClientCapabilities,
-  type InputRequests,
-  InputRequiredResultSchema,
-  type InputResponses,
-  McpError,
-  type ResultObject,
+import { McpError, validInputRequiredResult } from "../../types/core.js";
+import type {
+  ClientCapabilities,
+  InputRequests,
+  InputRequiredResult,
+  InputResponses,
+  ResultObject,
 } from "../../types/index.js";
 import { assertInputRequestsDeclared } from "../capability-gate.js";
 import type { BackChannel } from "./back-channel.js";
@@ -88,9 +88,8 @@ export async function fulfilThroughShim(
     if (round > ctx.maxRounds) {
       return failed(ctx.method, `it still required input after ${ctx.maxRounds} rounds`);
     }
-    const parsed = InputRequiredResultSchema.safeParse(result);
-    if (!parsed.success) throw invalidResult("a malformed input_required result");
-    const requests = parsed.data.inputRequests ?? {};
+    if (!validInputRequiredResult(result)) throw invalidResult("a malformed input_required result");
+    const requests = (result as InputRequiredResult).inputRequests ?? {};
     let inputResponses: InputResponses | undefined;
     if (Object.keys(requests).length > 0) {
       assertInputRequestsDeclared(requests, ctx.clientCapabilities);
@@ -106,7 +105,7 @@ export async function fulfilThroughShim(
       wait = Math.min(wait * 2, MAX_PAUSE_MS);
     }
     if (ctx.signal.aborted) throw new McpError(-32603, "Request cancelled");
-    result = await retry({ inputResponses, requestState: parsed.data.requestState });
+    result = await retry({ inputResponses, requestState: (result as InputRequiredResult).requestState });
   }
   return result;
 }

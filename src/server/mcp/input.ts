@@ -1,19 +1,23 @@
 import {
-  type CreateMessageRequest,
-  type CreateMessageRequestParams,
-  type CreateMessageResult,
-  CreateMessageResultSchema,
-  type ElicitRequest,
-  ElicitResultSchema,
   ErrorCode,
-  type InputRequests,
-  type InputRequiredResult,
-  type ListRootsRequest,
-  type ListRootsResult,
-  ListRootsResultSchema,
   McpError,
-  type RequestedSchema,
-  RequestedSchemaSchema,
+  validCreateMessageResult,
+  validElicitResult,
+  validListRootsResult,
+  validPrimitiveSchemaDefinition,
+  validRequestedSchema,
+} from "../../types/core.js";
+import type {
+  CreateMessageRequest,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequest,
+  ElicitResult,
+  InputRequests,
+  InputRequiredResult,
+  ListRootsRequest,
+  ListRootsResult,
+  RequestedSchema,
 } from "../../types/index.js";
 import type { Context } from "./context.js";
 import { compileSchema, type InferSchema, type SchemaLike } from "./schema.js";
@@ -41,6 +45,19 @@ export function inputRequired(fields: {
 
 const DROPPED_KEYS = new Set(["$schema", "additionalProperties"]);
 
+/** Where a rendered form breaks the flat-form rules: the root's type, or the first bad property. */
+function offendingPart(form: Record<string, unknown>): string {
+  if (form.type !== "object") return "type";
+  const properties = form.properties;
+  if (typeof properties !== "object" || properties === null || Array.isArray(properties)) return "properties";
+  const bad = Object.entries(properties).find(([, property]) => !validPrimitiveSchemaDefinition(property));
+  if (bad) return `properties.${bad[0]}`;
+  const { required } = form;
+  const requiredOk =
+    required === undefined || (Array.isArray(required) && required.every((key) => typeof key === "string"));
+  return requiredOk ? "" : "required";
+}
+
 /**
  * Renders a form schema for elicitation: a zod object (or any object schema) whose properties are
  * flat primitives. Throws when the shape is something elicitation cannot express.
@@ -50,9 +67,8 @@ export function renderRequestedSchema(schema: SchemaLike | RequestedSchema): Req
   if (known) return known;
   const json = compileSchema(schema as SchemaLike, "input").jsonSchema;
   const cleaned = Object.fromEntries(Object.entries(json).filter(([key]) => !DROPPED_KEYS.has(key)));
-  const parsed = RequestedSchemaSchema.safeParse(cleaned);
-  if (!parsed.success) {
-    const where = parsed.error.issues[0]?.path.join(".") ?? "";
+  if (!validRequestedSchema(cleaned)) {
+    const where = offendingPart(cleaned);
     throw new Error(
       "An elicitation form must be a flat object of strings, numbers, integers, booleans or enums " +
         `(no nesting, no arrays of objects)${where ? `; offending part: ${where}` : ""}`,
@@ -121,15 +137,13 @@ export type InputResponseView<T = Record<string, unknown>> =
 export function inputResponse(ctx: Context, key: string): InputResponseView {
   const raw = ctx.inputResponses?.[key];
   if (raw === undefined) return { kind: "missing" };
-  const elicit = ElicitResultSchema.safeParse(raw);
-  if (elicit.success) {
-    if (elicit.data.action === "accept") return { kind: "accept", content: elicit.data.content };
-    return { kind: elicit.data.action };
+  if (validElicitResult(raw)) {
+    const elicit = raw as ElicitResult;
+    if (elicit.action === "accept") return { kind: "accept", content: elicit.content };
+    return { kind: elicit.action };
   }
-  const sampled = CreateMessageResultSchema.safeParse(raw);
-  if (sampled.success) return { kind: "sampling", result: sampled.data };
-  const roots = ListRootsResultSchema.safeParse(raw);
-  if (roots.success) return { kind: "roots", result: roots.data };
+  if (validCreateMessageResult(raw)) return { kind: "sampling", result: raw as CreateMessageResult };
+  if (validListRootsResult(raw)) return { kind: "roots", result: raw as ListRootsResult };
   return { kind: "invalid" };
 }
 

@@ -1,20 +1,18 @@
 import type { DispatchContext, Dispatcher } from "../../shared/dispatch.js";
-import {
-  type CacheHints,
-  type CompleteRequestParams,
-  type CompleteResult,
-  type ContentBlock,
-  ErrorCode,
-  type InputRequiredResult,
-  type JSONRPCResponse,
-  LATEST_PROTOCOL_VERSION,
-  McpError,
-  type Prompt,
-  type ReadResourceResult,
-  type Resource,
-  type ResourceTemplate,
-  type ServerCapabilities,
-  type Tool,
+import { ErrorCode, LATEST_PROTOCOL_VERSION, McpError } from "../../types/core.js";
+import type {
+  CacheHints,
+  CompleteRequestParams,
+  CompleteResult,
+  ContentBlock,
+  InputRequiredResult,
+  JSONRPCResponse,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  ServerCapabilities,
+  Tool,
 } from "../../types/index.js";
 import type { Logger, ServerRequestContext } from "../context.js";
 import type { LegacyOptions, LegacyShimOptions } from "../legacy/options.js";

@@ -1,15 +1,12 @@
-import {
-  ErrorCode,
-  type GetPromptRequestParams,
-  type GetPromptResult,
-  type Icon,
-  type InputRequiredResult,
-  isInputRequiredResult,
-  McpError,
-  type Prompt,
-  type PromptArgument,
-  type PromptMessage,
-  PromptMessageSchema,
+import { ErrorCode, isInputRequiredResult, McpError, validPromptMessage } from "../../types/core.js";
+import type {
+  GetPromptRequestParams,
+  GetPromptResult,
+  Icon,
+  InputRequiredResult,
+  Prompt,
+  PromptArgument,
+  PromptMessage,
 } from "../../types/index.js";
 import type { Context } from "./context.js";
 import { type CompiledSchema, compileObjectSchema, type SchemaLike } from "./schema.js";
@@ -56,7 +53,7 @@ function describeArguments(schema: Record<string, unknown>): PromptArgument[] {
 }
 
 function isMessage(value: unknown): value is PromptMessage {
-  return PromptMessageSchema.safeParse(value).success;
+  return validPromptMessage(value);
 }
 
 function toGetPromptResult(

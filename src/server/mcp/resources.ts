@@ -1,14 +1,12 @@
-import {
-  type Annotations,
-  ErrorCode,
-  type Icon,
-  type InputRequiredResult,
-  isInputRequiredResult,
-  McpError,
-  type ReadResourceResult,
-  type Resource,
-  type ResourceContents,
-  type ResourceTemplate,
+import { ErrorCode, isInputRequiredResult, McpError } from "../../types/core.js";
+import type {
+  Annotations,
+  Icon,
+  InputRequiredResult,
+  ReadResourceResult,
+  Resource,
+  ResourceContents,
+  ResourceTemplate,
 } from "../../types/index.js";
 import type { Context } from "./context.js";
 import type { ArgumentCompleter } from "./prompts.js";

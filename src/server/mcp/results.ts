@@ -1,10 +1,5 @@
-import {
-  type CallToolResult,
-  type ContentBlock,
-  ContentBlockSchema,
-  type InputRequiredResult,
-  isInputRequiredResult,
-} from "../../types/index.js";
+import { isInputRequiredResult, validContentBlock } from "../../types/core.js";
+import type { CallToolResult, ContentBlock, InputRequiredResult } from "../../types/index.js";
 
 /**
  * Thrown from a tool to fail the call with an `isError` result whose text is this message. Any
@@ -30,7 +25,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 function isContentBlock(value: unknown): value is ContentBlock {
-  return ContentBlockSchema.safeParse(value).success;
+  return validContentBlock(value);
 }
 
 /** True for a hand-built `CallToolResult` (an object with a `content` array). */

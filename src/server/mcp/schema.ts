@@ -1,5 +1,5 @@
 import { Validator } from "@cfworker/json-schema";
-import * as z from "zod";
+import type * as z from "zod";
 
 /** The Standard Schema interface (v1), as implemented by zod, Valibot, ArkType and others. */
 export interface StandardSchemaV1<Output = unknown> {
@@ -9,11 +9,17 @@ export interface StandardSchemaV1<Output = unknown> {
     readonly validate: (value: unknown) => StandardResult<Output> | Promise<StandardResult<Output>>;
     /** The Standard JSON Schema extension: how the library renders itself as JSON Schema. */
     readonly jsonSchema?: {
-      readonly input: (options: { target: string }) => Record<string, unknown>;
-      readonly output: (options: { target: string }) => Record<string, unknown>;
+      readonly input: (options: JsonSchemaOptions) => Record<string, unknown>;
+      readonly output: (options: JsonSchemaOptions) => Record<string, unknown>;
     };
     readonly types?: { readonly input: unknown; readonly output: Output };
   };
+}
+
+/** Options of the Standard JSON Schema methods; `libraryOptions` go to the library as they are. */
+interface JsonSchemaOptions {
+  readonly target: string;
+  readonly libraryOptions?: Record<string, unknown>;
 }
 
 type StandardResult<Output> =
@@ -61,11 +67,26 @@ function summarize(issues: readonly { message: string; path?: readonly unknown[]
     .join("; ");
 }
 
+// Through the schema's own Standard JSON Schema method, so that roundtrip never imports zod itself.
 function fromZod<T>(schema: z.ZodType, io: "input" | "output"): CompiledSchema<T> {
+  // Set once a synchronous parse met an async refinement: from then on this schema parses async
+  // (that first call ran the refinements seen before the async one twice).
+  let needsAsync = false;
+  const render = (schema as unknown as StandardSchemaV1)["~standard"].jsonSchema?.[io];
+  if (!render) throw new Error("This zod schema has no JSON Schema form: zod 4.2 or newer is required");
   return {
-    jsonSchema: z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchemaObject,
+    jsonSchema: render({ target: "draft-2020-12", libraryOptions: { unrepresentable: "any" } }),
     async validate(value) {
-      const parsed = await schema.safeParseAsync(value);
+      let parsed: ReturnType<z.ZodType["safeParse"]> | undefined;
+      if (!needsAsync) {
+        try {
+          // The synchronous parse skips zod's async machinery; a schema with async refinements throws.
+          parsed = schema.safeParse(value);
+        } catch {
+          needsAsync = true;
+        }
+      }
+      parsed ??= await schema.safeParseAsync(value);
       return parsed.success
         ? { ok: true, value: parsed.data as T }
         : { ok: false, message: summarize(parsed.error.issues) };

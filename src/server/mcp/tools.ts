@@ -1,13 +1,11 @@
-import {
-  type CallToolRequestParams,
-  type CallToolResult,
-  ErrorCode,
-  type Icon,
-  type InputRequiredResult,
-  isInputRequiredResult,
-  McpError,
-  type Tool,
-  type ToolAnnotations,
+import { ErrorCode, isInputRequiredResult, McpError } from "../../types/core.js";
+import type {
+  CallToolRequestParams,
+  CallToolResult,
+  Icon,
+  InputRequiredResult,
+  Tool,
+  ToolAnnotations,
 } from "../../types/index.js";
 import type { Logger } from "../context.js";
 import type { Context } from "./context.js";

@@ -1,10 +1,5 @@
-import {
-  ErrorCode,
-  INPUT_REQUIRED_METHODS,
-  invalidRequestStateError,
-  McpError,
-  type ResultObject,
-} from "../../types/index.js";
+import { ErrorCode, INPUT_REQUIRED_METHODS, invalidRequestStateError, McpError } from "../../types/core.js";
+import type { ResultObject } from "../../types/index.js";
 import type { NextHandler, ServerRequestContext } from "../context.js";
 import {
   encodeClaims,
@@ -77,13 +72,14 @@ export class RequestStateBoundary {
   readonly handle = async (ctx: ServerRequestContext, next: NextHandler): Promise<ResultObject> => {
     if (!INPUT_REQUIRED_METHODS.has(ctx.method)) return next(ctx);
     const facts = new RoundFacts(ctx, this.#security.bindPrincipal);
-    const { requestState: inbound, ...rest } = ctx.params;
+    const inbound = ctx.params.requestState;
     let inner = ctx;
     if (inbound === null) {
       // Null means absent (any client could strip the field anyway): the handler sees no state.
+      const { requestState: _null, ...rest } = ctx.params;
       inner = { ...ctx, params: rest };
     } else if (inbound !== undefined) {
-      inner = { ...ctx, params: { ...rest, requestState: this.#verify(ctx, inbound, facts) } };
+      inner = { ...ctx, params: { ...ctx.params, requestState: this.#verify(ctx, inbound, facts) } };
     }
     const result = await next(inner);
     if (result.resultType !== "input_required" || typeof result.requestState !== "string") return result;

@@ -51,7 +51,26 @@ const KID_LABEL = "roundtrip/request-state/v1/kid:";
 const KID_BYTES = 4;
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
+const NONCE_POOL_BYTES = 4096;
 const KEYGEN_HINT = `node -e "console.log(require('crypto').randomBytes(32).toString('base64url'))"`;
+
+let noncePool = Buffer.alloc(0);
+let nonceOffset = 0;
+
+/**
+ * A fresh random 96-bit nonce. One `randomBytes` call per seal was the single biggest cost of
+ * sealing, so nonces are sliced from a random pool; every slice is used once and a spent pool is
+ * replaced, never refilled in place, so uniqueness and unpredictability are those of `randomBytes`.
+ */
+function nextNonce(): Buffer {
+  if (nonceOffset + NONCE_BYTES > noncePool.length) {
+    noncePool = randomBytes(NONCE_POOL_BYTES);
+    nonceOffset = 0;
+  }
+  const nonce = noncePool.subarray(nonceOffset, nonceOffset + NONCE_BYTES);
+  nonceOffset += NONCE_BYTES;
+  return nonce;
+}
 
 interface RingKey {
   readonly kid: Buffer;
@@ -93,7 +112,7 @@ export class AesGcmRequestStateCodec implements RequestStateCodec {
 
   seal(payload: Uint8Array): string {
     const { kid, key, aad } = this.#minter;
-    const nonce = randomBytes(NONCE_BYTES);
+    const nonce = nextNonce();
     const cipher = createCipheriv("aes-256-gcm", key, nonce, { authTagLength: TAG_BYTES });
     cipher.setAAD(aad);
     const ciphertext = Buffer.concat([cipher.update(payload), cipher.final()]);

@@ -1,13 +1,8 @@
 import type { Readable, Writable } from "node:stream";
 import { openDualEraConnection } from "../../server/legacy/connection.js";
 import type { Dispatcher } from "../../shared/dispatch.js";
-import {
-  CancelledNotificationParamsSchema,
-  ErrorCode,
-  type JSONRPCErrorResponse,
-  NotificationMethod,
-  type RequestId,
-} from "../../types/index.js";
+import { ErrorCode, NotificationMethod, validCancelledNotificationParams } from "../../types/core.js";
+import type { CancelledNotificationParams, JSONRPCErrorResponse, RequestId } from "../../types/index.js";
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter, LineWriter, StreamClosedError } from "./lines.js";
 
 /**
@@ -206,11 +201,11 @@ export function serveStdio(dispatcher: Dispatcher, options: ServeStdioOptions = 
   }
 
   function cancel(params: unknown): void {
-    const parsed = CancelledNotificationParamsSchema.safeParse(params);
-    if (!parsed.success) return;
+    if (!validCancelledNotificationParams(params)) return;
+    const { requestId, reason } = params as CancelledNotificationParams;
     // An unknown or finished id is a normal race (the response crossed the notification): ignore it.
     for (const entry of inFlight) {
-      if (entry.id === parsed.data.requestId) entry.controller.abort(parsed.data.reason ?? "cancelled");
+      if (entry.id === requestId) entry.controller.abort(reason ?? "cancelled");
     }
   }
 

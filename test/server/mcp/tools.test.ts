@@ -210,6 +210,25 @@ describe("tools/call arguments", () => {
     expect(parses).toBe(1);
   });
 
+  it("validates a zod schema with an async refinement (parsed asynchronously from then on)", async () => {
+    const mcp = quietServer("tools");
+    let checks = 0;
+    const input = z.object({
+      name: z.string().refine(async (name) => {
+        checks++;
+        return name !== "taken";
+      }, "that name is taken"),
+    });
+    mcp.tool("claim", { input }, ({ name }) => `claimed ${name}`);
+    const ok = resultOf(await send(mcp, "tools/call", { name: "claim", arguments: { name: "free" } }));
+    expect(ok.content).toEqual([{ type: "text", text: "claimed free" }]);
+    const taken = resultOf(await send(mcp, "tools/call", { name: "claim", arguments: { name: "taken" } }));
+    expect(taken).toMatchObject({ isError: true });
+    expect(JSON.stringify(taken.content)).toContain("that name is taken");
+    // The first call's synchronous attempt ran the refinement before zod asked for an async parse.
+    expect(checks).toBe(3);
+  });
+
   it("answers invalid arguments with an isError result naming the tool, without running it", async () => {
     const mcp = quietServer("tools");
     let ran = false;

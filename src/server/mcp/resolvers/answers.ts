@@ -1,8 +1,5 @@
-import {
-  CreateMessageResultSchema,
-  ElicitResultSchema,
-  ListRootsResultSchema,
-} from "../../../types/index.js";
+import { validCreateMessageResult, validElicitResult, validListRootsResult } from "../../../types/core.js";
+import type { ElicitResult } from "../../../types/index.js";
 import type { AnyQuestion } from "./questions.js";
 import type { RecordedOutcome } from "./state.js";
 
@@ -26,9 +23,8 @@ export async function checkAnswer(
   switch (question.kind) {
     case "elicit":
     case "elicitUrl": {
-      const parsed = ElicitResultSchema.safeParse(raw);
-      if (!parsed.success) return "received a non-elicitation response";
-      const { action, content } = parsed.data;
+      if (!validElicitResult(raw)) return "received a non-elicitation response";
+      const { action, content } = raw as ElicitResult;
       if (action !== "accept" || question.kind === "elicitUrl")
         return { outcome: { action, q }, value: undefined };
       if (content === undefined) return "received an accepted elicitation with no content";
@@ -37,11 +33,11 @@ export async function checkAnswer(
       return { outcome: { action, data: content, q }, value: checked ? checked.value : content };
     }
     case "sample":
-      return CreateMessageResultSchema.safeParse(raw).success
+      return validCreateMessageResult(raw)
         ? { outcome: { action: "accept", data: raw, q }, value: raw }
         : "received a response of the wrong kind";
     case "roots":
-      return ListRootsResultSchema.safeParse(raw).success
+      return validListRootsResult(raw)
         ? { outcome: { action: "accept", data: raw, q }, value: raw }
         : "received a response of the wrong kind";
   }

@@ -1,4 +1,4 @@
-import { isInputRequiredResult } from "../../../types/index.js";
+import { isInputRequiredResult } from "../../../types/core.js";
 import type { Context } from "../context.js";
 import { ToolError } from "../results.js";
 import { buildResolverGraph } from "./graph.js";

@@ -1,4 +1,5 @@
-import { ErrorCode, type InputRequests, type InputRequiredResult, McpError } from "../../../types/index.js";
+import { ErrorCode, McpError } from "../../../types/core.js";
+import type { InputRequests, InputRequiredResult } from "../../../types/index.js";
 import { missingCapabilityFor } from "../../capability-gate.js";
 import { backChannelOf } from "../../legacy/back-channel.js";
 import { argsDigest } from "../../state/claims.js";
