@@ -10,7 +10,6 @@
  */
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { bundlePackage } from "../../scripts/build.js";
 
 /** The repository root (bench/lib/../..). */
 export const ROOT = join(import.meta.dirname, "..", "..");
@@ -69,7 +68,7 @@ export async function buildBenchTree(): Promise<string> {
  */
 export async function buildColdTree(): Promise<string> {
   await compileFiles(COLD_OUT, tsFiles("bench"));
-  await bundlePackage(join(COLD_OUT, "src"));
+  await (await import("../../scripts/build.js")).bundlePackage(join(COLD_OUT, "src"));
   return COLD_OUT;
 }
 

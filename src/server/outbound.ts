@@ -85,16 +85,19 @@ function stamp(
   resultType: unknown,
   rules: OutboundRules,
 ): ResultObject {
-  const out: ResultObject = { ...result, resultType };
+  const meta = isObject(result._meta) ? { ...result._meta } : {};
+  meta[MetaKey.ServerInfo] = rules.serverInfo;
+  const out: ResultObject = { ...result, resultType, _meta: meta };
   if (resultType === "input_required") {
-    delete out.ttlMs;
-    delete out.cacheScope;
+    // Rare (a handler copying a cacheable result): `delete` is kept off the common path.
+    if (out.ttlMs !== undefined || out.cacheScope !== undefined) {
+      delete out.ttlMs;
+      delete out.cacheScope;
+    }
   } else if (CACHEABLE_METHODS.has(method)) {
     const hints = rules.cacheHints[method] ?? CONSERVATIVE_CACHE_HINTS;
     if (out.ttlMs === undefined) out.ttlMs = hints.ttlMs;
     if (out.cacheScope === undefined) out.cacheScope = hints.cacheScope;
   }
-  const meta = isObject(result._meta) ? result._meta : {};
-  out._meta = { ...meta, [MetaKey.ServerInfo]: rules.serverInfo };
   return out;
 }
