@@ -276,6 +276,65 @@ describe("ClientSession result checks (hand-written server stubs)", () => {
     const session = await ClientSession.connect(
       new MemoryTransport(rawServer({ resultType: "complete", tools: "nope" })),
     );
-    await expect(session.listTools()).rejects.toThrow(/malformed tools\/list result/);
+    await expect(session.listTools()).rejects.toThrow(
+      "The server sent a malformed tools/list result (tools: expected an array)",
+    );
+  });
+});
+
+describe("MemoryTransport hand-over", () => {
+  const when = new Date("2026-07-28T00:00:00.000Z");
+  const content = [{ type: "text", text: "ok", annotations: undefined }];
+  const answer = () => ({ content, structuredContent: { when } });
+
+  it("hands the objects over by default (no JSON round trip)", async () => {
+    const { server } = stubServer(answer);
+    const session = await ClientSession.connect(new MemoryTransport(server));
+    const result = (await session.callTool("t", {})) as ResultObject;
+    expect(result.content).toBe(content);
+    expect((result.structuredContent as { when: unknown }).when).toBe(when);
+  });
+
+  it("crosses as JSON with serialize: true, exactly as a real wire would carry it", async () => {
+    const { server } = stubServer(answer);
+    const session = await ClientSession.connect(new MemoryTransport(server, { serialize: true }));
+    const result = (await session.callTool("t", {})) as ResultObject;
+    expect(result.content).toEqual([{ type: "text", text: "ok" }]);
+    expect(result.content).not.toBe(content);
+    expect(Object.hasOwn((result.content as object[])[0] as object, "annotations")).toBe(false);
+    expect(result.structuredContent).toEqual({ when: "2026-07-28T00:00:00.000Z" });
+  });
+
+  it("builds a request's signal on first read: already aborted when read after the cancel", async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const seen: boolean[] = [];
+    const server = new Server("lazy", {
+      logger: silentLogger,
+      onCallTool: async (ctx) => {
+        await gate;
+        seen.push(ctx.signal.aborted);
+        return { content: [] };
+      },
+    });
+    const session = await ClientSession.connect(new MemoryTransport(server));
+    const controller = new AbortController();
+    const call = session.callTool("t", {}, { signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort();
+    await expect(call).rejects.toThrow(/aborted/);
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(seen).toEqual([true]);
+  });
+
+  it("crosses as JSON whenever an onWire tap is set", async () => {
+    const { server } = stubServer(answer);
+    const { session, tap } = await connect(server);
+    const result = (await session.callTool("t", {})) as ResultObject;
+    expect(result.structuredContent).toEqual({ when: "2026-07-28T00:00:00.000Z" });
+    expect(tap.messages.length).toBeGreaterThan(0);
   });
 });
