@@ -2,11 +2,13 @@
  * Loopback Streamable HTTP on 127.0.0.1 (client and server in one process, as in the reference
  * measurements), at concurrency 1 and 16, next to a bare `node:http` JSON echo measured the same
  * way. Ours: `serveHttp(mcpServer)` + `Client.connect(url)`. Theirs: `createMcpHandler(factory)`
- * behind `node:http` through the same Node↔fetch adapter our `serveHttp` uses (`toNodeListener`
- * from src/transports/http/node.ts; `@modelcontextprotocol/node` is not installed), and their
- * `StreamableHTTPClientTransport(url)`. Both clients use Node's global `fetch`.
+ * behind `node:http` through our generic Node↔fetch adapter (`toNodeListener` from
+ * src/transports/http/node.ts; `@modelcontextprotocol/node` is not installed), and their
+ * `StreamableHTTPClientTransport(url)` on Node's global `fetch`. Our `serveHttp` takes its direct
+ * Node path and our client posts through `node:http`; the echo is driven by a `node:http`
+ * keep-alive client too, so that the "% of echo" row compares like with like.
  */
-import { createServer, type Server } from "node:http";
+import { Agent, createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { MeasureOptions } from "../lib/measure.js";
 import {
@@ -94,15 +96,28 @@ export async function open(input: unknown): Promise<OpenTarget> {
     const server = echoServer(legs);
     server.on("request", () => posts.count++);
     const url = await listen(server);
+    // The cheapest client there is (node:http, keep-alive), as our client uses on Node: the echo
+    // must not look slow because of its client.
+    const agent = new Agent({ keepAlive: true });
+    const headers = {
+      "content-type": "application/json",
+      accept: "application/json",
+      "content-length": String(Buffer.byteLength(ECHO_BODY)),
+    };
     return {
-      flow: async () => {
-        const response = await fetch(url, {
-          method: "POST",
-          headers: { "content-type": "application/json", accept: "application/json" },
-          body: ECHO_BODY,
-        });
-        return ((await response.json()) as { result: unknown }).result;
-      },
+      flow: () =>
+        new Promise<unknown>((resolve, reject) => {
+          const req = request(url, { method: "POST", agent, headers }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on("data", (chunk: Buffer) => chunks.push(chunk));
+            res.on("end", () => {
+              resolve((JSON.parse(Buffer.concat(chunks).toString("utf8")) as { result: unknown }).result);
+            });
+            res.on("error", reject);
+          });
+          req.on("error", reject);
+          req.end(ECHO_BODY);
+        }),
       expectedText: EXPECTED_TEXT,
       legsPerFlow: 1,
       legs,
@@ -110,7 +125,10 @@ export async function open(input: unknown): Promise<OpenTarget> {
       posts,
       roundTripsPerFlow: 1,
       version: "—",
-      close: () => closeServer(server),
+      close: () => {
+        agent.destroy();
+        return closeServer(server);
+      },
     };
   }
   const common = {
@@ -166,7 +184,7 @@ export async function open(input: unknown): Promise<OpenTarget> {
 const LABELS: Record<Who, string> = {
   ours: "roundtrip `serveHttp` + `Client.connect(url)`, sealed",
   theirs: "official `createMcpHandler` via `toNodeListener`, no codec",
-  echo: 'bare `node:http` JSON echo + `fetch` (1 POST per "flow")',
+  echo: 'bare `node:http` JSON echo + `node:http` keep-alive client (1 POST per "flow")',
 };
 
 export const scenario: Scenario = {

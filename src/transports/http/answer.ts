@@ -3,13 +3,8 @@
  * status, and the local failures (`HttpStatusError`, dropped exchanges) the transport reports.
  */
 import type { MessageInfo } from "../../shared/transport.js";
-import {
-  type ErrorObject,
-  isJSONRPCErrorResponse,
-  isJSONRPCResultResponse,
-  type JSONRPCMessage,
-  type RequestId,
-} from "../../types/index.js";
+import { isJSONRPCErrorResponse, isJSONRPCResultResponse } from "../../types/core.js";
+import type { ErrorObject, JSONRPCMessage, RequestId } from "../../types/index.js";
 import { HttpStatusError, HttpTransportError } from "./errors.js";
 import { SseParser } from "./sse.js";
 
@@ -32,9 +27,83 @@ export interface AnswerContext {
   readonly wireId: RequestId;
   /** The caller's id: every delivered message is related to it. */
   readonly id: RequestId;
-  readonly signal: AbortSignal;
+  /** True once the caller abandoned the exchange. */
+  readonly cancelled: () => boolean;
   readonly deliver: (message: JSONRPCMessage, info: MessageInfo) => void;
   readonly warn: (error: Error) => void;
+}
+
+/** A chunk reader over an answer's body. */
+export interface BodyReader {
+  read(): Promise<{ done: true; value?: Uint8Array } | { done: false; value: Uint8Array }>;
+  /** Stops reading; a body not yet complete closes its connection. */
+  cancel(): Promise<void>;
+}
+
+/**
+ * One HTTP answer as `readAnswer` reads it: fetch's `Response`, or `node:http`'s response
+ * (node-post.ts) with the same header, text and failure semantics.
+ */
+export interface Received {
+  readonly status: number;
+  /** A header's value, repeats combined as `Headers.get` combines them; `null` when absent. */
+  header(name: string): string | null;
+  /** The body as text (UTF-8, a BOM dropped, bad bytes replaced). */
+  text(): Promise<string>;
+  /** The body chunk by chunk; `undefined` when there is none. */
+  reader(): BodyReader | undefined;
+  /** Drops the body unread. */
+  discard(): Promise<void>;
+}
+
+/** One-shot decodes only, so one decoder serves every answer (UTF-8, BOM dropped, as `text()`). */
+const utf8 = new TextDecoder();
+
+/** A fetch `Response` as `Received`. */
+export class FetchReceived implements Received {
+  readonly #response: Response;
+
+  constructor(response: Response) {
+    this.#response = response;
+  }
+
+  get status(): number {
+    return this.#response.status;
+  }
+
+  header(name: string): string | null {
+    return this.#response.headers.get(name);
+  }
+
+  /** `Response.text()`'s result and failures, read with a reader loop (cheaper in Node 20). */
+  async text(): Promise<string> {
+    const reader = this.#response.body?.getReader();
+    if (!reader) return "";
+    const chunks: Uint8Array[] = [];
+    let length = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      length += value.byteLength;
+    }
+    if (chunks.length === 1) return utf8.decode(chunks[0]);
+    const bytes = new Uint8Array(length);
+    let offset = 0;
+    for (const chunk of chunks) {
+      bytes.set(chunk, offset);
+      offset += chunk.byteLength;
+    }
+    return utf8.decode(bytes);
+  }
+
+  reader(): BodyReader | undefined {
+    return this.#response.body?.getReader();
+  }
+
+  async discard(): Promise<void> {
+    await this.#response.body?.cancel().catch(() => {});
+  }
 }
 
 /** An error's message, for local error texts. */
@@ -46,9 +115,9 @@ function essence(contentType: string | null): string {
   return (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
 }
 
-async function errorBody(response: Response): Promise<ErrorObject | undefined> {
+async function errorBody(response: Received): Promise<ErrorObject | undefined> {
   try {
-    const body: unknown = await response.json();
+    const body: unknown = JSON.parse(await response.text());
     return isJSONRPCErrorResponse(body) ? (body.error as ErrorObject) : undefined;
   } catch {
     return undefined;
@@ -70,31 +139,31 @@ function deliverResponse(body: unknown, ctx: AnswerContext): boolean {
  * without a JSON-RPC error throw `HttpStatusError`; a JSON-RPC error at any other status is
  * delivered as the response. A body or stream that ends early is a dropped exchange.
  */
-export async function readAnswer(response: Response, ctx: AnswerContext): Promise<Outcome> {
-  const { method, signal } = ctx;
+export async function readAnswer(response: Received, ctx: AnswerContext): Promise<Outcome> {
+  const { method, cancelled } = ctx;
   const dropped = (why: string): Outcome => ({
     answered: false,
     error: new HttpTransportError(`${method}: ${why}`),
   });
   const status = response.status;
-  const challenge = response.headers.get("www-authenticate") ?? undefined;
-  const type = essence(response.headers.get("content-type"));
+  const challenge = response.header("www-authenticate") ?? undefined;
+  const type = essence(response.header("content-type"));
   if (status === 401 || status === 403 || (type !== "application/json" && status >= 400)) {
     const error = type === "application/json" ? await errorBody(response) : undefined;
-    if (type !== "application/json") await response.body?.cancel().catch(() => {});
+    if (type !== "application/json") await response.discard();
     const detail = error ? `: ${error.message}` : "";
     throw new HttpStatusError(status, `HTTP ${status} for ${method}${detail}`, challenge, error);
   }
   if (type === "text/event-stream") return readStream(response, ctx, dropped);
   if (type !== "application/json") {
-    await response.body?.cancel().catch(() => {});
+    await response.discard();
     return dropped(`unexpected HTTP ${status} answer without a JSON-RPC response`);
   }
   let text: string;
   try {
     text = await response.text();
   } catch (error) {
-    return signal.aborted ? ANSWERED : dropped(`the response body broke off (${describe(error)})`);
+    return cancelled() ? ANSWERED : dropped(`the response body broke off (${describe(error)})`);
   }
   let body: unknown;
   try {
@@ -109,11 +178,11 @@ export async function readAnswer(response: Response, ctx: AnswerContext): Promis
 }
 
 async function readStream(
-  response: Response,
+  response: Received,
   ctx: AnswerContext,
   dropped: (why: string) => Outcome,
 ): Promise<Outcome> {
-  const reader = response.body?.getReader();
+  const reader = response.reader();
   if (!reader) return dropped("the event stream had no body");
   let answered = false;
   const parser = new SseParser((event) => {
@@ -144,11 +213,11 @@ async function readStream(
       parser.push(value);
     }
   } catch (error) {
-    if (ctx.signal.aborted) return ANSWERED;
+    if (ctx.cancelled()) return ANSWERED;
     if (!answered) return dropped(`the event stream broke off before the response (${describe(error)})`);
   }
   // The response ends the exchange; anything after it on the stream is not ours to read.
   await reader.cancel().catch(() => {});
-  if (answered || ctx.signal.aborted) return ANSWERED;
+  if (answered || ctx.cancelled()) return ANSWERED;
   return dropped("the event stream ended before the response");
 }

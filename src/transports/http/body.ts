@@ -2,7 +2,8 @@
  * Reading and negotiating a POST: media types, the bounded body read, and the JSON-RPC error
  * responses the transport itself produces (before any dispatch).
  */
-import { ErrorCode, type RequestId } from "../../types/index.js";
+import { ErrorCode } from "../../types/core.js";
+import type { RequestId } from "../../types/index.js";
 
 /**
  * Default `maxBodyBytes`: 4 MiB, as the official SDK.
@@ -39,12 +40,7 @@ export function isJsonContentType(header: string | null): boolean {
   return essence.trim().toLowerCase() === "application/json";
 }
 
-/**
- * True when `Accept` admits both `application/json` and `text/event-stream` (wildcards count;
- * `q=0` excludes). A missing header admits everything (RFC 9110 §12.5.1).
- */
-export function acceptsJsonAndEventStream(header: string | null): boolean {
-  if (header === null || header.trim() === "") return true;
+function admitsBoth(header: string): boolean {
   const ranges = parseMediaRanges(header);
   const admits = (type: string, subtype: string) => {
     // The most specific matching range decides (RFC 9110 §12.5.1).
@@ -59,8 +55,54 @@ export function acceptsJsonAndEventStream(header: string | null): boolean {
   return admits("application", "json") && admits("text", "event-stream");
 }
 
+/** A client sends the same `Accept` on every POST: the last verdict is kept (the check is pure). */
+let lastAccept = "";
+let lastAccepted = true;
+
+/**
+ * True when `Accept` admits both `application/json` and `text/event-stream` (wildcards count;
+ * `q=0` excludes). A missing header admits everything (RFC 9110 §12.5.1).
+ */
+export function acceptsJsonAndEventStream(header: string | null): boolean {
+  if (header === null) return true;
+  if (header !== lastAccept) {
+    lastAccepted = header.trim() === "" || admitsBoth(header);
+    lastAccept = header;
+  }
+  return lastAccepted;
+}
+
 /** The outcome of a bounded body read. */
 export type BodyRead = { ok: true; text: string } | { ok: false; tooLarge: boolean };
+
+/** One-shot decodes only (never `stream: true`), so one decoder serves every request. */
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** Strict UTF-8 (a leading BOM dropped, as the web platform does) of a whole body. */
+export function decodeBody(chunks: readonly Uint8Array[], length: number): BodyRead {
+  let bytes: Uint8Array;
+  if (chunks.length === 1) bytes = chunks[0] as Uint8Array;
+  else {
+    bytes = new Uint8Array(length);
+    let offset = 0;
+    for (const chunk of chunks) {
+      bytes.set(chunk, offset);
+      offset += chunk.byteLength;
+    }
+  }
+  try {
+    return { ok: true, text: chunks.length === 0 ? "" : utf8.decode(bytes) };
+  } catch {
+    return { ok: false, tooLarge: false };
+  }
+}
+
+/** A `Content-Length` value as a number, when it is one. */
+export function declaredLength(header: string | null | undefined): number | undefined {
+  if (header === null || header === undefined) return undefined;
+  const trimmed = header.trim();
+  return /^\d+$/.test(trimmed) ? Number(trimmed) : undefined;
+}
 
 /**
  * Reads the request body as UTF-8, failing as soon as it passes `maxBytes` (never buffering more),
@@ -68,18 +110,18 @@ export type BodyRead = { ok: true; text: string } | { ok: false; tooLarge: boole
  * that went away) come back as `{ ok: false, tooLarge: false }`.
  */
 export async function readBodyWithLimit(request: Request, maxBytes: number): Promise<BodyRead> {
-  const declared = request.headers.get("content-length");
-  if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > maxBytes) {
+  const declared = declaredLength(request.headers.get("content-length"));
+  if (declared !== undefined && declared > maxBytes) {
     await request.body?.cancel().catch(() => {});
     return { ok: false, tooLarge: true };
   }
   if (request.body === null) return { ok: true, text: "" };
   // A body some middleware already consumed cannot be read again.
   if (request.bodyUsed) return { ok: false, tooLarge: false };
+  // A reader loop, not arrayBuffer(): in Node 20 the loop is the faster of the two.
   const reader = request.body.getReader();
-  const decoder = new TextDecoder("utf-8", { fatal: true });
+  const chunks: Uint8Array[] = [];
   let received = 0;
-  let text = "";
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -89,13 +131,13 @@ export async function readBodyWithLimit(request: Request, maxBytes: number): Pro
         await reader.cancel().catch(() => {});
         return { ok: false, tooLarge: true };
       }
-      text += decoder.decode(value, { stream: true });
+      chunks.push(value);
     }
-    return { ok: true, text: text + decoder.decode() };
   } catch {
     await reader.cancel().catch(() => {});
     return { ok: false, tooLarge: false };
   }
+  return decodeBody(chunks, received);
 }
 
 /**
@@ -117,12 +159,47 @@ export function serializeMessage(message: unknown): string {
   }
 }
 
-/** A JSON body response. */
-export function jsonResponse(body: unknown, status: number, headers: Record<string, string> = {}): Response {
-  return new Response(serializeMessage(body), {
+/**
+ * An answer the transport composes itself: a status, headers and a JSON text or no body. The web
+ * handler turns it into a `Response`; `serveHttp` writes it to `node:http` without one, with the
+ * same header names (lower-cased, in `Headers` order) and bytes.
+ */
+export interface PlainReply {
+  readonly plain: true;
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string | null;
+}
+
+/** What the endpoint answers: a plain reply, or a `Response` (event streams). */
+export type Reply = PlainReply | Response;
+
+/** True for a `PlainReply` (a brand, not `instanceof Response`, which differs across realms). */
+export function isPlainReply(reply: Reply): reply is PlainReply {
+  return (reply as Partial<PlainReply>).plain === true;
+}
+
+/** The reply as a web `Response`. */
+export function toResponse(reply: Reply): Response {
+  if (!isPlainReply(reply)) return reply;
+  return new Response(reply.body, { status: reply.status, headers: reply.headers });
+}
+
+const JSON_ONLY: Readonly<Record<string, string>> = Object.freeze({ "content-type": "application/json" });
+
+/** A JSON body reply. */
+export function jsonResponse(body: unknown, status: number, headers?: Record<string, string>): PlainReply {
+  return {
+    plain: true,
     status,
-    headers: { "Content-Type": "application/json", ...headers },
-  });
+    headers: headers ? { "content-type": "application/json", ...headers } : JSON_ONLY,
+    body: serializeMessage(body),
+  };
+}
+
+/** A reply without a body (202 for notifications and responses the server accepted). */
+export function emptyReply(status: number): PlainReply {
+  return { plain: true, status, headers: {}, body: null };
 }
 
 /**
@@ -134,12 +211,12 @@ export function errorResponse(
   id: RequestId | null,
   code: number,
   message: string,
-  headers: Record<string, string> = {},
-): Response {
+  headers?: Record<string, string>,
+): PlainReply {
   return jsonResponse({ jsonrpc: "2.0", id, error: { code, message } }, status, headers);
 }
 
 /** 400 with -32020 naming the header at fault. */
-export function headerMismatch(id: RequestId, message: string): Response {
+export function headerMismatch(id: RequestId, message: string): PlainReply {
   return errorResponse(400, id, ErrorCode.HeaderMismatch, message);
 }

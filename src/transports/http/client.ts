@@ -5,10 +5,12 @@
  */
 import type { MessageInfo, Transport } from "../../shared/transport.js";
 import type { JSONRPCMessage, RequestId } from "../../types/index.js";
-import { ANSWERED, describe, type Outcome, readAnswer } from "./answer.js";
+import { ANSWERED, describe, FetchReceived, type Outcome, type Received, readAnswer } from "./answer.js";
+import { Cancellation } from "./cancellation.js";
 import { HttpStatusError, HttpTransportError } from "./errors.js";
 import { envelopeVersionOf, standardHeadersFor } from "./headers.js";
 import { LegacyHttpClientTransport } from "./legacy-client.js";
+import { directPostAvailable, type HeaderPlan, prepareDirect, webHeaders } from "./node-post.js";
 import {
   filterToolsWithValidHeaders,
   type ParamHeader,
@@ -25,7 +27,11 @@ import {
 export interface StreamableHttpClientOptions {
   /** Extra headers on every POST (the MCP headers always win). */
   headers?: HeadersInit;
-  /** The `fetch` to use (default: the global one), e.g. an in-process handler. */
+  /**
+   * The `fetch` to use, e.g. an in-process handler. Default: the global one; on Node, while
+   * neither it nor undici's global dispatcher is replaced, POSTs go through `node:http(s)`
+   * directly, with the same requests and answers, at a fraction of the cost.
+   */
   fetch?: (input: URL, init: RequestInit) => Promise<Response>;
   /** The bearer token for each POST (`Authorization: Bearer …`); never logged. */
   authProvider?: () => string | undefined | Promise<string | undefined>;
@@ -75,8 +81,9 @@ export class StreamableHttpClientTransport implements Transport {
   onerror?: (error: Error) => void;
   readonly #options: StreamableHttpClientOptions;
   readonly #fetch: (input: URL, init: RequestInit) => Promise<Response>;
-  readonly #inFlight = new Map<RequestId, AbortController>();
-  readonly #notifying = new Set<AbortController>();
+  readonly #mayPostDirectly: boolean;
+  readonly #inFlight = new Map<RequestId, Cancellation>();
+  readonly #notifying = new Set<Cancellation>();
   readonly #toolHeaders = new Map<string, readonly ParamHeader[]>();
   #closed = false;
   /** Set once an `initialize` without the envelope went out: the 2025 wire from then on. */
@@ -87,6 +94,7 @@ export class StreamableHttpClientTransport implements Transport {
     this.#options = options;
     this.paramHeaders = options.paramHeaders;
     this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+    this.#mayPostDirectly = options.fetch === undefined;
   }
 
   async start(): Promise<void> {}
@@ -103,22 +111,22 @@ export class StreamableHttpClientTransport implements Transport {
       throw new HttpTransportError("Only requests and notifications are POSTed over Streamable HTTP");
     }
     const id = record.id as RequestId | undefined | null;
-    const controller = new AbortController();
+    const cancellation = new Cancellation();
     if (id === undefined || id === null) {
-      this.#notifying.add(controller);
-      return this.#notify(record, controller.signal).finally(() => this.#notifying.delete(controller));
+      this.#notifying.add(cancellation);
+      return this.#notify(record, cancellation).finally(() => this.#notifying.delete(cancellation));
     }
-    this.#inFlight.set(id, controller);
+    this.#inFlight.set(id, cancellation);
     try {
-      let outcome = await this.#post(record, id, controller.signal);
+      let outcome = await this.#post(record, id, cancellation);
       const retryable = !outcome.answered && (outcome.neverSent === true || RETRY_SAFE.has(record.method));
-      if (!outcome.answered && !controller.signal.aborted && retryable) {
+      if (!outcome.answered && !cancellation.cancelled() && retryable) {
         // No resumability in 2026-07-28: the lost request is re-issued as a new one, with a new id.
-        outcome = await this.#post({ ...record, id: `rt-retry-${++retryCounter}` }, id, controller.signal);
+        outcome = await this.#post({ ...record, id: `rt-retry-${++retryCounter}` }, id, cancellation);
       }
-      if (!outcome.answered && !controller.signal.aborted) throw outcome.error;
+      if (!outcome.answered && !cancellation.cancelled()) throw outcome.error;
     } finally {
-      if (this.#inFlight.get(id) === controller) this.#inFlight.delete(id);
+      if (this.#inFlight.get(id) === cancellation) this.#inFlight.delete(id);
     }
   }
 
@@ -165,7 +173,7 @@ export class StreamableHttpClientTransport implements Transport {
       this.#legacy.cancel(requestId, reason);
       return;
     }
-    this.#inFlight.get(requestId)?.abort();
+    this.#inFlight.get(requestId)?.cancel();
     this.#inFlight.delete(requestId);
   }
 
@@ -173,7 +181,7 @@ export class StreamableHttpClientTransport implements Transport {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    for (const controller of [...this.#inFlight.values(), ...this.#notifying]) controller.abort();
+    for (const cancellation of [...this.#inFlight.values(), ...this.#notifying]) cancellation.cancel();
     this.#inFlight.clear();
     this.#notifying.clear();
     await this.#legacy?.close();
@@ -188,17 +196,20 @@ export class StreamableHttpClientTransport implements Transport {
     return legacy;
   }
 
-  async #headers(message: Record<string, unknown>): Promise<Headers> {
-    const headers = new Headers(this.#options.headers);
-    headers.set("Content-Type", "application/json");
-    headers.set("Accept", "application/json, text/event-stream");
-    for (const [name, value] of Object.entries(standardHeadersFor(message))) headers.set(name, value);
+  /** The headers of one POST, as operations on `options.headers` (see `HeaderPlan`). */
+  async #headers(message: Record<string, unknown>): Promise<HeaderPlan> {
+    const init = this.#options.headers;
+    const set: [string, string][] = [
+      ["Content-Type", "application/json"],
+      ["Accept", "application/json, text/event-stream"],
+    ];
+    for (const [name, value] of Object.entries(standardHeadersFor(message))) set.push([name, value]);
     const params = message.params as Record<string, unknown> | undefined;
     if (message.method === "tools/call" && typeof params?.name === "string") {
       const lookup = this.paramHeaders;
       const declared = (lookup ? lookup(params.name) : this.#toolHeaders.get(params.name)) ?? [];
       for (const [name, value] of Object.entries(paramHeadersFor(declared, params.arguments))) {
-        headers.set(name, value);
+        set.push([name, value]);
       }
     }
     let token: string | undefined;
@@ -207,46 +218,53 @@ export class StreamableHttpClientTransport implements Transport {
     } catch {
       throw new HttpTransportError("The authProvider failed to supply a token");
     }
-    if (token !== undefined) headers.set("Authorization", `Bearer ${token}`);
-    return headers;
+    if (token !== undefined) set.push(["Authorization", `Bearer ${token}`]);
+    return { init, set };
   }
 
-  async #notify(message: Record<string, unknown>, signal: AbortSignal): Promise<void> {
-    const init = {
-      method: "POST",
-      headers: await this.#headers(message),
-      body: JSON.stringify(message),
-      signal,
-    };
-    let response: Response;
+  /**
+   * Sends one POST. Throws, before anything is sent, what building its headers or body throws;
+   * rejects with what fetch rejects with when the exchange fails.
+   */
+  async #request(
+    message: Record<string, unknown>,
+    cancellation: Cancellation,
+  ): Promise<() => Promise<Received>> {
+    const plan = await this.#headers(message);
+    const body = JSON.stringify(message);
+    const direct =
+      this.#mayPostDirectly && directPostAvailable() ? prepareDirect(this.url, plan, body) : undefined;
+    if (direct) return () => direct.send(cancellation);
+    const init = { method: "POST", headers: webHeaders(plan), body, signal: cancellation.signal };
+    return async () => new FetchReceived(await this.#fetch(this.url, init));
+  }
+
+  async #notify(message: Record<string, unknown>, cancellation: Cancellation): Promise<void> {
+    const send = await this.#request(message, cancellation);
+    let response: Received;
     try {
-      response = await this.#fetch(this.url, init);
+      response = await send();
     } catch (error) {
       throw new HttpTransportError(`POST ${String(message.method)} failed: ${describe(error)}`);
     }
-    await response.body?.cancel().catch(() => {});
-    if (!response.ok)
+    await response.discard();
+    if (response.status < 200 || response.status > 299)
       throw new HttpStatusError(
         response.status,
         `HTTP ${response.status} for ${String(message.method)}`,
-        response.headers.get("www-authenticate") ?? undefined,
+        response.header("www-authenticate") ?? undefined,
       );
   }
 
   /** One POST: `answered` once a response for `id` was delivered; a dropped exchange otherwise. */
-  async #post(message: Record<string, unknown>, id: RequestId, signal: AbortSignal): Promise<Outcome> {
+  async #post(message: Record<string, unknown>, id: RequestId, cancellation: Cancellation): Promise<Outcome> {
     const method = String(message.method);
-    const init = {
-      method: "POST",
-      headers: await this.#headers(message),
-      body: JSON.stringify(message),
-      signal,
-    };
-    let response: Response;
+    const send = await this.#request(message, cancellation);
+    let response: Received;
     try {
-      response = await this.#fetch(this.url, init);
+      response = await send();
     } catch (error) {
-      if (signal.aborted) return ANSWERED;
+      if (cancellation.cancelled()) return ANSWERED;
       return {
         answered: false,
         error: new HttpTransportError(`${method}: the POST failed (${describe(error)})`),
@@ -257,7 +275,7 @@ export class StreamableHttpClientTransport implements Transport {
       method,
       wireId: message.id as RequestId,
       id,
-      signal,
+      cancelled: cancellation.cancelled,
       deliver: (answer, info) => this.onmessage?.(answer, info),
       warn: (error) => this.onerror?.(error),
     });

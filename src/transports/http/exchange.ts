@@ -1,17 +1,24 @@
-import { ErrorCode, type JSONRPCMessage, type JSONRPCResponse, type RequestId } from "../../types/index.js";
-import { jsonResponse } from "./body.js";
+import { ErrorCode } from "../../types/core.js";
+import type { JSONRPCMessage, JSONRPCResponse, RequestId } from "../../types/index.js";
+import { emptyReply, jsonResponse, type Reply } from "./body.js";
+import { Cancellation } from "./cancellation.js";
+import type { Incoming } from "./incoming.js";
 import { SSE_HEADERS, SseStream } from "./sse.js";
 
 /** One request/response exchange over a POST, for either era. */
 export interface Exchange {
-  readonly request: Request;
+  /** Where the client going away is heard. */
+  readonly request: Pick<Incoming, "onGone">;
   readonly keepAliveMs: number;
   /** The request's id, for the error sent when `run` itself fails. */
   readonly id: RequestId | null;
-  /** Serves the message: `send` puts anything before the response on the stream. */
+  /**
+   * Serves the message: `send` puts anything before the response on the stream; `cancellation`
+   * fires when the client goes away (its signal is built only if read).
+   */
   readonly run: (
     send: (message: JSONRPCMessage) => Promise<void>,
-    signal: AbortSignal,
+    cancellation: Cancellation,
   ) => Promise<JSONRPCResponse | undefined>;
   /** The status of a JSON answer. */
   readonly statusOf: (response: JSONRPCResponse) => number;
@@ -27,17 +34,15 @@ export interface Exchange {
  * the first message (status 200, whatever the final response says). A client that goes away (the
  * request's signal, or the stream cancelled) aborts `run`'s signal, and nothing more is sent.
  */
-export function answerExchange(exchange: Exchange): Promise<Response> {
-  const { request } = exchange;
-  const controller = new AbortController();
-  const abort = () => controller.abort();
-  if (request.signal.aborted) abort();
-  else request.signal.addEventListener("abort", abort, { once: true });
+export function answerExchange(exchange: Exchange): Promise<Reply> {
+  const cancellation = new Cancellation();
+  const abort = cancellation.cancel;
+  const stopListening = exchange.request.onGone(abort);
   let stream: SseStream | undefined;
   let done = false;
-  return new Promise<Response>((resolve) => {
+  return new Promise<Reply>((resolve) => {
     const send = async (message: JSONRPCMessage) => {
-      if (done || controller.signal.aborted) return;
+      if (done || cancellation.cancelled()) return;
       if (!stream) {
         stream = new SseStream({ keepAliveMs: exchange.keepAliveMs, onCancel: abort });
         resolve(new Response(stream.readable, { status: 200, headers: SSE_HEADERS }));
@@ -47,18 +52,18 @@ export function answerExchange(exchange: Exchange): Promise<Response> {
     const finish = (response: JSONRPCResponse | undefined, status: number) => {
       if (done) return;
       done = true;
-      request.signal.removeEventListener("abort", abort);
+      stopListening();
       exchange.onDone?.();
       if (stream) {
-        stream.end(controller.signal.aborted ? undefined : response);
+        stream.end(cancellation.cancelled() ? undefined : response);
         return;
       }
       // Nothing may be sent for a cancelled request; the client is gone, so any status will do.
-      resolve(response ? jsonResponse(response, status) : new Response(null, { status: 202 }));
+      resolve(response ? jsonResponse(response, status) : emptyReply(202));
     };
     // Through a promise, so a `run` that throws synchronously is answered like one that rejects.
     Promise.resolve()
-      .then(() => exchange.run(send, controller.signal))
+      .then(() => exchange.run(send, cancellation))
       .then(
         (response) => finish(response, response ? exchange.statusOf(response) : 202),
         (error: unknown) => {

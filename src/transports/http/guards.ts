@@ -2,8 +2,9 @@
  * What runs before a body is read: DNS-rebinding protection (Host / Origin) and bearer auth.
  */
 import type { AuthInfo } from "../../shared/dispatch.js";
-import { ErrorCode } from "../../types/index.js";
-import { errorResponse } from "./body.js";
+import { ErrorCode } from "../../types/core.js";
+import { errorResponse, type PlainReply } from "./body.js";
+import type { Incoming } from "./incoming.js";
 
 /**
  * Host / Origin policy (DNS-rebinding protection).
@@ -77,19 +78,15 @@ function originAllowed(origin: string | null, options: OriginGuardOptions): bool
  * this server is not authoritative for that name); a foreign `Origin` gets **403**, as the spec
  * requires. Returns `undefined` when the request may proceed.
  */
-export function checkHostAndOrigin(request: Request, options: OriginGuardOptions): Response | undefined {
-  let host = request.headers.get("host");
-  if (host === null) {
-    try {
-      host = new URL(request.url).host;
-    } catch {
-      host = null;
-    }
+export function checkHostAndOrigin(request: Incoming, options: OriginGuardOptions): PlainReply | undefined {
+  if (options.allowedHosts === undefined && options.allowedOrigins === undefined && !options.localhostOnly) {
+    return undefined;
   }
+  const host = request.header("host") ?? request.urlHost();
   if (!hostAllowed(host, options)) {
     return errorResponse(421, null, ErrorCode.InvalidRequest, "Misdirected Request: Host not allowed");
   }
-  if (!originAllowed(request.headers.get("origin"), options)) {
+  if (!originAllowed(request.header("origin"), options)) {
     return errorResponse(403, null, ErrorCode.InvalidRequest, "Forbidden: Origin not allowed");
   }
   return undefined;
@@ -118,9 +115,11 @@ export interface AuthOptions {
 }
 
 /** The outcome of the auth step: the verified identity, or the 401 to send. */
-export type AuthOutcome = { ok: true; authInfo: AuthInfo | undefined } | { ok: false; response: Response };
+export type AuthOutcome = { ok: true; authInfo: AuthInfo | undefined } | { ok: false; response: PlainReply };
 
-function unauthorized(options: AuthOptions, presented: boolean): Response {
+const ANONYMOUS: AuthOutcome = Object.freeze({ ok: true, authInfo: undefined });
+
+function unauthorized(options: AuthOptions, presented: boolean): PlainReply {
   const params: string[] = [];
   // RFC 6750 §3.1: no error code when the request carried no credentials at all.
   if (presented) params.push('error="invalid_token"');
@@ -154,21 +153,18 @@ function redact(error: unknown, authorization: string | null): string {
  * required: deny on error. The error is reported without the request's credentials.
  */
 export async function authenticate(
-  request: Request,
+  request: Incoming,
   options: AuthOptions,
   report: (message: string) => void,
 ): Promise<AuthOutcome> {
-  const presented = request.headers.has("authorization");
-  if (!options.verifyToken) {
-    return options.requireAuth
-      ? { ok: false, response: unauthorized(options, presented) }
-      : { ok: true, authInfo: undefined };
-  }
+  if (!options.verifyToken && !options.requireAuth) return ANONYMOUS;
+  const presented = request.header("authorization") !== null;
+  if (!options.verifyToken) return { ok: false, response: unauthorized(options, presented) };
   let authInfo: AuthInfo | undefined;
   try {
-    authInfo = await options.verifyToken(request);
+    authInfo = await options.verifyToken(request.request());
   } catch (error) {
-    report(`verifyToken failed: ${redact(error, request.headers.get("authorization"))}`);
+    report(`verifyToken failed: ${redact(error, request.header("authorization"))}`);
     return { ok: false, response: unauthorized(options, presented) };
   }
   if (authInfo === undefined && options.requireAuth) {

@@ -5,16 +5,20 @@
 import type { Logger } from "../../server/context.js";
 import { legacyServiceOf } from "../../server/legacy/service.js";
 import { type AuthInfo, type Dispatcher, httpStatusOf } from "../../shared/dispatch.js";
-import { ErrorCode, JSONRPCNotificationSchema, JSONRPCRequestSchema } from "../../types/index.js";
+import { ErrorCode, validJSONRPCNotification, validJSONRPCRequest } from "../../types/core.js";
 import {
   acceptsJsonAndEventStream,
   DEFAULT_MAX_BODY_BYTES,
+  emptyReply,
   errorResponse,
   isJsonContentType,
-  readBodyWithLimit,
+  type PlainReply,
+  type Reply,
+  toResponse,
 } from "./body.js";
 import { answerExchange } from "./exchange.js";
 import { type AuthOptions, authenticate, checkHostAndOrigin, type OriginGuardOptions } from "./guards.js";
+import { type Incoming, WebIncoming } from "./incoming.js";
 import { LegacyHttpEndpoint } from "./legacy-endpoint.js";
 import type { LegacyHttpOptions } from "./legacy-sessions.js";
 import {
@@ -58,8 +62,22 @@ export interface HttpHandlerOptions extends OriginGuardOptions, AuthOptions {
  */
 export type FetchHandler = (request: Request) => Promise<Response>;
 
+/** The validation ladder and dispatch behind a handler, over any request representation. */
+export type Endpoint = (request: Incoming) => Promise<Reply>;
+
+const ENDPOINT = Symbol("roundtrip-mcp.http.endpoint");
+
+/**
+ * The endpoint inside a handler made by `createHttpHandler`, so `toNodeListener` can serve
+ * `node:http` requests through it without building a `Request`/`Response` pair.
+ */
+export function endpointOf(handler: FetchHandler): Endpoint | undefined {
+  return (handler as FetchHandler & { [ENDPOINT]?: Endpoint })[ENDPOINT];
+}
+
 const DEFAULT_KEEP_ALIVE_MS = 15_000;
-const ALLOW = { Allow: "POST" };
+const ALLOW = { allow: "POST" };
+const ACCEPTED: PlainReply = Object.freeze(emptyReply(202));
 
 function validId(value: unknown): string | number | null {
   return typeof value === "string" || (typeof value === "number" && Number.isInteger(value)) ? value : null;
@@ -73,7 +91,7 @@ function schemaLookupOf(dispatcher: Dispatcher): ToolInputSchemaLookup | undefin
   return (name) => lookup.call(dispatcher, name);
 }
 
-function invalidRequest(id: string | number | null, message: string): Response {
+function invalidRequest(id: string | number | null, message: string): PlainReply {
   return errorResponse(400, id, ErrorCode.InvalidRequest, message);
 }
 
@@ -89,6 +107,12 @@ function invalidRequest(id: string | number | null, message: string): Response {
  * export default { fetch: handler }; // Workers / Bun / Deno
  */
 export function createHttpHandler(dispatcher: Dispatcher, options: HttpHandlerOptions = {}): FetchHandler {
+  const endpoint = createEndpoint(dispatcher, options);
+  const handler: FetchHandler = async (request) => toResponse(await endpoint(new WebIncoming(request)));
+  return Object.assign(handler, { [ENDPOINT]: endpoint });
+}
+
+function createEndpoint(dispatcher: Dispatcher, options: HttpHandlerOptions): Endpoint {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
   const report = (message: string) => options.logger?.warn(`[http] ${message}`);
@@ -111,7 +135,7 @@ export function createHttpHandler(dispatcher: Dispatcher, options: HttpHandlerOp
     }
     const auth = await authenticate(request, options, report);
     if (!auth.ok) return auth.response;
-    if (!isJsonContentType(request.headers.get("content-type"))) {
+    if (!isJsonContentType(request.header("content-type"))) {
       return errorResponse(
         415,
         null,
@@ -119,7 +143,7 @@ export function createHttpHandler(dispatcher: Dispatcher, options: HttpHandlerOp
         "Unsupported Media Type: use application/json",
       );
     }
-    const body = await readBodyWithLimit(request, maxBodyBytes);
+    const body = await request.readBody(maxBodyBytes);
     if (!body.ok) {
       return body.tooLarge
         ? errorResponse(
@@ -155,14 +179,13 @@ export function createHttpHandler(dispatcher: Dispatcher, options: HttpHandlerOp
     if (!Object.hasOwn(message, "id")) {
       // Accepted and ignored: the modern core defines no client notification over HTTP (closing the
       // stream is the cancellation, so a notifications/cancelled here has nothing to do).
-      return JSONRPCNotificationSchema.safeParse(message).success
-        ? new Response(null, { status: 202 })
-        : invalidRequest(null, "Invalid Request");
+      return validJSONRPCNotification(message) ? ACCEPTED : invalidRequest(null, "Invalid Request");
     }
-    const parsed = JSONRPCRequestSchema.safeParse(message);
-    if (!parsed.success) return invalidRequest(validId((message as { id?: unknown }).id), "Invalid Request");
-    const rpc: RequestBody = parsed.data;
-    if (!acceptsJsonAndEventStream(request.headers.get("accept"))) {
+    if (!validJSONRPCRequest(message)) {
+      return invalidRequest(validId((message as { id?: unknown }).id), "Invalid Request");
+    }
+    const rpc = message as RequestBody;
+    if (!acceptsJsonAndEventStream(request.header("accept"))) {
       return errorResponse(
         406,
         rpc.id,
@@ -191,16 +214,24 @@ export function createHttpHandler(dispatcher: Dispatcher, options: HttpHandlerOp
 function respond(
   dispatcher: Dispatcher,
   message: unknown,
-  request: Request,
+  request: Incoming,
   authInfo: AuthInfo | undefined,
   keepAliveMs: number,
   logger: HttpHandlerOptions["logger"],
-): Promise<Response> {
+): Promise<Reply> {
   return answerExchange({
     request,
     keepAliveMs,
     id: validId((message as { id?: unknown }).id),
-    run: (send, signal) => dispatcher.dispatch(message, { notify: send, signal, authInfo }),
+    run: (send, cancellation) =>
+      dispatcher.dispatch(message, {
+        notify: send,
+        get signal() {
+          return cancellation.signal;
+        },
+        cancelled: cancellation.cancelled,
+        authInfo,
+      }),
     statusOf: httpStatusOf,
     failureStatus: 500,
     onFailure: (error) =>

@@ -4,7 +4,7 @@
  * from a message body. Web-standard only (`atob`/`btoa`, `TextEncoder`): this file also runs on
  * Workers, Deno and Bun.
  */
-import { isCoreMethod, METHOD_SPECS, MetaKey } from "../../types/index.js";
+import { isCoreMethod, METHOD_RULES, MetaKey } from "../../types/core.js";
 
 /**
  * Header names, spelled as the spec does (header names are case-insensitive on the wire).
@@ -86,13 +86,28 @@ export function decodeHeaderValue(raw: string): HeaderDecodeResult {
   }
 }
 
+/**
+ * Raw `[name, value, …]` pairs (`node:http`'s `rawHeaders`) keyed by lower-case name, repeats
+ * combined as `Headers` combines them: ", ", and "; " for `Cookie`.
+ */
+export function combineRawHeaders(raw: readonly string[]): Map<string, string> {
+  const map = new Map<string, string>();
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = (raw[i] as string).toLowerCase();
+    const value = raw[i + 1] as string;
+    const previous = map.get(name);
+    map.set(name, previous === undefined ? value : `${previous}${name === "cookie" ? "; " : ", "}${value}`);
+  }
+  return map;
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** The body value a named method mirrors into `Mcp-Name` (`params.name` or `params.uri`). */
 export function nameParamOf(method: string): "name" | "uri" | undefined {
-  return isCoreMethod(method) ? METHOD_SPECS[method].nameParam : undefined;
+  return isCoreMethod(method) ? METHOD_RULES[method].nameParam : undefined;
 }
 
 /** `params._meta["io.modelcontextprotocol/protocolVersion"]`, when it is a string. */

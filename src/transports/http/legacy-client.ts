@@ -6,12 +6,8 @@
  */
 import { pause } from "../../shared/timers.js";
 import type { MessageInfo, Transport } from "../../shared/transport.js";
-import {
-  isJSONRPCErrorResponse,
-  isJSONRPCResultResponse,
-  type JSONRPCMessage,
-  type RequestId,
-} from "../../types/index.js";
+import { isJSONRPCErrorResponse, isJSONRPCResultResponse } from "../../types/core.js";
+import type { JSONRPCMessage, RequestId } from "../../types/index.js";
 import { describe } from "./answer.js";
 import type { StreamableHttpClientOptions } from "./client.js";
 import { HttpStatusError, HttpTransportError } from "./errors.js";

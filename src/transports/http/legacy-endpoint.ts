@@ -6,10 +6,12 @@
 import { hasModernEnvelope, opensLegacySession } from "../../server/legacy/connection.js";
 import type { LegacyService } from "../../server/legacy/service.js";
 import type { AuthInfo } from "../../shared/dispatch.js";
-import { ErrorCode, LEGACY_PROTOCOL_VERSIONS, type RequestId } from "../../types/index.js";
-import { acceptsJsonAndEventStream, errorResponse, jsonResponse } from "./body.js";
+import { ErrorCode, LEGACY_PROTOCOL_VERSIONS } from "../../types/core.js";
+import type { RequestId } from "../../types/index.js";
+import { acceptsJsonAndEventStream, emptyReply, errorResponse, jsonResponse, type Reply } from "./body.js";
 import type { AuthOutcome } from "./guards.js";
 import { HttpHeader } from "./headers.js";
+import type { Incoming } from "./incoming.js";
 import { respondLegacy } from "./legacy-respond.js";
 import { type LegacyHttpOptions, LegacySessionStore, type SessionEntry } from "./legacy-sessions.js";
 import { SSE_HEADERS, SseStream } from "./sse.js";
@@ -61,15 +63,15 @@ export class LegacyHttpEndpoint {
 
   /** A POSTed message without the modern envelope: `initialize`, or a message of a live session. */
   async post(
-    request: Request,
+    request: Incoming,
     message: unknown,
     authInfo: AuthInfo | undefined,
-  ): Promise<Response | undefined> {
+  ): Promise<Reply | undefined> {
     if (!isObject(message) || hasModernEnvelope(message)) return undefined;
     if (opensLegacySession(message) && "id" in message) return this.#initialize(request, message, authInfo);
-    const sessionId = request.headers.get(SESSION_HEADER);
+    const sessionId = request.header(SESSION_HEADER);
     if (sessionId === null) {
-      const version = request.headers.get(HttpHeader.ProtocolVersion);
+      const version = request.header(HttpHeader.ProtocolVersion);
       if (version === null || !LEGACY_PROTOCOL_VERSIONS.includes(version)) return undefined;
       return errorResponse(
         400,
@@ -79,18 +81,18 @@ export class LegacyHttpEndpoint {
       );
     }
     const entry = this.#session(request, sessionId, authInfo);
-    if (entry instanceof Response) return entry;
+    if (!("session" in entry)) return entry;
     if (isResponse(message)) {
       entry.session.receive(message);
-      return new Response(null, { status: 202 });
+      return emptyReply(202);
     }
     if (typeof message.method !== "string")
       return errorResponse(400, idOf(message), ErrorCode.InvalidRequest, "Invalid Request");
     if (!("id" in message)) {
       entry.session.notification({ method: message.method, params: message.params });
-      return new Response(null, { status: 202 });
+      return emptyReply(202);
     }
-    if (!acceptsJsonAndEventStream(request.headers.get("accept"))) {
+    if (!acceptsJsonAndEventStream(request.header("accept"))) {
       return errorResponse(
         406,
         idOf(message),
@@ -115,19 +117,19 @@ export class LegacyHttpEndpoint {
    * GET (the session's stream) and DELETE (end the session) of a live session. Anything else —
    * no session header, an unknown session — is not ours: the endpoint answers 405 as before.
    */
-  async other(request: Request, authenticate: () => Promise<AuthOutcome>): Promise<Response | undefined> {
-    const sessionId = request.headers.get(SESSION_HEADER);
+  async other(request: Incoming, authenticate: () => Promise<AuthOutcome>): Promise<Reply | undefined> {
+    const sessionId = request.header(SESSION_HEADER);
     if (sessionId === null || (request.method !== "GET" && request.method !== "DELETE")) return undefined;
     const auth = await authenticate();
     if (!auth.ok) return auth.response;
     if (this.sessions.get(sessionId, auth.authInfo) === undefined) return undefined;
     const entry = this.#session(request, sessionId, auth.authInfo);
-    if (entry instanceof Response) return entry;
+    if (!("session" in entry)) return entry;
     if (request.method === "DELETE") {
       this.sessions.delete(entry.id);
-      return new Response(null, { status: 200 });
+      return emptyReply(200);
     }
-    if (!acceptsEventStream(request.headers.get("accept"))) {
+    if (!acceptsEventStream(request.header("accept"))) {
       return errorResponse(
         406,
         null,
@@ -160,12 +162,12 @@ export class LegacyHttpEndpoint {
 
   /** Opens a session with this `initialize`; the id is minted only when the handshake succeeds. */
   async #initialize(
-    request: Request,
+    request: Incoming,
     message: Record<string, unknown>,
     authInfo: AuthInfo | undefined,
-  ): Promise<Response> {
+  ): Promise<Reply> {
     const id = idOf(message);
-    if (!acceptsJsonAndEventStream(request.headers.get("accept"))) {
+    if (!acceptsJsonAndEventStream(request.header("accept"))) {
       return errorResponse(
         406,
         id,
@@ -198,11 +200,11 @@ export class LegacyHttpEndpoint {
   }
 
   /** The live session of a request, or the 404/400 that answers it. */
-  #session(request: Request, sessionId: string, authInfo: AuthInfo | undefined): SessionEntry | Response {
+  #session(request: Incoming, sessionId: string, authInfo: AuthInfo | undefined): SessionEntry | Reply {
     const entry = this.sessions.get(sessionId, authInfo);
     if (!entry)
       return errorResponse(404, null, ErrorCode.InvalidRequest, "Not Found: unknown or expired session");
-    const version = request.headers.get(HttpHeader.ProtocolVersion);
+    const version = request.header(HttpHeader.ProtocolVersion);
     if (version !== null && !LEGACY_PROTOCOL_VERSIONS.includes(version)) {
       return errorResponse(
         400,

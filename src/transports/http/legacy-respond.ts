@@ -5,7 +5,9 @@
  */
 import type { LegacySession } from "../../server/legacy/session.js";
 import type { AuthInfo } from "../../shared/dispatch.js";
+import type { Reply } from "./body.js";
 import { answerExchange } from "./exchange.js";
+import type { Incoming } from "./incoming.js";
 
 /** What `respondLegacy` needs besides the request. */
 export interface LegacyExchange {
@@ -24,15 +26,16 @@ export interface LegacyExchange {
  */
 export function respondLegacy(
   message: Record<string, unknown>,
-  request: Request,
+  request: Incoming,
   exchange: LegacyExchange,
-): Promise<Response> {
+): Promise<Reply> {
   const id = message.id;
   return answerExchange({
     request,
     keepAliveMs: exchange.keepAliveMs,
     id: typeof id === "string" || typeof id === "number" ? id : null,
-    run: (send, signal) => exchange.session.handle(message, { send, signal, authInfo: exchange.authInfo }),
+    run: (send, cancellation) =>
+      exchange.session.handle(message, { send, signal: cancellation.signal, authInfo: exchange.authInfo }),
     statusOf: () => 200,
     failureStatus: 200,
     onFailure: (error) =>

@@ -1,13 +1,15 @@
 /**
- * `node:http` without a framework: a direct IncomingMessage → Request / Response → ServerResponse
- * adapter (bodies streamed both ways, disconnects propagated), and `serveHttp` on top of it.
+ * `node:http` without a framework: `toNodeListener` (any fetch handler; a `createHttpHandler`
+ * endpoint serves POSTs directly, without `Request`/`Response`) and `serveHttp` on top of it.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Dispatcher } from "../../shared/dispatch.js";
-import { ErrorCode } from "../../types/index.js";
+import { ErrorCode } from "../../types/core.js";
 import { isLoopbackHostname } from "./guards.js";
-import { createHttpHandler, type FetchHandler, type HttpHandlerOptions } from "./handler.js";
+import { createHttpHandler, endpointOf, type FetchHandler, type HttpHandlerOptions } from "./handler.js";
+import { toWebRequest, writeReply, writeWebResponse } from "./node-adapter.js";
+import { NodeIncoming, servesDirectly } from "./node-incoming.js";
 
 /**
  * A `node:http` request listener (also usable as Express/Connect middleware's final handler).
@@ -18,106 +20,21 @@ import { createHttpHandler, type FetchHandler, type HttpHandlerOptions } from ".
  */
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
 
-const BODYLESS = new Set(["GET", "HEAD"]);
-
-function toWebRequest(req: IncomingMessage, signal: AbortSignal): Request {
-  const headers = new Headers();
-  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
-    headers.append(req.rawHeaders[i] as string, req.rawHeaders[i + 1] as string);
-  }
-  let url: URL;
-  try {
-    url = new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`);
-  } catch {
-    // A Host that is not a URL authority: keep it in the headers for the Host guard to refuse.
-    url = new URL(req.url?.startsWith("/") ? req.url : "/", "http://localhost");
-  }
-  const method = req.method ?? "GET";
-  const init: RequestInit & { duplex?: "half" } = { method, headers, signal };
-  if (!BODYLESS.has(method)) {
-    init.duplex = "half";
-    init.body = new ReadableStream<Uint8Array>(
-      {
-        start(controller) {
-          req.on("data", (chunk: Buffer) => {
-            controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-            if ((controller.desiredSize ?? 0) <= 0) req.pause();
-          });
-          req.once("end", () => controller.close());
-          req.once("error", (error) => controller.error(error));
-        },
-        pull() {
-          req.resume();
-        },
-        cancel() {
-          // The handler stopped reading (e.g. 413): stop buffering; the response closes the connection.
-          req.pause();
-        },
-      },
-      { highWaterMark: 16 },
+function failed(res: ServerResponse): void {
+  if (!res.headersSent) {
+    res.writeHead(500, { "content-type": "application/json" });
+    res.end(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: ErrorCode.InternalError, message: "Internal error" },
+      }),
     );
-  }
-  return new Request(url, init);
+  } else res.destroy();
 }
 
-async function writeWebResponse(
-  response: Response,
-  req: IncomingMessage,
-  res: ServerResponse,
-): Promise<void> {
-  const headers: Record<string, string | string[]> = {};
-  response.headers.forEach((value, key) => {
-    headers[key] = value;
-  });
-  const cookies = response.headers.getSetCookie();
-  if (cookies.length > 0) headers["set-cookie"] = cookies;
-  // An unread body (413, early rejections) must not be drained: close the connection instead.
-  if (!req.complete) headers.connection = "close";
-  if (response.statusText) res.statusMessage = response.statusText;
-  const type = response.headers.get("content-type") ?? "";
-  if (response.body === null || type.startsWith("application/json")) {
-    // Bounded bodies go out in one write with a Content-Length (no chunked framing, one packet).
-    const data = response.body === null ? undefined : new Uint8Array(await response.arrayBuffer());
-    if (data) headers["content-length"] = String(data.byteLength);
-    res.writeHead(response.status, headers);
-    res.end(data);
-    return;
-  }
-  res.writeHead(response.status, headers);
-  // Event streams must reach the client now, not with the first event.
-  if (type.startsWith("text/event-stream")) res.flushHeaders();
-  const reader = response.body.getReader();
-  const stop = () => void reader.cancel().catch(() => {});
-  res.once("close", stop);
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (!res.write(value)) {
-        await new Promise<void>((resolve) => {
-          res.once("drain", resolve);
-          res.once("close", resolve);
-        });
-      }
-      if (res.destroyed) break;
-    }
-  } catch {
-    // The stream failed or was cancelled because the client left: nothing more to send.
-  } finally {
-    res.off("close", stop);
-    res.end();
-  }
-}
-
-/**
- * Adapts a fetch handler to `node:http` (Express and Connect accept it too). The client closing
- * the connection aborts the `Request`'s signal, which cancels the dispatch.
- *
- * @example
- * const listener = toNodeListener(createHttpHandler(server));
- * http.createServer((req, res) => (req.url === "/mcp" ? listener(req, res) : res.end())).listen(3000);
- */
-export function toNodeListener(handler: FetchHandler): NodeListener {
+/** Through `Request`/`Response`: what any fetch handler gets. */
+function webListener(handler: FetchHandler): NodeListener {
   return (req, res) => {
     const controller = new AbortController();
     res.once("close", () => {
@@ -139,18 +56,28 @@ export function toNodeListener(handler: FetchHandler): NodeListener {
     }
     handler(request)
       .then((response) => writeWebResponse(response, req, res))
-      .catch(() => {
-        if (!res.headersSent) {
-          res.writeHead(500, { "content-type": "application/json" });
-          res.end(
-            JSON.stringify({
-              jsonrpc: "2.0",
-              id: null,
-              error: { code: ErrorCode.InternalError, message: "Internal error" },
-            }),
-          );
-        } else res.destroy();
-      });
+      .catch(() => failed(res));
+  };
+}
+
+/**
+ * Adapts a fetch handler to `node:http` (Express and Connect accept it too). The client closing
+ * the connection aborts the `Request`'s signal, which cancels the dispatch. A handler made by
+ * `createHttpHandler` answers POSTs straight from the IncomingMessage, with the same answers.
+ *
+ * @example
+ * const listener = toNodeListener(createHttpHandler(server));
+ * http.createServer((req, res) => (req.url === "/mcp" ? listener(req, res) : res.end())).listen(3000);
+ */
+export function toNodeListener(handler: FetchHandler): NodeListener {
+  const viaWeb = webListener(handler);
+  const endpoint = endpointOf(handler);
+  if (!endpoint) return viaWeb;
+  return (req, res) => {
+    if (!servesDirectly(req)) return viaWeb(req, res);
+    endpoint(new NodeIncoming(req, res))
+      .then((reply) => writeReply(reply, req, res))
+      .catch(() => failed(res));
   };
 }
 

@@ -2,9 +2,11 @@
  * The header rungs of the validation ladder: `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and
  * `Mcp-Param-*` must agree with the body, else 400 with -32020 naming the header.
  */
-import { MetaKey, type RequestId } from "../../types/index.js";
-import { headerMismatch } from "./body.js";
+import { MetaKey } from "../../types/core.js";
+import type { RequestId } from "../../types/index.js";
+import { headerMismatch, type PlainReply } from "./body.js";
 import { decodeHeaderValue, envelopeVersionOf, HttpHeader, nameParamOf } from "./headers.js";
+import type { Incoming } from "./incoming.js";
 import { argumentAt, headerTextOf, validateXMcpHeaders } from "./x-mcp-header.js";
 
 /** The `x-mcp-header` declarations of a tool schema, walked once per schema object (every call asks). */
@@ -37,8 +39,8 @@ export interface RequestBody {
 const INTEGER = /^-?\d+$/;
 const PLAIN = /^[\x20-\x7e]*$/;
 
-function readHeader(request: Request, name: string, id: RequestId): string | Response | undefined {
-  const raw = request.headers.get(name);
+function readHeader(request: Incoming, name: string, id: RequestId): string | PlainReply | undefined {
+  const raw = request.header(name);
   if (raw === null) return undefined;
   const decoded = decodeHeaderValue(raw);
   return decoded.ok ? decoded.value : headerMismatch(id, `Header ${name} ${decoded.reason}`);
@@ -49,11 +51,11 @@ function readHeader(request: Request, name: string, id: RequestId): string | Res
  * envelope has no string protocol version skips these checks: the dispatcher answers it with
  * -32602 (HTTP 400), which says more than a header complaint would.
  */
-export function checkStandardHeaders(request: Request, body: RequestBody): Response | undefined {
+export function checkStandardHeaders(request: Incoming, body: RequestBody): PlainReply | undefined {
   const version = envelopeVersionOf(body.params);
   if (version === undefined) return undefined;
   const { id, method } = body;
-  const versionHeader = request.headers.get(HttpHeader.ProtocolVersion);
+  const versionHeader = request.header(HttpHeader.ProtocolVersion);
   if (versionHeader === null)
     return headerMismatch(id, `Missing required header ${HttpHeader.ProtocolVersion}`);
   if (!PLAIN.test(versionHeader)) {
@@ -65,7 +67,7 @@ export function checkStandardHeaders(request: Request, body: RequestBody): Respo
       `Header ${HttpHeader.ProtocolVersion} does not match params._meta["${MetaKey.ProtocolVersion}"]`,
     );
   }
-  const methodHeader = request.headers.get(HttpHeader.Method);
+  const methodHeader = request.header(HttpHeader.Method);
   if (methodHeader === null) return headerMismatch(id, `Missing required header ${HttpHeader.Method}`);
   if (!PLAIN.test(methodHeader))
     return headerMismatch(id, `Header ${HttpHeader.Method} contains invalid characters`);
@@ -74,7 +76,7 @@ export function checkStandardHeaders(request: Request, body: RequestBody): Respo
   const nameParam = nameParamOf(method);
   if (nameParam === undefined) return undefined;
   const name = readHeader(request, HttpHeader.Name, id);
-  if (name instanceof Response) return name;
+  if (typeof name === "object") return name;
   if (name === undefined) return headerMismatch(id, `Missing required header ${HttpHeader.Name}`);
   if (name !== body.params?.[nameParam]) {
     return headerMismatch(id, `Header ${HttpHeader.Name} does not match params.${nameParam}`);
@@ -94,10 +96,10 @@ function sameValue(header: string, value: unknown): boolean {
  * left to the tool's own input validation unless a header claims a value for it.
  */
 export async function checkParamHeaders(
-  request: Request,
+  request: Incoming,
   body: RequestBody,
   lookup: ToolInputSchemaLookup,
-): Promise<Response | undefined> {
+): Promise<PlainReply | undefined> {
   const toolName = body.params?.name;
   if (body.method !== "tools/call" || typeof toolName !== "string") return undefined;
   const schema = await lookup(toolName);
@@ -106,7 +108,7 @@ export async function checkParamHeaders(
   for (const declared of declaredHeaders(schema)) {
     const headerName = `${HttpHeader.ParamPrefix}${declared.name}`;
     const header = readHeader(request, headerName, body.id);
-    if (header instanceof Response) return header;
+    if (typeof header === "object") return header;
     const value = argumentAt(args, declared.path);
     const mirrorable = headerTextOf(value) !== undefined;
     if (header === undefined) {
