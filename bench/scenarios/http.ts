@@ -29,7 +29,7 @@ import { fmtRatio, fmtSummary, type Summary } from "../lib/stats.js";
 import { EXPECTED_TEXT, expectEqual, LegCounter, MODERN_VERSION } from "../lib/workload.js";
 import { DETAIL_HEADER, detailLine, runText } from "./inmemory.js";
 
-type Who = "ours" | "theirs" | "echo";
+type Who = "ours" | "theirs" | "echo" | "echoFetch";
 
 interface Task {
   family: "http";
@@ -92,7 +92,7 @@ export async function open(input: unknown): Promise<OpenTarget> {
   const task = input as Task;
   const legs = new LegCounter();
   const posts = { count: 0 };
-  if (task.who === "echo") {
+  if (task.who === "echo" || task.who === "echoFetch") {
     const server = echoServer(legs);
     server.on("request", () => posts.count++);
     const url = await listen(server);
@@ -104,20 +104,29 @@ export async function open(input: unknown): Promise<OpenTarget> {
       accept: "application/json",
       "content-length": String(Buffer.byteLength(ECHO_BODY)),
     };
+    const viaFetch = async () => {
+      const response = await fetch(url, { method: "POST", headers, body: ECHO_BODY });
+      return ((await response.json()) as { result: unknown }).result;
+    };
     return {
-      flow: () =>
-        new Promise<unknown>((resolve, reject) => {
-          const req = request(url, { method: "POST", agent, headers }, (res) => {
-            const chunks: Buffer[] = [];
-            res.on("data", (chunk: Buffer) => chunks.push(chunk));
-            res.on("end", () => {
-              resolve((JSON.parse(Buffer.concat(chunks).toString("utf8")) as { result: unknown }).result);
-            });
-            res.on("error", reject);
-          });
-          req.on("error", reject);
-          req.end(ECHO_BODY);
-        }),
+      flow:
+        task.who === "echoFetch"
+          ? viaFetch
+          : () =>
+              new Promise<unknown>((resolve, reject) => {
+                const req = request(url, { method: "POST", agent, headers }, (res) => {
+                  const chunks: Buffer[] = [];
+                  res.on("data", (chunk: Buffer) => chunks.push(chunk));
+                  res.on("end", () => {
+                    resolve(
+                      (JSON.parse(Buffer.concat(chunks).toString("utf8")) as { result: unknown }).result,
+                    );
+                  });
+                  res.on("error", reject);
+                });
+                req.on("error", reject);
+                req.end(ECHO_BODY);
+              }),
       expectedText: EXPECTED_TEXT,
       legsPerFlow: 1,
       legs,
@@ -185,6 +194,7 @@ const LABELS: Record<Who, string> = {
   ours: "roundtrip `serveHttp` + `Client.connect(url)`, sealed",
   theirs: "official `createMcpHandler` via `toNodeListener`, no codec",
   echo: 'bare `node:http` JSON echo + `node:http` keep-alive client (1 POST per "flow")',
+  echoFetch: "the same echo + `fetch` as its client (the baseline before our client left `fetch`)",
 };
 
 export const scenario: Scenario = {
@@ -194,14 +204,19 @@ export const scenario: Scenario = {
     const rows: SummaryRow[] = [];
     const detail: string[] = [];
     const data: Record<string, ThroughputResult> = {};
-    const WHO = ["ours", "theirs", "echo"] as const;
+    const WHO = ["ours", "theirs", "echo", "echoFetch"] as const;
     for (const concurrency of [1, 16]) {
       const measure = measureOptions(ctx, { maxFlows: 10_000, concurrency });
       const list = await runGroup(
         ctx,
         WHO.map((who) => ({ label: `${who} c=${concurrency}`, task: { family: "http", who, measure } })),
       );
-      const [ours, theirs, echo] = list as [ThroughputResult, ThroughputResult, ThroughputResult];
+      const [ours, theirs, echo, echoFetch] = list as [
+        ThroughputResult,
+        ThroughputResult,
+        ThroughputResult,
+        ThroughputResult,
+      ];
       WHO.forEach((who, i) => {
         data[`${who}-c${concurrency}`] = list[i] as ThroughputResult;
       });
@@ -224,6 +239,16 @@ export const scenario: Scenario = {
         target: "≥ 60% of echo",
         status: share >= 0.6 ? "PASS" : "MISS",
         margin: share >= 0.6 ? `${fmtRatio(share / 0.6)} over target` : `needs ${fmtRatio(0.6 / share)} more`,
+      });
+      const fetchShare = pairedRatio(ours, echoFetch) * 2;
+      rows.push({
+        scenario: `Loopback HTTP c=${concurrency}, POSTs/s vs the echo driven by \`fetch\``,
+        ours: fmtSummary(ourPosts),
+        theirs: `echo ${fmtSummary(flowsPerSecond(echoFetch))}`,
+        ratio: `${(fetchShare * 100).toFixed(0)}% of echo`,
+        target: "— (report)",
+        status: "info",
+        margin: "",
       });
       detail.push(
         `Concurrency ${concurrency}: ${runText(measure)}; POSTs counted by the \`node:http\` server.`,
