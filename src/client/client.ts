@@ -8,6 +8,7 @@ import type {
   GetPromptResult,
   Implementation,
   InputRequiredResult,
+  InputResponses,
   JSONRPCNotification,
   ListPromptsResult,
   ListResourcesResult,
@@ -336,12 +337,7 @@ export class Client implements AsyncDisposable {
       allowInputRequired: true as const,
     };
     try {
-      const first = await leg({
-        ...base,
-        signal: scope.signal,
-        inputResponses: options.inputResponses,
-        requestState: options.requestState,
-      });
+      const first = await leg(legOptions(base, scope.signal, options.inputResponses, options.requestState));
       if (!isInputRequiredResult(first)) {
         cache?.set(this.#partition, method, cacheKey as string, first);
         return first;
@@ -360,7 +356,7 @@ export class Client implements AsyncDisposable {
             request,
           ),
         retry: (inputResponses, requestState, signal) =>
-          leg({ ...base, signal, inputResponses, requestState }),
+          leg(legOptions(base, signal, inputResponses, requestState)),
       });
     } catch (error) {
       throw scope.failure(error);
@@ -368,4 +364,26 @@ export class Client implements AsyncDisposable {
       scope.dispose();
     }
   }
+}
+
+/** One leg's options: the flow's, plus this leg's signal and input (no spread: it is per leg). */
+function legOptions<B extends object>(
+  base: B,
+  signal: AbortSignal | undefined,
+  inputResponses: InputResponses | undefined,
+  requestState: string | undefined,
+): B & {
+  signal: AbortSignal | undefined;
+  inputResponses: InputResponses | undefined;
+  requestState: string | undefined;
+} {
+  const options = Object.assign({}, base) as B & {
+    signal: AbortSignal | undefined;
+    inputResponses: InputResponses | undefined;
+    requestState: string | undefined;
+  };
+  options.signal = signal;
+  options.inputResponses = inputResponses;
+  options.requestState = requestState;
+  return options;
 }
