@@ -41,6 +41,17 @@ describe("AesGcmRequestStateCodec", () => {
     expect(body(token)).toHaveLength(4 + 12 + payload.length + 16);
   });
 
+  it("never repeats a nonce across 2,000 seals (several refills of the nonce pool)", () => {
+    const nonces = new Set<string>();
+    for (let i = 0; i < 2000; i++)
+      nonces.add(
+        body(codec.seal(enc("same")))
+          .subarray(4, 16)
+          .toString("hex"),
+      );
+    expect(nonces.size).toBe(2000);
+  });
+
   it("produces distinct tokens for two seals of one payload, and both unseal", () => {
     const [one, two] = [codec.seal(enc("same")), codec.seal(enc("same"))];
     expect(one).not.toBe(two);
