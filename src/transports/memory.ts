@@ -1,3 +1,4 @@
+import { Cancellation } from "../shared/cancellation.js";
 import type { AuthInfo, DispatchContext, Dispatcher } from "../shared/dispatch.js";
 import type { MessageInfo, Transport } from "../shared/transport.js";
 import { MetaKey, NotificationMethod, validCancelledNotificationParams } from "../types/core.js";
@@ -30,32 +31,6 @@ function opensLegacySession(wire: Record<string, unknown>): boolean {
   return wire.method === "initialize" && meta?.[MetaKey.ProtocolVersion] === undefined;
 }
 
-/**
- * A request's cancellation, with its `AbortSignal` built only when something reads it: creating
- * one per request was a tenth of the cost of an in-memory call.
- */
-class LazyAbort {
-  #controller: AbortController | undefined;
-  #aborted = false;
-
-  get aborted(): boolean {
-    return this.#aborted;
-  }
-
-  get signal(): AbortSignal {
-    if (this.#controller === undefined) {
-      this.#controller = new AbortController();
-      if (this.#aborted) this.#controller.abort();
-    }
-    return this.#controller.signal;
-  }
-
-  abort(): void {
-    this.#aborted = true;
-    this.#controller?.abort();
-  }
-}
-
 /** Which way a message crossed the in-memory wire. */
 export type WireDirection = "client→server" | "server→client";
 
@@ -84,7 +59,7 @@ export interface MemoryTransportOptions {
 export class MemoryTransport implements Transport {
   readonly #target: Dispatcher;
   readonly #options: MemoryTransportOptions;
-  readonly #inFlight = new Map<RequestId, LazyAbort>();
+  readonly #inFlight = new Map<RequestId, Cancellation>();
   #closed = false;
   /** Set by an `initialize` without the envelope, when the target serves 2025 clients too. */
   #legacy: EraLock | undefined;
@@ -114,26 +89,26 @@ export class MemoryTransport implements Transport {
       return;
     }
     const id = wire.id as RequestId;
-    const pending = new LazyAbort();
+    const pending = new Cancellation();
     this.#inFlight.set(id, pending);
     const context: DispatchContext = {
       get signal() {
         return pending.signal;
       },
-      cancelled: () => pending.aborted,
+      cancelled: pending.cancelled,
       authInfo: this.#options.authInfo,
       notify: (notification) => this.#deliver(notification, { relatedRequestId: id }),
     };
     void (this.#legacy ?? this.#target).dispatch(wire, context).then((response) => {
       this.#inFlight.delete(id);
-      if (response && !pending.aborted) this.#deliver(response, {});
+      if (response && !pending.cancelled()) this.#deliver(response, {});
     });
   }
 
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    for (const pending of this.#inFlight.values()) pending.abort();
+    for (const pending of this.#inFlight.values()) pending.cancel();
     this.#inFlight.clear();
     this.#legacy?.close();
     this.onclose?.();
@@ -144,7 +119,7 @@ export class MemoryTransport implements Transport {
     if (notification.method !== NotificationMethod.Cancelled) return;
     const params = notification.params;
     if (!validCancelledNotificationParams(params)) return;
-    this.#inFlight.get((params as CancelledNotificationParams).requestId)?.abort();
+    this.#inFlight.get((params as CancelledNotificationParams).requestId)?.cancel();
   }
 
   #deliver(message: JSONRPCMessage, info: MessageInfo): void {

@@ -3,10 +3,11 @@
  * cancellation by closing the stream, and one retry when a read-only request's stream drops or a
  * connection is refused (nothing was sent, so even tools/call is safe to re-send).
  */
+
+import { Cancellation } from "../../shared/cancellation.js";
 import type { MessageInfo, Transport } from "../../shared/transport.js";
 import type { JSONRPCMessage, RequestId } from "../../types/index.js";
 import { ANSWERED, describe, FetchReceived, type Outcome, type Received, readAnswer } from "./answer.js";
-import { Cancellation } from "./cancellation.js";
 import { HttpStatusError, HttpTransportError } from "./errors.js";
 import { envelopeVersionOf, standardHeadersFor } from "./headers.js";
 import { LegacyHttpClientTransport } from "./legacy-client.js";

@@ -1,7 +1,7 @@
+import { Cancellation } from "../../shared/cancellation.js";
 import { ErrorCode } from "../../types/core.js";
 import type { JSONRPCMessage, JSONRPCResponse, RequestId } from "../../types/index.js";
 import { emptyReply, jsonResponse, type Reply } from "./body.js";
-import { Cancellation } from "./cancellation.js";
 import type { Incoming } from "./incoming.js";
 import { SSE_HEADERS, SseStream } from "./sse.js";
 

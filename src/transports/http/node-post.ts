@@ -10,8 +10,8 @@ import type * as Http from "node:http";
 import type * as Https from "node:https";
 import type { Socket } from "node:net";
 import type * as Zlib from "node:zlib";
+import type { Cancellation } from "../../shared/cancellation.js";
 import type { Received } from "./answer.js";
-import type { Cancellation } from "./cancellation.js";
 import { combineRawHeaders } from "./headers.js";
 import { type DecodeModules, NodeReceived } from "./node-received.js";
 
