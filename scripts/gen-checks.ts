@@ -319,17 +319,31 @@ function isBase64(v: string): boolean {
 }
 
 /**
+ * Where and why \`check\` rejects \`value\` (the first failure found); undefined when it accepts.
+ *
+ * @example
+ * explainFailure(validRequestedSchema, form)?.path; // ["properties", "address"]
+ */
+export function explainFailure(
+  check: (value: unknown, at?: Path) => boolean,
+  value: unknown,
+): { path: Path; expected: string } | undefined {
+  issue = undefined;
+  const valid = check(value, []);
+  const found = issue as { path: Path; expected: string } | undefined;
+  issue = undefined;
+  return valid ? undefined : (found ?? { path: [], expected: "a valid value" });
+}
+
+/**
  * Why \`check\` rejects \`value\`, as "path: expected …" (the first failure found), for error messages.
  *
  * @example
  * if (!validCallToolRequestParams(params)) throw new Error(describeFailure(validCallToolRequestParams, params));
  */
 export function describeFailure(check: (value: unknown, at?: Path) => boolean, value: unknown): string {
-  issue = undefined;
-  const valid = check(value, []);
-  const found = issue as { path: Path; expected: string } | undefined;
-  issue = undefined;
-  if (valid || found === undefined) return "invalid";
+  const found = explainFailure(check, value);
+  if (found === undefined) return "invalid";
   const where = found.path.length > 0 ? found.path.join(".") : "value";
   return \`\${where}: expected \${found.expected}\`;
 }

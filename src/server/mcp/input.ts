@@ -1,10 +1,10 @@
 import {
   ErrorCode,
+  explainFailure,
   McpError,
   validCreateMessageResult,
   validElicitResult,
   validListRootsResult,
-  validPrimitiveSchemaDefinition,
   validRequestedSchema,
 } from "../../types/core.js";
 import type {
@@ -45,19 +45,6 @@ export function inputRequired(fields: {
 
 const DROPPED_KEYS = new Set(["$schema", "additionalProperties"]);
 
-/** Where a rendered form breaks the flat-form rules: the root's type, or the first bad property. */
-function offendingPart(form: Record<string, unknown>): string {
-  if (form.type !== "object") return "type";
-  const properties = form.properties;
-  if (typeof properties !== "object" || properties === null || Array.isArray(properties)) return "properties";
-  const bad = Object.entries(properties).find(([, property]) => !validPrimitiveSchemaDefinition(property));
-  if (bad) return `properties.${bad[0]}`;
-  const { required } = form;
-  const requiredOk =
-    required === undefined || (Array.isArray(required) && required.every((key) => typeof key === "string"));
-  return requiredOk ? "" : "required";
-}
-
 /**
  * Renders a form schema for elicitation: a zod object (or any object schema) whose properties are
  * flat primitives. Throws when the shape is something elicitation cannot express.
@@ -68,7 +55,7 @@ export function renderRequestedSchema(schema: SchemaLike | RequestedSchema): Req
   const json = compileSchema(schema as SchemaLike, "input").jsonSchema;
   const cleaned = Object.fromEntries(Object.entries(json).filter(([key]) => !DROPPED_KEYS.has(key)));
   if (!validRequestedSchema(cleaned)) {
-    const where = offendingPart(cleaned);
+    const where = explainFailure(validRequestedSchema, cleaned)?.path.join(".") ?? "";
     throw new Error(
       "An elicitation form must be a flat object of strings, numbers, integers, booleans or enums " +
         `(no nesting, no arrays of objects)${where ? `; offending part: ${where}` : ""}`,
