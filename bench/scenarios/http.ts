@@ -87,6 +87,37 @@ function echoServer(legs: LegCounter): Server {
   });
 }
 
+const ECHO_HEADERS = {
+  "content-type": "application/json",
+  accept: "application/json",
+  "content-length": String(Buffer.byteLength(ECHO_BODY)),
+};
+
+/**
+ * One echo POST through the cheapest client there is (node:http, keep-alive), as our client uses
+ * on Node: the echo must not look slow because of its client.
+ */
+function echoViaHttp(url: URL, agent: Agent): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: "POST", agent, headers: ECHO_HEADERS }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () =>
+        resolve((JSON.parse(Buffer.concat(chunks).toString("utf8")) as { result: unknown }).result),
+      );
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end(ECHO_BODY);
+  });
+}
+
+/** One echo POST through `fetch`: the baseline as measured before our client left it. */
+async function echoViaFetch(url: URL): Promise<unknown> {
+  const response = await fetch(url, { method: "POST", headers: ECHO_HEADERS, body: ECHO_BODY });
+  return ((await response.json()) as { result: unknown }).result;
+}
+
 /** Child side. */
 export async function open(input: unknown): Promise<OpenTarget> {
   const task = input as Task;
@@ -96,37 +127,9 @@ export async function open(input: unknown): Promise<OpenTarget> {
     const server = echoServer(legs);
     server.on("request", () => posts.count++);
     const url = await listen(server);
-    // The cheapest client there is (node:http, keep-alive), as our client uses on Node: the echo
-    // must not look slow because of its client.
     const agent = new Agent({ keepAlive: true });
-    const headers = {
-      "content-type": "application/json",
-      accept: "application/json",
-      "content-length": String(Buffer.byteLength(ECHO_BODY)),
-    };
-    const viaFetch = async () => {
-      const response = await fetch(url, { method: "POST", headers, body: ECHO_BODY });
-      return ((await response.json()) as { result: unknown }).result;
-    };
     return {
-      flow:
-        task.who === "echoFetch"
-          ? viaFetch
-          : () =>
-              new Promise<unknown>((resolve, reject) => {
-                const req = request(url, { method: "POST", agent, headers }, (res) => {
-                  const chunks: Buffer[] = [];
-                  res.on("data", (chunk: Buffer) => chunks.push(chunk));
-                  res.on("end", () => {
-                    resolve(
-                      (JSON.parse(Buffer.concat(chunks).toString("utf8")) as { result: unknown }).result,
-                    );
-                  });
-                  res.on("error", reject);
-                });
-                req.on("error", reject);
-                req.end(ECHO_BODY);
-              }),
+      flow: task.who === "echoFetch" ? () => echoViaFetch(url) : () => echoViaHttp(url, agent),
       expectedText: EXPECTED_TEXT,
       legsPerFlow: 1,
       legs,
