@@ -90,6 +90,8 @@ export interface AccessLogEntry {
   /** Every instance nginx tried for this request, in order (more than one: nginx moved on). */
   upstreams: string[];
   upstreamStatuses: string[];
+  /** The request's `Mcp-Method` header ("" when it had none). */
+  method: string;
 }
 
 export interface NginxHandle {
@@ -100,6 +102,11 @@ export interface NginxHandle {
   readonly process: ChildProcess;
   /** Parsed access log so far (nginx writes each line when the request ends). */
   accessLog(): AccessLogEntry[];
+  /**
+   * The access log once it has stopped growing for `quietMs` (bounded by `timeoutMs`): nginx writes
+   * a line just after the response leaves, so a client can hold the answer before its line exists.
+   */
+  settledAccessLog(quietMs?: number, timeoutMs?: number): Promise<AccessLogEntry[]>;
   errorLog(): string;
   /** Graceful stop (SIGQUIT), SIGKILL after `graceMs`; then removes the prefix folder. */
   stop(graceMs?: number): Promise<void>;
@@ -140,9 +147,14 @@ function tries(value: string | undefined): string[] {
 function parseAccessLog(text: string): AccessLogEntry[] {
   const entries: AccessLogEntry[] = [];
   for (const line of text.split("\n")) {
-    const match = /^\S+ (\d{3}) "([^"]*)" "([^"]*)"/.exec(line);
+    const match = /^\S+ (\d{3}) "([^"]*)" "([^"]*)" "([^"]*)"/.exec(line);
     if (!match) continue;
-    entries.push({ status: Number(match[1]), upstreams: tries(match[2]), upstreamStatuses: tries(match[3]) });
+    entries.push({
+      status: Number(match[1]),
+      upstreams: tries(match[2]),
+      upstreamStatuses: tries(match[3]),
+      method: match[4] === "-" ? "" : (match[4] ?? ""),
+    });
   }
   return entries;
 }
@@ -188,6 +200,17 @@ export async function startNginx(options: {
       accessLog: () => {
         const path = join(prefix, "access.log");
         return existsSync(path) ? parseAccessLog(readFileSync(path, "utf8")) : [];
+      },
+      settledAccessLog: async (quietMs = 100, timeoutMs = 3_000) => {
+        const deadline = performance.now() + timeoutMs;
+        let entries = handle.accessLog();
+        while (performance.now() < deadline) {
+          await sleep(quietMs);
+          const next = handle.accessLog();
+          if (next.length === entries.length) return next;
+          entries = next;
+        }
+        return entries;
       },
       errorLog: () => {
         const path = join(prefix, "error.log");

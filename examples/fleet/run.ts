@@ -434,7 +434,7 @@ async function main(): Promise<void> {
     });
     await killing;
     await client.close();
-    const log = fleet.nginx.accessLog();
+    const log = await fleet.nginx.settledAccessLog();
     const report = {
       nginx: fleet.url,
       instances: fleet.instances.map((instance) => ({

@@ -7,7 +7,7 @@
 //      whose request died with the instance are re-issued by the flow harness).
 // Needs the nginx binary (Debian's package; .ci/run installs it). Skipped only when it is absent.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findNginx } from "../../examples/fleet/nginx.js";
+import { type AccessLogEntry, findNginx } from "../../examples/fleet/nginx.js";
 import {
   ANSWER,
   autoFlow,
@@ -120,6 +120,11 @@ function expectInputRequired(answer: WireAnswer): string {
   return state as string;
 }
 
+/** The legs of flows only (a client's connect adds a server/discover line of its own). */
+function toolCalls(log: AccessLogEntry[]): AccessLogEntry[] {
+  return log.filter((entry) => entry.method === "tools/call");
+}
+
 function wireInstance(answer: WireAnswer): unknown {
   return answer.body.result?._meta?.[INSTANCE_META_KEY];
 }
@@ -154,7 +159,7 @@ describe("a fleet of 3 instances sharing one key ring, behind nginx", () => {
       const { url } = fleet as Fleet;
       const client = await connectClient(url);
       clients.push(client);
-      const before = (fleet as Fleet).nginx.accessLog().length;
+      const before = (await (fleet as Fleet).nginx.settledAccessLog()).length;
       const run = await runFlows({
         count: FLOWS,
         concurrency: FLOWS, // all in flight at once
@@ -174,7 +179,7 @@ describe("a fleet of 3 instances sharing one key ring, behind nginx", () => {
         expect(run.results.some((result) => result.answeredBy === id)).toBe(true);
       }
       // nginx saw both legs of every flow, all answered 200 by an instance, none moved on.
-      const log = (fleet as Fleet).nginx.accessLog().slice(before);
+      const log = toolCalls((await (fleet as Fleet).nginx.settledAccessLog()).slice(before));
       expect(log).toHaveLength(2 * FLOWS);
       expect(log.every((entry) => entry.status === 200 && entry.upstreams.length === 1)).toBe(true);
     },
@@ -206,7 +211,7 @@ describe("a fleet of 3 instances sharing one key ring, behind nginx", () => {
       const victimAddress = `127.0.0.1:${current.instances.find((instance) => instance.id === victim)?.port}`;
       const client = await connectClient(current.url);
       clients.push(client);
-      const before = current.nginx.accessLog().length;
+      const before = (await current.nginx.settledAccessLog()).length;
       const startedAt = performance.now();
       let killing: Promise<void> | undefined;
       let killSentAt = 0;
@@ -246,7 +251,7 @@ describe("a fleet of 3 instances sharing one key ring, behind nginx", () => {
       const finishedAfterDeath = run.results.filter(
         (result) => (settledAt.get(result.name) ?? 0) > victimGoneAt,
       );
-      const log = current.nginx.accessLog().slice(before);
+      const log = toolCalls((await current.nginx.settledAccessLog()).slice(before));
       const nginx = {
         requests: log.length,
         status502: log.filter((entry) => entry.status === 502).length,
@@ -277,14 +282,14 @@ describe("a fleet of 3 instances sharing one key ring, behind nginx", () => {
       // traffic: the connection is refused before anything was sent, so nginx moves the POST on to
       // a live instance by itself (proxy_next_upstream error), and the client sees nothing at all.
       await new Promise((resolve) => setTimeout(resolve, 1_200));
-      const mark = current.nginx.accessLog().length;
+      const mark = (await current.nginx.settledAccessLog()).length;
       const plain = await runFlows({
         count: 12,
         concurrency: 1,
         flow: (index) => autoFlow(client, flowName("after-kill", index)),
       });
       expect(plain.errors.map(({ error }) => String(error))).toEqual([]);
-      const later = current.nginx.accessLog().slice(mark);
+      const later = toolCalls((await current.nginx.settledAccessLog()).slice(mark));
       const movedOn = later.filter((entry) => entry.upstreams.length > 1);
       report("after the kill, plain automatic loop", {
         flows: plain.results.length,
@@ -293,6 +298,7 @@ describe("a fleet of 3 instances sharing one key ring, behind nginx", () => {
           statuses: entry.upstreamStatuses,
         })),
       });
+      expect(later).toHaveLength(2 * plain.results.length);
       expect(later.every((entry) => entry.status === 200)).toBe(true);
       expect(movedOn.length).toBeGreaterThan(0);
       expect(movedOn.every((entry) => entry.upstreams[0] === victimAddress)).toBe(true);
