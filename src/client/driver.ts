@@ -1,4 +1,5 @@
 import { RequestAbortedError, RequestTimeoutError } from "../shared/errors.js";
+import { NEVER_ABORTED } from "../shared/lazy-signal.js";
 import { isInputRequiredResult } from "../types/core.js";
 import type {
   InputRequest,
@@ -8,8 +9,6 @@ import type {
   ResultObject,
 } from "../types/index.js";
 import { InputRequiredRoundsExceededError } from "./errors.js";
-
-const NEVER_ABORTED = new AbortController().signal;
 
 /**
  * How many retries the automatic loop makes before giving up (at most 11 legs in all).

@@ -18,8 +18,9 @@ export interface Logger {
 }
 
 /**
- * Everything a handler or middleware knows about one request. Plain data: middleware that
- * changes something passes a copy (`{ ...ctx, params: { ...ctx.params, x } }`) to `next`.
+ * Everything a handler or middleware knows about one request. Middleware that changes something
+ * passes a copy to `next`: `deriveContext(ctx, { params: { ...ctx.params, x } })` (a spread works
+ * too, but reads the lazy `signal`, which builds an AbortController for the request).
  */
 export interface ServerRequestContext {
   readonly method: string;
@@ -49,3 +50,28 @@ export type MiddlewareFunction = (ctx: ServerRequestContext, next: NextHandler) 
 export type Middleware = MiddlewareFunction | { handle: MiddlewareFunction };
 
 export type { AuthInfo };
+
+/**
+ * A copy of `ctx` with `changes` applied. Accessors stay accessors: the server builds `signal`
+ * lazily, and a spread or `Object.assign` would read it, building an AbortController for every
+ * request.
+ *
+ * @example
+ * const inner = deriveContext(ctx, { params: { ...ctx.params, region: "eu-west-1" } });
+ * return next(inner);
+ */
+export function deriveContext(
+  ctx: ServerRequestContext,
+  changes: Partial<ServerRequestContext>,
+): ServerRequestContext {
+  const copy: Record<PropertyKey, unknown> = Object.assign({}, changes);
+  // Every own key, symbols included (the legacy back-channel is one); plain values by assignment,
+  // accessors and hidden slots (where the lazy signal finds its source) as they are defined.
+  for (const key of Reflect.ownKeys(ctx)) {
+    if (Object.hasOwn(changes, key)) continue;
+    const descriptor = Object.getOwnPropertyDescriptor(ctx, key) as PropertyDescriptor;
+    if (descriptor.get === undefined && descriptor.enumerable) copy[key] = descriptor.value;
+    else Object.defineProperty(copy, key, descriptor);
+  }
+  return copy as unknown as ServerRequestContext;
+}

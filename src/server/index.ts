@@ -1,13 +1,14 @@
 /** The server side of roundtrip: the low-level `Server`, its context and middleware. */
 
 export { type DispatchContext, type Dispatcher, HTTP_STATUS, httpStatusOf } from "../shared/dispatch.js";
-export type {
-  AuthInfo,
-  Logger,
-  Middleware,
-  MiddlewareFunction,
-  NextHandler,
-  ServerRequestContext,
+export {
+  type AuthInfo,
+  deriveContext,
+  type Logger,
+  type Middleware,
+  type MiddlewareFunction,
+  type NextHandler,
+  type ServerRequestContext,
 } from "./context.js";
 export type { PaginatedParams, RequestHandler, ServerHandlers } from "./handlers.js";
 export * from "./legacy/index.js";

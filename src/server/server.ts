@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { type DispatchContext, type Dispatcher, HTTP_STATUS } from "../shared/dispatch.js";
+import { withLazySignal } from "../shared/lazy-signal.js";
 import {
   describeFailure,
   ErrorCode,
@@ -66,8 +67,6 @@ interface Registration {
   readonly params: z.ZodType<Record<string, unknown>> | undefined;
   readonly handler: RequestHandler<Record<string, unknown>, unknown>;
 }
-
-const NEVER_ABORTED = new AbortController().signal;
 
 function isRequestId(id: unknown): id is RequestId {
   return typeof id === "string" || (typeof id === "number" && Number.isInteger(id));
@@ -315,16 +314,14 @@ export class Server implements Dispatcher {
         logLevel: meta[MetaKey.LogLevel] as LoggingLevel | undefined,
         progressToken: meta[MetaKey.ProgressToken] as ProgressToken | undefined,
         authInfo: context.authInfo,
-        // Read lazily: most handlers never look at it, and building one costs more than the lookup.
-        get signal() {
-          return context.signal ?? NEVER_ABORTED;
-        },
         logger: this.logger,
         notify: async (notification) => {
           if (finished || cancelled() || !notify) return;
           await notify(notification);
         },
-      };
+      } as Omit<ServerRequestContext, "signal"> as ServerRequestContext;
+      // Read lazily: most handlers never look at it, and building one costs more than the lookup.
+      withLazySignal(ctx, context);
       const result = await this.#runChain(ctx, registration);
       const finalResult = finishResult(request.method, result, ctx.clientCapabilities, {
         serverInfo: this.#serverInfo,

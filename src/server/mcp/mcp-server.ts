@@ -14,7 +14,7 @@ import type {
   ServerCapabilities,
   Tool,
 } from "../../types/index.js";
-import type { Logger, ServerRequestContext } from "../context.js";
+import { deriveContext, type Logger, type ServerRequestContext } from "../context.js";
 import type { LegacyOptions, LegacyShimOptions } from "../legacy/options.js";
 import type { LegacyService } from "../legacy/service.js";
 import { consoleLogger } from "../logger.js";
@@ -281,11 +281,10 @@ export class MCPServer implements Dispatcher {
 
   #readNested(uri: string, outer: ServerRequestContext): Promise<ReadResourceResult | InputRequiredResult> {
     // The nested read is round one: it must never consume answers meant for the outer handler.
-    const nested: ServerRequestContext = {
-      ...outer,
+    const nested = deriveContext(outer, {
       method: "resources/read",
       params: { _meta: outer.params._meta, uri },
-    };
+    });
     return this.#resources.read(uri, this.#context(nested));
   }
 

@@ -1,6 +1,6 @@
 import { ErrorCode, INPUT_REQUIRED_METHODS, invalidRequestStateError, McpError } from "../../types/core.js";
 import type { ResultObject } from "../../types/index.js";
-import type { NextHandler, ServerRequestContext } from "../context.js";
+import { deriveContext, type NextHandler, type ServerRequestContext } from "../context.js";
 import {
   encodeClaims,
   mintClaims,
@@ -77,9 +77,11 @@ export class RequestStateBoundary {
     if (inbound === null) {
       // Null means absent (any client could strip the field anyway): the handler sees no state.
       const { requestState: _null, ...rest } = ctx.params;
-      inner = { ...ctx, params: rest };
+      inner = deriveContext(ctx, { params: rest });
     } else if (inbound !== undefined) {
-      inner = withParams(ctx, withKey(ctx.params, "requestState", this.#verify(ctx, inbound, facts)));
+      inner = deriveContext(ctx, {
+        params: withKey(ctx.params, "requestState", this.#verify(ctx, inbound, facts)),
+      });
     }
     const result = await next(inner);
     if (result.resultType !== "input_required" || typeof result.requestState !== "string") return result;
@@ -150,15 +152,6 @@ export class RequestStateBoundary {
 function withKey(object: Record<string, unknown>, key: string, value: unknown): Record<string, unknown> {
   const copy = Object.assign({}, object);
   copy[key] = value;
-  return copy;
-}
-
-function withParams(ctx: ServerRequestContext, params: Record<string, unknown>): ServerRequestContext {
-  const copy: { -readonly [K in keyof ServerRequestContext]: ServerRequestContext[K] } = Object.assign(
-    {},
-    ctx,
-  );
-  copy.params = params;
   return copy;
 }
 

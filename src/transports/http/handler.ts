@@ -5,6 +5,7 @@
 import type { Logger } from "../../server/context.js";
 import { legacyServiceOf } from "../../server/legacy/service.js";
 import { type AuthInfo, type Dispatcher, httpStatusOf } from "../../shared/dispatch.js";
+import { withLazySignal } from "../../shared/lazy-signal.js";
 import { ErrorCode, validJSONRPCNotification, validJSONRPCRequest } from "../../types/core.js";
 import {
   acceptsJsonAndEventStream,
@@ -224,14 +225,10 @@ function respond(
     keepAliveMs,
     id: validId((message as { id?: unknown }).id),
     run: (send, cancellation) =>
-      dispatcher.dispatch(message, {
-        notify: send,
-        get signal() {
-          return cancellation.signal;
-        },
-        cancelled: cancellation.cancelled,
-        authInfo,
-      }),
+      dispatcher.dispatch(
+        message,
+        withLazySignal({ notify: send, cancelled: cancellation.cancelled, authInfo }, cancellation),
+      ),
     statusOf: httpStatusOf,
     failureStatus: 500,
     onFailure: (error) =>
