@@ -9,10 +9,13 @@
  * promoted, and GC became a fifth of the request's CPU time.
  */
 
+import type { Cancellation } from "./cancellation.js";
+import type { AuthInfo, DispatchContext } from "./dispatch.js";
+
 /** A signal that never aborts, for requests nobody can cancel. */
 export const NEVER_ABORTED: AbortSignal = new AbortController().signal;
 
-/** Where the shared getter finds each object's source (a hidden, non-enumerable slot). */
+/** Where the shared getter finds each object's source (a symbol, so JSON and `Object.keys` skip it). */
 const SOURCE = Symbol("roundtrip.signalSource");
 
 /** Anything with an optional `signal`: a `Cancellation`, a dispatch context. */
@@ -38,7 +41,34 @@ export function withLazySignal<T extends object>(
   target: T,
   source: SignalSource,
 ): T & { readonly signal: AbortSignal } {
-  Object.defineProperty(target, SOURCE, { value: source, configurable: true });
+  (target as { [SOURCE]?: SignalSource })[SOURCE] = source;
   Object.defineProperty(target, "signal", SIGNAL);
   return target as T & { readonly signal: AbortSignal };
+}
+
+/**
+ * The context a transport hands `dispatch`: its signal comes from the request's `Cancellation`
+ * and is built only when read. A class, so the getter lives on the prototype and costs nothing
+ * per request.
+ *
+ * @example
+ * const cancellation = new Cancellation();
+ * await dispatcher.dispatch(message, new LazyDispatchContext(cancellation, notify, authInfo));
+ */
+export class LazyDispatchContext implements DispatchContext {
+  readonly notify: DispatchContext["notify"];
+  readonly cancelled: () => boolean;
+  readonly authInfo: AuthInfo | undefined;
+  readonly #cancellation: Cancellation;
+
+  constructor(cancellation: Cancellation, notify: DispatchContext["notify"], authInfo: AuthInfo | undefined) {
+    this.#cancellation = cancellation;
+    this.notify = notify;
+    this.cancelled = cancellation.cancelled;
+    this.authInfo = authInfo;
+  }
+
+  get signal(): AbortSignal {
+    return this.#cancellation.signal;
+  }
 }

@@ -1,14 +1,9 @@
 import { Cancellation } from "../shared/cancellation.js";
-import type { AuthInfo, DispatchContext, Dispatcher } from "../shared/dispatch.js";
-import { withLazySignal } from "../shared/lazy-signal.js";
+import type { AuthInfo, Dispatcher } from "../shared/dispatch.js";
+import { LazyDispatchContext } from "../shared/lazy-signal.js";
 import type { MessageInfo, Transport } from "../shared/transport.js";
 import { MetaKey, NotificationMethod, validCancelledNotificationParams } from "../types/core.js";
-import type {
-  CancelledNotificationParams,
-  JSONRPCMessage,
-  JSONRPCNotification,
-  RequestId,
-} from "../types/index.js";
+import type { CancelledNotificationParams, JSONRPCMessage, RequestId } from "../types/index.js";
 
 /**
  * What a dual-era target (`Server`, `MCPServer`) offers a message pipe through `legacy.connect`:
@@ -97,13 +92,10 @@ export class MemoryTransport implements Transport {
     const id = wire.id as RequestId;
     const pending = new Cancellation();
     this.#inFlight.set(id, pending);
-    const context: DispatchContext = withLazySignal(
-      {
-        cancelled: pending.cancelled,
-        authInfo: this.#options.authInfo,
-        notify: (notification: JSONRPCNotification) => this.#deliver(notification, { relatedRequestId: id }),
-      },
+    const context = new LazyDispatchContext(
       pending,
+      (notification) => this.#deliver(notification, { relatedRequestId: id }),
+      this.#options.authInfo,
     );
     void (this.#legacy ?? this.#target).dispatch(wire, context).then((response) => {
       this.#inFlight.delete(id);

@@ -12,7 +12,7 @@ import { inputRequired, MCPServer } from "../../src/server/mcp/index.js";
 import { Server } from "../../src/server/server.js";
 import { Cancellation } from "../../src/shared/cancellation.js";
 import type { DispatchContext, Dispatcher } from "../../src/shared/dispatch.js";
-import { NEVER_ABORTED, withLazySignal } from "../../src/shared/lazy-signal.js";
+import { LazyDispatchContext, NEVER_ABORTED, withLazySignal } from "../../src/shared/lazy-signal.js";
 import { createHttpHandler } from "../../src/transports/http/index.js";
 import { MemoryTransport } from "../../src/transports/memory.js";
 import { request, resultOf } from "../helpers.js";
@@ -84,6 +84,31 @@ describe("withLazySignal", () => {
   });
 });
 
+describe("LazyDispatchContext", () => {
+  it("carries notify, authInfo and the cancellation's state; its signal follows the cancellation", () => {
+    const cancellation = new Cancellation();
+    const notify = async () => {};
+    const authInfo = { token: "t", clientId: "c", scopes: [] };
+    const context = new LazyDispatchContext(cancellation, notify, authInfo);
+    expect(context.notify).toBe(notify);
+    expect(context.authInfo).toBe(authInfo);
+    expect(context.cancelled()).toBe(false);
+    const signal = context.signal;
+    expect(signal.aborted).toBe(false);
+    cancellation.cancel();
+    expect(context.cancelled()).toBe(true);
+    expect(signal.aborted).toBe(true);
+    expect(context.signal).toBe(signal);
+  });
+
+  it("a signal first read after the cancel is already aborted", () => {
+    const cancellation = new Cancellation();
+    const context = new LazyDispatchContext(cancellation, undefined, undefined);
+    cancellation.cancel();
+    expect(context.signal.aborted).toBe(true);
+  });
+});
+
 describe("the contexts handlers and dispatchers receive", () => {
   it("Server.dispatch: the handler's ctx reads the transport's signal only when asked, through the shared getter", async () => {
     const seen: ServerRequestContext[] = [];
@@ -137,7 +162,7 @@ describe("the contexts handlers and dispatchers receive", () => {
     expect(counting.source.reads).toBe(0);
   });
 
-  it("the HTTP handler and the in-memory transport hand dispatchers a lazy signal with the shared getter", async () => {
+  it("the HTTP handler and the in-memory transport hand dispatchers a LazyDispatchContext", async () => {
     const contexts: DispatchContext[] = [];
     const server = new Server("s", { logger: silentLogger });
     const capturing: Dispatcher = {
@@ -165,7 +190,9 @@ describe("the contexts handlers and dispatchers receive", () => {
     const session = new ClientSession(new MemoryTransport(capturing));
     await session.discover();
     expect(contexts).toHaveLength(2);
-    expect(contexts.map(signalGetterOf)).toEqual([SHARED_GETTER, SHARED_GETTER]);
+    // A class: the getter is on the prototype, nothing is defined per request.
+    expect(contexts.every((context) => context instanceof LazyDispatchContext)).toBe(true);
+    expect(contexts.map(signalGetterOf)).toEqual([undefined, undefined]);
     expect(contexts.every((context) => context.signal instanceof AbortSignal)).toBe(true);
     await session.close();
   });

@@ -5,7 +5,7 @@
 import type { Logger } from "../../server/context.js";
 import { legacyServiceOf } from "../../server/legacy/service.js";
 import { type AuthInfo, type Dispatcher, httpStatusOf } from "../../shared/dispatch.js";
-import { withLazySignal } from "../../shared/lazy-signal.js";
+import { LazyDispatchContext } from "../../shared/lazy-signal.js";
 import { ErrorCode, validJSONRPCNotification, validJSONRPCRequest } from "../../types/core.js";
 import {
   acceptsJsonAndEventStream,
@@ -225,10 +225,7 @@ function respond(
     keepAliveMs,
     id: validId((message as { id?: unknown }).id),
     run: (send, cancellation) =>
-      dispatcher.dispatch(
-        message,
-        withLazySignal({ notify: send, cancelled: cancellation.cancelled, authInfo }, cancellation),
-      ),
+      dispatcher.dispatch(message, new LazyDispatchContext(cancellation, send, authInfo)),
     statusOf: httpStatusOf,
     failureStatus: 500,
     onFailure: (error) =>
