@@ -52,9 +52,9 @@ export type Middleware = MiddlewareFunction | { handle: MiddlewareFunction };
 export type { AuthInfo };
 
 /**
- * A copy of `ctx` with `changes` applied. Accessors stay accessors: the server builds `signal`
- * lazily, and a spread or `Object.assign` would read it, building an AbortController for every
- * request.
+ * A copy of `ctx` with `changes` applied, as a spread would make it, except that `signal` stays
+ * an accessor: the server builds it lazily, and a spread or `Object.assign` would read it,
+ * building an AbortController for every request.
  *
  * @example
  * const inner = deriveContext(ctx, { params: { ...ctx.params, region: "eu-west-1" } });
@@ -64,14 +64,22 @@ export function deriveContext(
   ctx: ServerRequestContext,
   changes: Partial<ServerRequestContext>,
 ): ServerRequestContext {
-  const copy: Record<PropertyKey, unknown> = Object.assign({}, changes);
-  // Every own key, symbols included (the legacy back-channel is one); plain values by assignment,
-  // accessors and hidden slots (where the lazy signal finds its source) as they are defined.
-  for (const key of Reflect.ownKeys(ctx)) {
-    if (Object.hasOwn(changes, key)) continue;
-    const descriptor = Object.getOwnPropertyDescriptor(ctx, key) as PropertyDescriptor;
-    if (descriptor.get === undefined && descriptor.enumerable) copy[key] = descriptor.value;
-    else Object.defineProperty(copy, key, descriptor);
+  const source = ctx as unknown as Record<PropertyKey, unknown>;
+  const copy: Record<PropertyKey, unknown> = {};
+  // The keys a spread copies (own, enumerable, symbols too: the legacy back-channel is one), read
+  // as values, except `signal`, which keeps its accessor (one descriptor lookup, not one per key).
+  for (const key of Object.keys(source)) {
+    if (key === "signal" || Object.hasOwn(changes, key)) continue;
+    copy[key] = source[key];
   }
-  return copy as unknown as ServerRequestContext;
+  for (const key of Object.getOwnPropertySymbols(source)) {
+    if (Object.prototype.propertyIsEnumerable.call(source, key) && !Object.hasOwn(changes, key)) {
+      copy[key] = source[key];
+    }
+  }
+  if (!Object.hasOwn(changes, "signal")) {
+    const signal = Object.getOwnPropertyDescriptor(source, "signal");
+    if (signal) Object.defineProperty(copy, "signal", signal);
+  }
+  return Object.assign(copy, changes) as unknown as ServerRequestContext;
 }

@@ -3,7 +3,7 @@
  * `unseal`, whatever the codec. Internal to the state module: tokens are private to the server, so
  * none of this is a wire format (and it is not byte-compatible with other SDKs' tokens).
  */
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import * as crypto from "node:crypto";
 import { decodeBase64UrlStrict, encodeWtf8 } from "./encoding.js";
 import { InvalidRequestState } from "./errors.js";
 
@@ -53,6 +53,7 @@ export function canonicalJson(value: unknown): string {
   );
 }
 
+// Plain loops and string appends: this runs twice per input round (seal, then verify).
 function serialize(value: unknown): string {
   if (typeof value !== "object" || value === null) {
     const json = JSON.stringify(value);
@@ -60,13 +61,25 @@ function serialize(value: unknown): string {
     return json;
   }
   if (Array.isArray(value)) {
-    return `[${value.map((item) => (omitted(item) ? "null" : serialize(item))).join(",")}]`;
+    let out = "[";
+    for (let index = 0; index < value.length; index++) {
+      const item: unknown = value[index];
+      if (index > 0) out += ",";
+      out += omitted(item) ? "null" : serialize(item);
+    }
+    return `${out}]`;
   }
   const record = value as Record<string, unknown>;
-  const keys = Object.keys(record)
-    .filter((key) => !omitted(record[key]))
-    .sort();
-  return `{${keys.map((key) => `${JSON.stringify(key)}:${serialize(record[key])}`).join(",")}}`;
+  const keys = Object.keys(record);
+  if (keys.length > 1) keys.sort();
+  let out = "{";
+  for (const key of keys) {
+    const item = record[key];
+    if (omitted(item)) continue;
+    if (out.length > 1) out += ",";
+    out += `${JSON.stringify(key)}:${serialize(item)}`;
+  }
+  return `${out}}`;
 }
 
 function omitted(value: unknown): boolean {
@@ -80,12 +93,18 @@ function omitted(value: unknown): boolean {
  * argsDigest({ name: "orders" }) === argsDigest({ name: "orders" }); // true, key order never matters
  */
 export function argsDigest(args: unknown): string {
-  return createHash("sha256")
-    .update(canonicalJson(args), "utf8")
-    .digest()
-    .subarray(0, 16)
-    .toString("base64url");
+  return sha256(canonicalJson(args)).subarray(0, 16).toString("base64url");
 }
+
+/**
+ * One-shot `crypto.hash` where Node has it (20.12+; read from the namespace, so older 20.x still
+ * load this module): half the cost of a `Hash` object.
+ */
+const oneShot = (crypto as { hash?: typeof crypto.hash }).hash;
+const sha256: (text: string) => Buffer =
+  typeof oneShot === "function"
+    ? (text) => oneShot("sha256", text, "buffer")
+    : (text) => crypto.createHash("sha256").update(text, "utf8").digest();
 
 /** The claims envelope, in the order it is written. Times are float seconds since the epoch. */
 export interface RequestStateClaims {
@@ -128,7 +147,7 @@ export function mintClaims(round: {
   principal: string | undefined;
 }): RequestStateClaims {
   const { now, ttl, method, binding, state, audience, principal } = round;
-  return {
+  const claims: { -readonly [K in keyof RequestStateClaims]: RequestStateClaims[K] } = {
     v: 1,
     iat: now,
     exp: now + ttl,
@@ -136,9 +155,11 @@ export function mintClaims(round: {
     t: binding.target,
     a: binding.digest,
     s: state,
-    ...(audience === null ? {} : { aud: audience }),
-    ...(principal === undefined ? {} : { p: principalClaim(principal) }),
   };
+  // Sets, not conditional spreads (ten times the cost on Node 20); the key order stays the same.
+  if (audience !== null) claims.aud = audience;
+  if (principal !== undefined) claims.p = principalClaim(principal);
+  return claims;
 }
 
 /** UTF-8 JSON; `JSON.stringify` escapes lone surrogates, so the plaintext survives exactly. */
@@ -174,7 +195,8 @@ const SALT_BYTES = 8;
 const PRINCIPAL_HASH_BYTES = 16;
 
 function principalHash(salt: Uint8Array, principal: string): Buffer {
-  return createHash("sha256")
+  return crypto
+    .createHash("sha256")
     .update(PRINCIPAL_LABEL)
     .update(salt)
     .update(encodeWtf8(principal))
@@ -187,7 +209,7 @@ function principalHash(salt: Uint8Array, principal: string): Buffer {
  * so the principal never appears and two tokens of one user cannot be linked.
  */
 export function principalClaim(principal: string): string {
-  const salt = randomBytes(SALT_BYTES);
+  const salt = crypto.randomBytes(SALT_BYTES);
   return Buffer.concat([salt, principalHash(salt, principal)]).toString("base64url");
 }
 
@@ -198,5 +220,5 @@ export function verifyPrincipalClaim(claim: unknown, principal: string): void {
     throw new InvalidRequestState("malformed");
   }
   const expected = principalHash(raw.subarray(0, SALT_BYTES), principal);
-  if (!timingSafeEqual(raw.subarray(SALT_BYTES), expected)) throw new InvalidRequestState("principal");
+  if (!crypto.timingSafeEqual(raw.subarray(SALT_BYTES), expected)) throw new InvalidRequestState("principal");
 }

@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { createHash } from "node:crypto";
+import { describe, expect, it, vi } from "vitest";
 import {
   argsDigest,
   canonicalJson,
@@ -42,6 +43,28 @@ describe("argsDigest", () => {
     const digest = argsDigest({ name: "orders", region: { zone: "a", dc: 1 } });
     expect(digest).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(argsDigest({ region: { dc: 1, zone: "a" }, name: "orders" })).toBe(digest);
+  });
+
+  it("is the first 16 bytes of SHA-256 over the canonical JSON", () => {
+    const args = { b: [1, "é"], a: { y: null, x: true } };
+    const expected = createHash("sha256").update(canonicalJson(args), "utf8").digest().subarray(0, 16);
+    expect(argsDigest(args)).toBe(expected.toString("base64url"));
+  });
+
+  it("gives the same digest where Node has no one-shot crypto.hash (before 20.12)", async () => {
+    vi.resetModules();
+    vi.doMock("node:crypto", async (importOriginal) => {
+      const original = await importOriginal<typeof import("node:crypto")>();
+      return { ...original, hash: undefined };
+    });
+    try {
+      const fallback = await import("../../../src/server/state/claims.js");
+      const args = { name: "orders", region: { zone: "a", dc: 1 } };
+      expect(fallback.argsDigest(args)).toBe(argsDigest(args));
+    } finally {
+      vi.doUnmock("node:crypto");
+      vi.resetModules();
+    }
   });
 
   it("differs when any argument differs", () => {
