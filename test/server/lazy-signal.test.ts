@@ -16,6 +16,7 @@ import { LazyDispatchContext, NEVER_ABORTED, withLazySignal } from "../../src/sh
 import { createHttpHandler } from "../../src/transports/http/index.js";
 import { MemoryTransport } from "../../src/transports/memory.js";
 import { request, resultOf } from "../helpers.js";
+import { makeCtx } from "./state/helpers.js";
 
 /** The getter every lazy `signal` uses. */
 const SHARED_GETTER = Object.getOwnPropertyDescriptor(withLazySignal({}, {}), "signal")?.get;
@@ -199,24 +200,10 @@ describe("the contexts handlers and dispatchers receive", () => {
 });
 
 describe("deriveContext", () => {
+  /** The state tests' context, its signal made lazy, plus a symbol key (as legacy requests carry). */
   function baseContext(source: { readonly signal?: AbortSignal }): ServerRequestContext {
-    return withLazySignal(
-      {
-        method: "tools/call",
-        requestId: 1,
-        params: { name: "t" },
-        protocolVersion: "2026-07-28",
-        clientCapabilities: {},
-        clientInfo: undefined,
-        logLevel: undefined,
-        progressToken: undefined,
-        authInfo: undefined,
-        logger: silentLogger,
-        notify: async () => {},
-        [BACK_CHANNEL]: "channel",
-      },
-      source,
-    );
+    const { signal: _eager, logs: _logs, ...ctx } = makeCtx({ params: { name: "t" } });
+    return withLazySignal(Object.assign(ctx, { [BACK_CHANNEL]: "channel" }), source);
   }
 
   it("copies every key (symbols too) with the changes applied, leaving the original alone", () => {
