@@ -7,6 +7,21 @@ import { spawn } from "node:child_process";
 
 const MARKER = "@@bench-result ";
 
+let nodeBinary = process.execPath;
+
+/**
+ * The `node` every measuring child runs on: the harness's own by default, another one with
+ * `bench/run.ts --node <path>` (e.g. Node 22 next to Node 20 on the same machine).
+ */
+export function childNode(): string {
+  return nodeBinary;
+}
+
+/** Makes every later child run on `path`. */
+export function useChildNode(path: string): void {
+  nodeBinary = path;
+}
+
 /** What a child sends back. */
 export type ChildReply = { ok: true; result: unknown } | { ok: false; error: string };
 
@@ -34,7 +49,7 @@ export function runChild<T>(script: string, task: unknown, options: SpawnOptions
   const args = [...(options.nodeFlags ?? []), script, JSON.stringify(task)];
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(nodeBinary, args, { stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {

@@ -6,6 +6,7 @@
  * `finish` closes and exits. Parent: `ChildSession.start` → `run()`… → `finish()`.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { childNode } from "./child.js";
 import type { FlowTarget, MeasureOptions, RunSample } from "./measure.js";
 import { timedRun, warmUp } from "./measure.js";
 
@@ -124,7 +125,7 @@ export class ChildSession {
 
   /** Spawns the child and waits until it is warm. */
   static start(script: string, task: unknown, label: string, timeoutMs = 180_000): Promise<ChildSession> {
-    const child = spawn(process.execPath, [script, JSON.stringify(task)], {
+    const child = spawn(childNode(), [script, JSON.stringify(task)], {
       stdio: ["ignore", "ignore", "pipe", "ipc"],
     });
     const stderr = { text: "" };
