@@ -304,24 +304,27 @@ export class Server implements Dispatcher {
         registration,
       );
       const notify = context.notify;
-      const ctx: ServerRequestContext = {
-        method: request.method,
-        requestId: request.id,
-        params,
-        protocolVersion: meta[MetaKey.ProtocolVersion],
-        clientCapabilities: meta[MetaKey.ClientCapabilities],
-        clientInfo: meta[MetaKey.ClientInfo],
-        logLevel: meta[MetaKey.LogLevel] as LoggingLevel | undefined,
-        progressToken: meta[MetaKey.ProgressToken] as ProgressToken | undefined,
-        authInfo: context.authInfo,
-        logger: this.logger,
-        notify: async (notification) => {
-          if (finished || cancelled() || !notify) return;
-          await notify(notification);
+      // The signal is read lazily: most handlers never look at it, and building one costs more
+      // than the lookup.
+      const ctx: ServerRequestContext = withLazySignal<Omit<ServerRequestContext, "signal">>(
+        {
+          method: request.method,
+          requestId: request.id,
+          params,
+          protocolVersion: meta[MetaKey.ProtocolVersion],
+          clientCapabilities: meta[MetaKey.ClientCapabilities],
+          clientInfo: meta[MetaKey.ClientInfo],
+          logLevel: meta[MetaKey.LogLevel] as LoggingLevel | undefined,
+          progressToken: meta[MetaKey.ProgressToken] as ProgressToken | undefined,
+          authInfo: context.authInfo,
+          logger: this.logger,
+          notify: async (notification) => {
+            if (finished || cancelled() || !notify) return;
+            await notify(notification);
+          },
         },
-      } as Omit<ServerRequestContext, "signal"> as ServerRequestContext;
-      // Read lazily: most handlers never look at it, and building one costs more than the lookup.
-      withLazySignal(ctx, context);
+        context,
+      );
       const result = await this.#runChain(ctx, registration);
       const finalResult = finishResult(request.method, result, ctx.clientCapabilities, {
         serverInfo: this.#serverInfo,
