@@ -22,8 +22,10 @@ import { scenario as bundle } from "./scenarios/bundle.js";
 import { scenario as cold } from "./scenarios/cold.js";
 import { scenario as http } from "./scenarios/http.js";
 import { scenario as inmemory } from "./scenarios/inmemory.js";
+import { scenario as install } from "./scenarios/install.js";
 import { scenario as legacy } from "./scenarios/legacy.js";
 import { scenario as memory } from "./scenarios/memory.js";
+import { scenario as pacing } from "./scenarios/pacing.js";
 import { scenario as state } from "./scenarios/state.js";
 import { scenario as transport } from "./scenarios/transport.js";
 import { scenario as webhandler } from "./scenarios/webhandler.js";
@@ -35,7 +37,9 @@ const SCENARIOS: readonly Scenario[] = [
   legacy,
   cold,
   bundle,
+  install,
   memory,
+  pacing,
   state,
   transport,
 ];

@@ -1,7 +1,10 @@
 /**
- * Bundle size of a minimal MRTR server (stdio) and a minimal client (spawns a stdio server, one
- * call) per SDK: esbuild `--bundle --minify --format=esm --platform=node`, then gzip (zlib default
- * level). The metafile gives the share of each package in the output.
+ * Bundle size per SDK, esbuild `--bundle --minify --format=esm`, then gzip (zlib default level); the
+ * metafile gives the share of each package in the output. Two platforms:
+ * - node: a minimal MRTR server over stdio and a minimal client (spawns a stdio server, one call);
+ * - browser: the same server as a web fetch handler (Workers, Deno, Bun) and a client over
+ *   Streamable HTTP with fetch. `node:*` imports stay external there (those runtimes provide them:
+ *   our sealing uses `node:crypto`), for both SDKs alike.
  */
 
 import { join, relative } from "node:path";
@@ -31,7 +34,9 @@ function owner(input: string): string {
   return pkg;
 }
 
-async function bundleSize(entry: string): Promise<BundleSize> {
+type Platform = "node" | "browser";
+
+async function bundleSize(entry: string, platform: Platform): Promise<BundleSize> {
   const esbuild = await import("esbuild");
   const result = await esbuild.build({
     entryPoints: [join(ROOT, "bench", "bundle", entry)],
@@ -39,8 +44,9 @@ async function bundleSize(entry: string): Promise<BundleSize> {
     bundle: true,
     minify: true,
     format: "esm",
-    platform: "node",
-    target: "node20",
+    platform,
+    target: platform === "node" ? "node20" : "es2022",
+    external: platform === "node" ? [] : ["node:*"],
     write: false,
     metafile: true,
     logLevel: "error",
@@ -66,36 +72,64 @@ function breakdown(size: BundleSize): string {
     .join(", ");
 }
 
+/** The bundles measured: entry file under bench/bundle/, per platform. */
+const BUNDLES: readonly { kind: string; platform: Platform; ours: string; theirs: string; what: string }[] = [
+  { kind: "server", platform: "node", ours: "ours-server.ts", theirs: "theirs-server.ts", what: "stdio" },
+  { kind: "client", platform: "node", ours: "ours-client.ts", theirs: "theirs-client.ts", what: "stdio" },
+  {
+    kind: "web server",
+    platform: "browser",
+    ours: "ours-web-server.ts",
+    theirs: "theirs-web-server.ts",
+    what: "fetch handler",
+  },
+  {
+    kind: "web client",
+    platform: "browser",
+    ours: "ours-web-client.ts",
+    theirs: "theirs-web-client.ts",
+    what: "Streamable HTTP over fetch",
+  },
+];
+
+function label(entry: string): string {
+  return entry.replace(".ts", "").replace("ours", "roundtrip").replace("theirs", "official");
+}
+
 export const scenario: Scenario = {
   id: "bundle",
-  title: "Bundle size (esbuild, minified + gzip, platform node)",
+  title: "Bundle size (esbuild, minified + gzip; node and browser platforms)",
   async run(ctx: RunContext) {
     const sizes: Record<string, BundleSize> = {};
-    for (const entry of ["ours-server.ts", "theirs-server.ts", "ours-client.ts", "theirs-client.ts"]) {
-      ctx.log(`bundle: ${entry}`);
-      sizes[entry] = await bundleSize(entry);
+    for (const bundle of BUNDLES) {
+      for (const entry of [bundle.ours, bundle.theirs]) {
+        ctx.log(`bundle: ${entry} (${bundle.platform})`);
+        sizes[entry] = await bundleSize(entry, bundle.platform);
+      }
     }
     const s = (key: string) => sizes[key] as BundleSize;
     const bytes = (n: number) => summarize([n]);
     const fmtGz = (x: { median: number }) => fmtBytes(x.median);
-    const rows = ["server", "client"].map((kind) =>
+    const rows = BUNDLES.map((bundle) =>
       lowerIsBetter(
-        `Bundle, minimal ${kind} (min + gzip)`,
-        bytes(s(`ours-${kind}.ts`).gzip),
-        bytes(s(`theirs-${kind}.ts`).gzip),
+        `Bundle, minimal ${bundle.kind} (${bundle.what}, platform ${bundle.platform}; min + gzip)`,
+        bytes(s(bundle.ours).gzip),
+        bytes(s(bundle.theirs).gzip),
         1 / 2,
         fmtGz,
         "≤ 1/2 (0.5×)",
       ),
     );
     const details = [
-      "Entries: bench/bundle/*.ts (the `provision` tool served over stdio; a client that spawns a stdio server and makes one MRTR call).",
+      "Entries: bench/bundle/*.ts. Platform node: the `provision` tool served over stdio, and a client that spawns a stdio server and makes one MRTR call. Platform browser: the same tool as a web fetch handler (`export default { fetch }`), and a client over Streamable HTTP with `fetch`; `node:*` imports are left to the runtime for both SDKs.",
       "",
-      "| bundle | minified | gzip | largest parts of the minified output |",
-      "| --- | --- | --- | --- |",
-      ...["ours-server.ts", "theirs-server.ts", "ours-client.ts", "theirs-client.ts"].map(
-        (key) =>
-          `| ${key.replace(".ts", "").replace("ours", "roundtrip").replace("theirs", "official")} | ${fmtBytes(s(key).minified)} | ${fmtBytes(s(key).gzip)} | ${breakdown(s(key))} |`,
+      "| bundle | platform | minified | gzip | largest parts of the minified output |",
+      "| --- | --- | --- | --- | --- |",
+      ...BUNDLES.flatMap((bundle) =>
+        [bundle.ours, bundle.theirs].map(
+          (key) =>
+            `| ${label(key)} | ${bundle.platform} | ${fmtBytes(s(key).minified)} | ${fmtBytes(s(key).gzip)} | ${breakdown(s(key))} |`,
+        ),
       ),
     ].join("\n");
     return { rows, details, data: sizes };
