@@ -23,7 +23,11 @@ export interface AuthInfo {
 export interface DispatchContext {
   /** Request-scoped notifications (progress, logs) go here, before the response. */
   notify?: (notification: JSONRPCNotification) => void | Promise<void>;
-  /** Aborted when the client cancels or disconnects. May be a getter that builds it on first read. */
+  /**
+   * Aborted when the client cancels or disconnects. May be a getter that builds it on first read,
+   * on the prototype (the transports hand over a `LazyDispatchContext`): pass a context on as it is,
+   * or read `signal` explicitly, since a spread copies own properties only.
+   */
   signal?: AbortSignal;
   /**
    * True once the request was cancelled. A transport whose `signal` is a lazy getter supplies
