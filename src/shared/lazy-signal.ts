@@ -48,8 +48,8 @@ export function withLazySignal<T extends object>(
 
 /**
  * The context a transport hands `dispatch`: its signal comes from the request's `Cancellation`
- * and is built only when read. A class, so the getter lives on the prototype and costs nothing
- * per request.
+ * and is built only when read. `signal` is an own property through the shared getter, so a
+ * dispatcher wrapper that spreads the context still passes a working signal on.
  *
  * @example
  * const cancellation = new Cancellation();
@@ -59,16 +59,12 @@ export class LazyDispatchContext implements DispatchContext {
   readonly notify: DispatchContext["notify"];
   readonly cancelled: () => boolean;
   readonly authInfo: AuthInfo | undefined;
-  readonly #cancellation: Cancellation;
+  declare readonly signal: AbortSignal;
 
   constructor(cancellation: Cancellation, notify: DispatchContext["notify"], authInfo: AuthInfo | undefined) {
-    this.#cancellation = cancellation;
     this.notify = notify;
     this.cancelled = cancellation.cancelled;
     this.authInfo = authInfo;
-  }
-
-  get signal(): AbortSignal {
-    return this.#cancellation.signal;
+    withLazySignal(this, cancellation);
   }
 }

@@ -102,6 +102,16 @@ describe("LazyDispatchContext", () => {
     expect(context.signal).toBe(signal);
   });
 
+  it("survives a spread by a dispatcher wrapper: the copy's signal still aborts on cancel", () => {
+    const cancellation = new Cancellation();
+    const context = new LazyDispatchContext(cancellation, undefined, undefined);
+    const wrapped: DispatchContext = { ...context, authInfo: { token: "t", clientId: "c", scopes: [] } };
+    expect(wrapped.signal?.aborted).toBe(false);
+    cancellation.cancel();
+    expect(wrapped.signal?.aborted).toBe(true);
+    expect(wrapped.cancelled?.()).toBe(true);
+  });
+
   it("a signal first read after the cancel is already aborted", () => {
     const cancellation = new Cancellation();
     const context = new LazyDispatchContext(cancellation, undefined, undefined);
@@ -191,9 +201,8 @@ describe("the contexts handlers and dispatchers receive", () => {
     const session = new ClientSession(new MemoryTransport(capturing));
     await session.discover();
     expect(contexts).toHaveLength(2);
-    // A class: the getter is on the prototype, nothing is defined per request.
     expect(contexts.every((context) => context instanceof LazyDispatchContext)).toBe(true);
-    expect(contexts.map(signalGetterOf)).toEqual([undefined, undefined]);
+    expect(contexts.map(signalGetterOf)).toEqual([SHARED_GETTER, SHARED_GETTER]);
     expect(contexts.every((context) => context.signal instanceof AbortSignal)).toBe(true);
     await session.close();
   });
