@@ -24,9 +24,9 @@ export interface DispatchContext {
   /** Request-scoped notifications (progress, logs) go here, before the response. */
   notify?: (notification: JSONRPCNotification) => void | Promise<void>;
   /**
-   * Aborted when the client cancels or disconnects. May be a getter that builds it on first read,
-   * on the prototype (the transports hand over a `LazyDispatchContext`): pass a context on as it is,
-   * or read `signal` explicitly, since a spread copies own properties only.
+   * Aborted when the client cancels or disconnects. May be a getter that builds it on first read
+   * (the transports hand over a `LazyDispatchContext`); passing the context on as it is keeps it
+   * lazy, a spread builds it.
    */
   signal?: AbortSignal;
   /**
