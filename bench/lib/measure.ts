@@ -105,3 +105,22 @@ export async function warmUp(target: FlowTarget, options: MeasureOptions): Promi
   await timedRun(target, { ...options, maxFlows: options.warmup, minFlows: options.warmup });
   await timedRun(target, options);
 }
+
+/**
+ * Median microseconds per call of `call` over `runs` timed runs of `iterations` sequential calls,
+ * after one untimed warm-up run (the one-shot micro-measurements: state, transport).
+ */
+export async function microsPerCall(
+  runs: number,
+  iterations: number,
+  call: () => Promise<unknown>,
+): Promise<number> {
+  const perCall: number[] = [];
+  for (let run = -1; run < runs; run++) {
+    const start = performance.now();
+    for (let i = 0; i < iterations; i++) await call();
+    if (run >= 0) perCall.push(((performance.now() - start) * 1000) / iterations);
+  }
+  perCall.sort((a, b) => a - b);
+  return perCall[Math.floor(perCall.length / 2)] as number;
+}

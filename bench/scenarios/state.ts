@@ -5,9 +5,9 @@
  * (signed only, not encrypted; no binding, so it does strictly less work).
  */
 import { randomBytes } from "node:crypto";
-import { performance } from "node:perf_hooks";
 import { compiled } from "../lib/build.js";
 import { runChild } from "../lib/child.js";
+import { microsPerCall } from "../lib/measure.js";
 import type { RunContext, Scenario, Side, SummaryRow } from "../lib/scenario.js";
 import { fmt, fmtRatio } from "../lib/stats.js";
 
@@ -28,18 +28,6 @@ const STATE = JSON.stringify({
   pad: "x".repeat(120),
 });
 
-/** Median microseconds per call over `runs` timed runs, after one untimed warm-up run. */
-async function measure(runs: number, iterations: number, call: () => Promise<unknown>): Promise<number> {
-  const perCall: number[] = [];
-  for (let run = -1; run < runs; run++) {
-    const start = performance.now();
-    for (let i = 0; i < iterations; i++) await call();
-    if (run >= 0) perCall.push(((performance.now() - start) * 1000) / iterations);
-  }
-  perCall.sort((a, b) => a - b);
-  return perCall[Math.floor(perCall.length / 2)] as number;
-}
-
 /** Child side: one SDK's numbers. */
 export async function work(input: unknown): Promise<StateBenchResult> {
   const { side, quick } = input as { side: Side; quick: boolean };
@@ -54,7 +42,7 @@ export async function work(input: unknown): Promise<StateBenchResult> {
     const noContext = undefined as unknown as Parameters<typeof codec.verify>[1];
     const check = await codec.verify(await codec.mint(text), noContext);
     if (check !== text) throw new Error("their codec did not round-trip");
-    const micros = await measure(runs, iterations, async () =>
+    const micros = await microsPerCall(runs, iterations, async () =>
       codec.verify(await codec.mint(text), noContext),
     );
     return {
@@ -68,7 +56,7 @@ export async function work(input: unknown): Promise<StateBenchResult> {
     "../../src/server/state/index.js"
   );
   const codec = new AesGcmRequestStateCodec([randomBytes(32)]);
-  const sealUnseal = await measure(runs, iterations, async () => {
+  const sealUnseal = await microsPerCall(runs, iterations, async () => {
     codec.unseal(codec.seal(payload));
   });
   const boundary = new RequestStateBoundary(new RequestStateSecurity({ keys: [randomBytes(32)] }), {
@@ -97,8 +85,8 @@ export async function work(input: unknown): Promise<StateBenchResult> {
   };
   const token = (await boundary.handle(ctx(undefined), next)).requestState;
   const retry = ctx(token);
-  const passThrough = await measure(runs, iterations, () => next(retry));
-  const bounded = await measure(runs, iterations, () => boundary.handle(retry, next));
+  const passThrough = await microsPerCall(runs, iterations, () => next(retry));
+  const bounded = await microsPerCall(runs, iterations, () => boundary.handle(retry, next));
   return {
     payloadBytes: payload.length,
     runs,

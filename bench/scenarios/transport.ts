@@ -3,9 +3,9 @@
  * in-process, and a full client round trip over a real 127.0.0.1 socket (JSON answer, and SSE with
  * three progress notifications). roundtrip only — no official counterpart is measured here.
  */
-import { performance } from "node:perf_hooks";
 import { compiled } from "../lib/build.js";
 import { runChild } from "../lib/child.js";
+import { microsPerCall } from "../lib/measure.js";
 import type { RunContext, Scenario } from "../lib/scenario.js";
 import { fmt } from "../lib/stats.js";
 
@@ -22,18 +22,6 @@ const ENVELOPE = {
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",
   "io.modelcontextprotocol/clientCapabilities": {},
 };
-
-/** Median microseconds per call over `runs` timed runs, after one untimed warm-up run. */
-async function measure(runs: number, iterations: number, call: () => Promise<unknown>): Promise<number> {
-  const perCall: number[] = [];
-  for (let run = -1; run < runs; run++) {
-    const start = performance.now();
-    for (let i = 0; i < iterations; i++) await call();
-    if (run >= 0) perCall.push(((performance.now() - start) * 1000) / iterations);
-  }
-  perCall.sort((a, b) => a - b);
-  return perCall[Math.floor(perCall.length / 2)] as number;
-}
 
 /** Child side. */
 export async function work(input: unknown): Promise<HttpBenchResult> {
@@ -66,7 +54,7 @@ export async function work(input: unknown): Promise<HttpBenchResult> {
     "mcp-method": "tools/call",
     "mcp-name": "echo",
   };
-  const handlerMicros = await measure(runs, iterations, async () => {
+  const handlerMicros = await microsPerCall(runs, iterations, async () => {
     const response = await handler(new Request("http://localhost/mcp", { method: "POST", headers, body }));
     const text = await response.text();
     if (!text.includes('"ok"')) throw new Error(`unexpected handler answer ${text.slice(0, 200)}`);
@@ -74,9 +62,9 @@ export async function work(input: unknown): Promise<HttpBenchResult> {
   const endpoint = await serveHttp(server);
   const session = await ClientSession.connect(new StreamableHttpClientTransport(endpoint.url));
   try {
-    const socketJsonMicros = await measure(runs, iterations, () => session.callTool("echo", {}));
+    const socketJsonMicros = await microsPerCall(runs, iterations, () => session.callTool("echo", {}));
     let progress = 0;
-    const socketSseMicros = await measure(runs, iterations, () =>
+    const socketSseMicros = await microsPerCall(runs, iterations, () =>
       session.callTool("progress", {}, { onProgress: () => progress++ }),
     );
     if (progress !== 3 * iterations * (runs + 1))

@@ -125,7 +125,8 @@ function canConnect(port: number): Promise<boolean> {
   });
 }
 
-function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
+/** True once `child` has exited, false if it is still running after `ms`. */
+export function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve(false), ms);

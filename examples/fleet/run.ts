@@ -20,7 +20,7 @@ import {
   isInputRequiredResult,
   McpError,
 } from "roundtrip-mcp/types";
-import { findNginx, type NginxHandle, startNginx } from "./nginx.js";
+import { findNginx, type NginxHandle, startNginx, waitForExit } from "./nginx.js";
 import { INSTANCE_META_KEY, PROVISIONED } from "./server.js";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -52,24 +52,13 @@ export interface FleetInstance {
   alive(): boolean;
 }
 
-function exited(child: ChildProcess, ms: number): Promise<boolean> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
-    child.once("exit", () => {
-      clearTimeout(timer);
-      resolve(true);
-    });
-  });
-}
-
 /** SIGTERM (graceful close), then SIGKILL if it has not exited after `graceMs`. */
 export async function stopChild(child: ChildProcess, graceMs = 2_000): Promise<void> {
   if (child.exitCode === null && child.signalCode === null) {
     child.kill("SIGTERM");
-    if (!(await exited(child, graceMs))) {
+    if (!(await waitForExit(child, graceMs))) {
       child.kill("SIGKILL");
-      await exited(child, graceMs);
+      await waitForExit(child, graceMs);
     }
   }
   spawned.delete(child);
@@ -198,7 +187,7 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
       const instance = instances.find((candidate) => candidate.id === id);
       if (!instance) throw new Error(`no instance ${id}`);
       instance.child.kill(signal);
-      await exited(instance.child, 5_000);
+      await waitForExit(instance.child, 5_000);
     },
     stop: async () => {
       if (stopped) return;
