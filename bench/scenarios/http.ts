@@ -9,8 +9,8 @@
  * keep-alive client too, so that the "% of echo" row compares like with like.
  */
 import { Agent, createServer, request, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { MeasureOptions } from "../lib/measure.js";
+import { bareClient, bareServer, listenLoopback, recordOurFlow } from "../lib/replay.js";
 import {
   flowsPerSecond,
   higherIsBetter,
@@ -25,26 +25,20 @@ import {
   type ThroughputResult,
 } from "../lib/scenario.js";
 import type { OpenTarget } from "../lib/session.js";
-import { fmtRatio, fmtSummary, type Summary } from "../lib/stats.js";
+import { fmt, fmtRatio, fmtSummary, type Summary } from "../lib/stats.js";
 import { EXPECTED_TEXT, expectEqual, LegCounter, MODERN_VERSION } from "../lib/workload.js";
 import { DETAIL_HEADER, detailLine, runText } from "./inmemory.js";
 
-type Who = "ours" | "theirs" | "echo" | "echoFetch";
+/**
+ * `ourServer`: our server with a bare `node:http` client replaying our client's bytes;
+ * `ourClient`: our client against a bare server replaying our server's answers (bench/lib/replay.ts).
+ */
+type Who = "ours" | "theirs" | "echo" | "echoFetch" | "ourServer" | "ourClient";
 
 interface Task {
   family: "http";
   who: Who;
   measure: MeasureOptions;
-}
-
-function listen(server: Server): Promise<URL> {
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as AddressInfo;
-      resolve(new URL(`http://127.0.0.1:${port}/mcp`));
-    });
-  });
 }
 
 function closeServer(server: Server): Promise<void> {
@@ -126,7 +120,7 @@ export async function open(input: unknown): Promise<OpenTarget> {
   if (task.who === "echo" || task.who === "echoFetch") {
     const server = echoServer(legs);
     server.on("request", () => posts.count++);
-    const url = await listen(server);
+    const url = await listenLoopback(server);
     const agent = new Agent({ keepAlive: true });
     return {
       flow: task.who === "echoFetch" ? () => echoViaFetch(url) : () => echoViaHttp(url, agent),
@@ -151,6 +145,7 @@ export async function open(input: unknown): Promise<OpenTarget> {
     posts,
     roundTripsPerFlow: 2,
   };
+  if (task.who === "ourServer" || task.who === "ourClient") return openSplit(task.who, legs, posts, common);
   if (task.who === "ours") {
     const ours = await import("../lib/ours.js");
     const { serveHttp } = await import("../../src/transports/http/index.js");
@@ -177,7 +172,7 @@ export async function open(input: unknown): Promise<OpenTarget> {
     if ((req.url ?? "/").split("?")[0] === "/mcp") return listener(req, res);
     res.writeHead(404).end();
   });
-  const url = await listen(server);
+  const url = await listenLoopback(server);
   const pair = await theirs.connectTheirHttp(url);
   const version = theirs.theirVersion(pair.client) ?? "";
   expectEqual("their negotiated version", version, MODERN_VERSION);
@@ -193,12 +188,85 @@ export async function open(input: unknown): Promise<OpenTarget> {
   };
 }
 
+/** One side of ours against a bare `node:http` peer that replays the other side's recorded bytes. */
+async function openSplit(
+  who: "ourServer" | "ourClient",
+  legs: LegCounter,
+  posts: { count: number },
+  common: Omit<OpenTarget, "flow" | "version" | "close">,
+): Promise<OpenTarget> {
+  const ours = await import("../lib/ours.js");
+  const recorded = await recordOurFlow();
+  if (who === "ourServer") {
+    const { serveHttp } = await import("../../src/transports/http/index.js");
+    const handle = await serveHttp(ours.buildOurServer(legs));
+    handle.server.on("request", () => posts.count++);
+    const bare = bareClient(recorded, handle.url);
+    return {
+      ...common,
+      flow: bare.flow,
+      version: MODERN_VERSION,
+      close: async () => {
+        bare.agent.destroy();
+        await handle.close();
+      },
+    };
+  }
+  const server = bareServer(recorded, legs);
+  server.on("request", () => posts.count++);
+  const client = await ours.connectOurs(await listenLoopback(server));
+  expectEqual("our negotiated version", client.protocolVersion, MODERN_VERSION);
+  return {
+    ...common,
+    flow: () => ours.ourFlow(client),
+    version: client.protocolVersion,
+    close: async () => {
+      await client.close();
+      await closeServer(server);
+    },
+  };
+}
+
 const LABELS: Record<Who, string> = {
   ours: "roundtrip `serveHttp` + `Client.connect(url)`, sealed",
   theirs: "official `createMcpHandler` via `toNodeListener`, no codec",
   echo: 'bare `node:http` JSON echo + `node:http` keep-alive client (1 POST per "flow")',
   echoFetch: "the same echo + `fetch` as its client (the baseline before our client left `fetch`)",
+  ourServer: "split: roundtrip `serveHttp` + a bare `node:http` client replaying our client's bytes",
+  ourClient:
+    "split: roundtrip `Client.connect(url)` + a bare `node:http` server replaying our server's answers",
 };
+
+/** CPU µs per POST, per run (`posts` POSTs per flow). */
+function cpuMicrosPerPost(r: ThroughputResult, posts: number): Summary {
+  return perRun(r, (s) => 1e6 / (s.flowsPerCpuSecond * posts));
+}
+
+/** Where the gap to the echo is: CPU per POST of each pairing, and what 60 % of the echo allows. */
+function splitTable(
+  echo: ThroughputResult,
+  ours: ThroughputResult,
+  ourServer: ThroughputResult,
+  ourClient: ThroughputResult,
+): string[] {
+  const echoUs = cpuMicrosPerPost(echo, 1).median;
+  const line = (label: string, r: ThroughputResult) => {
+    const us = cpuMicrosPerPost(r, 2);
+    return `| ${label} | ${fmtSummary(us, "µs", 1)} | +${fmt(us.median - echoUs, 1)} µs |`;
+  };
+  return [
+    "Where the gap to the echo is (concurrency 1; client and server share one process, so each row's CPU is both ends):",
+    "",
+    "| pairing | CPU per POST | over the echo |",
+    "| --- | --- | --- |",
+    `| bare echo client + bare echo server | ${fmtSummary(cpuMicrosPerPost(echo, 1), "µs", 1)} | — |`,
+    line("bare client replaying our client's bytes + roundtrip server", ourServer),
+    line("roundtrip client + bare server replaying our server's answers", ourClient),
+    line("roundtrip client + roundtrip server", ours),
+    "",
+    `60 % of the echo's POSTs/s means at most ${fmt(echoUs / 0.6, 1)} CPU µs per POST, ${fmt(echoUs / 0.6 - echoUs, 1)} µs over the echo for both our ends together. The bare peers parse and re-serialise every body, as the echo does; the server's share includes sealing the request state (first POST) and verifying it (retry).`,
+  ];
+}
 
 export const scenario: Scenario = {
   id: "http",
@@ -207,18 +275,24 @@ export const scenario: Scenario = {
     const rows: SummaryRow[] = [];
     const detail: string[] = [];
     const data: Record<string, ThroughputResult> = {};
-    const WHO = ["ours", "theirs", "echo", "echoFetch"] as const;
     for (const concurrency of [1, 16]) {
       const measure = measureOptions(ctx, { maxFlows: 10_000, concurrency });
+      // The split (which side of ours adds what) is measured once, at concurrency 1.
+      const WHO: readonly Who[] =
+        concurrency === 1
+          ? ["ours", "theirs", "echo", "echoFetch", "ourServer", "ourClient"]
+          : ["ours", "theirs", "echo", "echoFetch"];
       const list = await runGroup(
         ctx,
         WHO.map((who) => ({ label: `${who} c=${concurrency}`, task: { family: "http", who, measure } })),
       );
-      const [ours, theirs, echo, echoFetch] = list as [
+      const [ours, theirs, echo, echoFetch, ourServer, ourClient] = list as [
         ThroughputResult,
         ThroughputResult,
         ThroughputResult,
         ThroughputResult,
+        ThroughputResult?,
+        ThroughputResult?,
       ];
       WHO.forEach((who, i) => {
         data[`${who}-c${concurrency}`] = list[i] as ThroughputResult;
@@ -262,6 +336,7 @@ export const scenario: Scenario = {
         `Issue 7 at c=${concurrency}: roundtrip ${fmtSummary(flowsPerSecond(ours))} flows/s = ${fmtSummary(ourPosts)} POSTs/s; official ${fmtSummary(flowsPerSecond(theirs))} flows/s (roundtrip ${ratioText(pairedRatio(ours, theirs), pairedRatio(ours, theirs, "wall"))}); bare echo ${fmtSummary(echoPosts)} POSTs/s (roundtrip reaches ${(share * 100).toFixed(0)}% of it).`,
         "",
       );
+      if (ourServer && ourClient) detail.push(...splitTable(echo, ours, ourServer, ourClient), "");
     }
     return { rows, details: detail.join("\n").trim(), data };
   },

@@ -10,6 +10,7 @@ import {
   higherIsBetter,
   measureOptions,
   pairedRatio,
+  perRun,
   type RunContext,
   ratioText,
   runGroup,
@@ -18,6 +19,7 @@ import {
   type ThroughputResult,
 } from "../lib/scenario.js";
 import type { OpenTarget } from "../lib/session.js";
+import { fmt, type Summary } from "../lib/stats.js";
 import {
   EXPECTED_TEXT,
   expectEqual,
@@ -30,9 +32,12 @@ import { DETAIL_HEADER, detailLine, runText } from "./inmemory.js";
 
 interface Task {
   family: "webhandler";
-  side: Side;
+  /** `floor`: our recorded bytes through bare `Request`/`Response`, no SDK (bench/lib/replay.ts). */
+  side: Side | "floor";
   tool: "mrtr" | "plain";
   sealed: boolean;
+  /** Floor only: pass an abort signal with each `Request`, as a client that can cancel does. */
+  signal?: boolean;
   measure: MeasureOptions;
 }
 
@@ -53,6 +58,16 @@ export async function open(input: unknown): Promise<OpenTarget> {
     postsPerFlow: legsPerFlow,
     roundTripsPerFlow: legsPerFlow,
   };
+  if (task.side === "floor") {
+    const { recordOurFlow, webFloorFlow } = await import("../lib/replay.js");
+    const recorded = await recordOurFlow();
+    return {
+      ...common,
+      flow: () => webFloorFlow(recorded, { legs, posts }, task.signal === true),
+      version: "—",
+      close: async () => {},
+    };
+  }
   if (task.side === "ours") {
     const ours = await import("../lib/ours.js");
     const oursHttp = await import("../lib/ours-http.js");
@@ -124,7 +139,29 @@ const VARIANTS = [
     tool: "plain",
     sealed: false,
   },
+  {
+    key: "floor-signal",
+    label:
+      "floor: our recorded MRTR bytes through bare `Request`/`Response`, a signal per `Request` (no SDK)",
+    side: "floor",
+    tool: "mrtr",
+    sealed: true,
+    signal: true,
+  },
+  {
+    key: "floor-bare",
+    label: "floor: the same without a signal (no SDK)",
+    side: "floor",
+    tool: "mrtr",
+    sealed: true,
+    signal: false,
+  },
 ] as const;
+
+/** CPU microseconds per flow, per run. */
+function cpuMicrosPerFlow(r: ThroughputResult): Summary {
+  return perRun(r, (s) => 1e6 / s.flowsPerCpuSecond);
+}
 
 export const scenario: Scenario = {
   id: "webhandler",
@@ -135,7 +172,14 @@ export const scenario: Scenario = {
       ctx,
       VARIANTS.map((v) => ({
         label: v.key,
-        task: { family: "webhandler", side: v.side, tool: v.tool, sealed: v.sealed, measure },
+        task: {
+          family: "webhandler",
+          side: v.side,
+          tool: v.tool,
+          sealed: v.sealed,
+          signal: "signal" in v ? v.signal : undefined,
+          measure,
+        },
       })),
     );
     const results = new Map<string, ThroughputResult>(
@@ -155,11 +199,26 @@ export const scenario: Scenario = {
         },
       ),
     ];
+    const us = (key: string) => cpuMicrosPerFlow(get(key)).median;
+    const budget = us("theirs-mrtr") / 10;
+    const floor = us("floor-signal");
+    rows.push({
+      scenario:
+        "In-process web handler: platform floor, our recorded MRTR bytes through bare `Request`/`Response`, no SDK (CPU µs per flow)",
+      ours: `${fmt(floor, 1)} µs (${fmt(us("floor-bare"), 1)} µs without the signal); roundtrip ${fmt(us("ours-mrtr"), 1)} µs`,
+      theirs: `${fmt(us("theirs-mrtr"), 1)} µs`,
+      ratio: `10× needs ≤ ${fmt(budget, 1)} µs per flow`,
+      target: "— (report)",
+      status: "info",
+      margin: "",
+    });
     const details = [
       `${runText(measure)}. POSTs counted in the client's \`fetch\`. The summary ratio is against their codec-less (faster) variant; against their sealed variant it is ${ratioText(pairedRatio(get("ours-mrtr"), get("theirs-mrtr-sealed")), pairedRatio(get("ours-mrtr"), get("theirs-mrtr-sealed"), "wall"))}; plain single-round calls: ${ratioText(pairedRatio(get("ours-plain"), get("theirs-plain")), pairedRatio(get("ours-plain"), get("theirs-plain"), "wall"))} (${Math.round(flowsPerSecond(get("ours-plain")).median).toLocaleString("en-US")} vs ${Math.round(flowsPerSecond(get("theirs-plain")).median).toLocaleString("en-US")} calls/s).`,
       "",
       ...DETAIL_HEADER,
       ...VARIANTS.map((v) => detailLine(v.label, get(v.key))),
+      "",
+      `The floor rows replay the two POSTs of one of our flows (recorded once, bench/lib/replay.ts): each request body becomes a \`Request\` that is read and parsed, each recorded answer a \`Response\` that is read and parsed — the objects every in-process web flow builds, with no SDK code. That costs ${fmt(floor, 1)} CPU µs per flow with an abort signal on each \`Request\` (what a client that can cancel passes; undici links it to the request's own signal) and ${fmt(us("floor-bare"), 1)} µs without. Their flow costs ${fmt(us("theirs-mrtr"), 1)} µs, so the 10× target leaves ${fmt(budget, 1)} µs per flow; ours costs ${fmt(us("ours-mrtr"), 1)} µs, i.e. ${fmt(us("ours-mrtr") - floor, 1)} µs above the floor for both our client and our server, sealing included.`,
     ].join("\n");
     return { rows, details, data: Object.fromEntries(results) };
   },
