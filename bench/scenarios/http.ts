@@ -6,7 +6,9 @@
  * src/transports/http/node.ts; `@modelcontextprotocol/node` is not installed), and their
  * `StreamableHTTPClientTransport(url)` on Node's global `fetch`. Our `serveHttp` takes its direct
  * Node path and our client posts through `node:http`; the echo is driven by a `node:http`
- * keep-alive client too, so that the "% of echo" row compares like with like.
+ * keep-alive client too, so that the "% of echo" row compares like with like. At concurrency 1,
+ * each side of ours also runs against a bare peer that replays the other side's recorded bytes,
+ * which splits the gap to the echo between our client and our server.
  */
 import { Agent, createServer, request, type Server } from "node:http";
 import type { MeasureOptions } from "../lib/measure.js";
