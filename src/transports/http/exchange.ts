@@ -61,20 +61,24 @@ export function answerExchange(exchange: Exchange): Promise<Reply> {
       // Nothing may be sent for a cancelled request; the client is gone, so any status will do.
       resolve(response ? jsonResponse(response, status) : emptyReply(202));
     };
-    // Through a promise, so a `run` that throws synchronously is answered like one that rejects.
-    Promise.resolve()
-      .then(() => exchange.run(send, cancellation))
-      .then(
-        (response) => finish(response, response ? exchange.statusOf(response) : 202),
-        (error: unknown) => {
-          exchange.onFailure(error);
-          const failure: JSONRPCResponse = {
-            jsonrpc: "2.0",
-            id: exchange.id,
-            error: { code: ErrorCode.InternalError, message: "Internal error" },
-          };
-          finish(failure, exchange.failureStatus);
-        },
-      );
+    let running: Promise<JSONRPCResponse | undefined>;
+    try {
+      running = exchange.run(send, cancellation);
+    } catch (error) {
+      // A `run` that throws synchronously is answered like one that rejects.
+      running = Promise.reject(error);
+    }
+    running.then(
+      (response) => finish(response, response ? exchange.statusOf(response) : 202),
+      (error: unknown) => {
+        exchange.onFailure(error);
+        const failure: JSONRPCResponse = {
+          jsonrpc: "2.0",
+          id: exchange.id,
+          error: { code: ErrorCode.InternalError, message: "Internal error" },
+        };
+        finish(failure, exchange.failureStatus);
+      },
+    );
   });
 }

@@ -117,7 +117,8 @@ export interface AuthOptions {
 /** The outcome of the auth step: the verified identity, or the 401 to send. */
 export type AuthOutcome = { ok: true; authInfo: AuthInfo | undefined } | { ok: false; response: PlainReply };
 
-const ANONYMOUS: AuthOutcome = Object.freeze({ ok: true, authInfo: undefined });
+/** The outcome when no authentication is configured. */
+export const ANONYMOUS: AuthOutcome = Object.freeze({ ok: true, authInfo: undefined });
 
 function unauthorized(options: AuthOptions, presented: boolean): PlainReply {
   const params: string[] = [];
@@ -149,6 +150,14 @@ function redact(error: unknown, authorization: string | null): string {
 }
 
 /**
+ * Whether `authenticate` has anything to do: without `verifyToken` or `requireAuth` every request is
+ * anonymous, and the endpoint skips the call (and its promise) altogether.
+ */
+export function checksAuth(options: AuthOptions): boolean {
+  return Boolean(options.verifyToken) || Boolean(options.requireAuth);
+}
+
+/**
  * Runs `verifyToken`. A verifier that throws denies the request (401) whether or not auth is
  * required: deny on error. The error is reported without the request's credentials.
  */
@@ -157,7 +166,7 @@ export async function authenticate(
   options: AuthOptions,
   report: (message: string) => void,
 ): Promise<AuthOutcome> {
-  if (!options.verifyToken && !options.requireAuth) return ANONYMOUS;
+  if (!checksAuth(options)) return ANONYMOUS;
   const presented = request.header("authorization") !== null;
   if (!options.verifyToken) return { ok: false, response: unauthorized(options, presented) };
   let authInfo: AuthInfo | undefined;

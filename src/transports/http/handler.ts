@@ -18,7 +18,14 @@ import {
   toResponse,
 } from "./body.js";
 import { answerExchange } from "./exchange.js";
-import { type AuthOptions, authenticate, checkHostAndOrigin, type OriginGuardOptions } from "./guards.js";
+import {
+  ANONYMOUS,
+  type AuthOptions,
+  authenticate,
+  checkHostAndOrigin,
+  checksAuth,
+  type OriginGuardOptions,
+} from "./guards.js";
 import { type Incoming, WebIncoming } from "./incoming.js";
 import { LegacyHttpEndpoint } from "./legacy-endpoint.js";
 import type { LegacyHttpOptions } from "./legacy-sessions.js";
@@ -134,7 +141,8 @@ function createEndpoint(dispatcher: Dispatcher, options: HttpHandlerOptions): En
       if (served) return served;
       return errorResponse(405, null, ErrorCode.InvalidRequest, "Method Not Allowed: use POST", ALLOW);
     }
-    const auth = await authenticate(request, options, report);
+    // The modern hot path awaits only what may really be asynchronous: each await is a microtask.
+    const auth = checksAuth(options) ? await authenticate(request, options, report) : ANONYMOUS;
     if (!auth.ok) return auth.response;
     if (!isJsonContentType(request.header("content-type"))) {
       return errorResponse(
@@ -144,7 +152,8 @@ function createEndpoint(dispatcher: Dispatcher, options: HttpHandlerOptions): En
         "Unsupported Media Type: use application/json",
       );
     }
-    const body = await request.readBody(maxBodyBytes);
+    const read = request.readBody(maxBodyBytes);
+    const body = read instanceof Promise ? await read : read;
     if (!body.ok) {
       return body.tooLarge
         ? errorResponse(
@@ -162,8 +171,10 @@ function createEndpoint(dispatcher: Dispatcher, options: HttpHandlerOptions): En
       return errorResponse(400, null, ErrorCode.ParseError, "Parse error: the body is not valid JSON");
     }
     // A 2025 message (initialize, or one of a live session): no envelope, so never modern traffic.
-    const served = await legacy?.post(request, message, auth.authInfo);
-    if (served) return served;
+    if (legacy?.takes(message)) {
+      const served = await legacy.post(request, message, auth.authInfo);
+      if (served) return served;
+    }
     if (Array.isArray(message)) {
       return invalidRequest(null, "Invalid Request: batches are not supported, send one message per POST");
     }
@@ -198,7 +209,8 @@ function createEndpoint(dispatcher: Dispatcher, options: HttpHandlerOptions): En
     if (headerError) return headerError;
     if (toolInputSchema) {
       try {
-        const paramError = await checkParamHeaders(request, rpc, toolInputSchema);
+        const checked = checkParamHeaders(request, rpc, toolInputSchema);
+        const paramError = checked instanceof Promise ? await checked : checked;
         if (paramError) return paramError;
       } catch (error) {
         options.logger?.error(

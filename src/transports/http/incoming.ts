@@ -12,8 +12,11 @@ export interface Incoming {
   header(name: string): string | null;
   /** The host of the request URL, for a request without a `Host` header. */
   urlHost(): string | null;
-  /** The body as UTF-8 under a size limit, with `readBodyWithLimit`'s outcomes. */
-  readBody(maxBytes: number): Promise<BodyRead>;
+  /**
+   * The body as UTF-8 under a size limit, with `readBodyWithLimit`'s outcomes; synchronously when it
+   * has all arrived already.
+   */
+  readBody(maxBytes: number): BodyRead | Promise<BodyRead>;
   /**
    * Calls `listener` once when the client goes away before the answer is complete (at once if it
    * already has). Returns the unsubscribe.

@@ -61,13 +61,21 @@ export class LegacyHttpEndpoint {
     this.sessions = new LegacySessionStore(options);
   }
 
+  /**
+   * Whether `post` may serve this message: one without the modern envelope. Synchronous, so the
+   * modern path never awaits the legacy layer.
+   */
+  takes(message: unknown): message is Record<string, unknown> {
+    return isObject(message) && !hasModernEnvelope(message);
+  }
+
   /** A POSTed message without the modern envelope: `initialize`, or a message of a live session. */
   async post(
     request: Incoming,
     message: unknown,
     authInfo: AuthInfo | undefined,
   ): Promise<Reply | undefined> {
-    if (!isObject(message) || hasModernEnvelope(message)) return undefined;
+    if (!this.takes(message)) return undefined;
     if (opensLegacySession(message) && "id" in message) return this.#initialize(request, message, authInfo);
     const sessionId = request.header(SESSION_HEADER);
     if (sessionId === null) {

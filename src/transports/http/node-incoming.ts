@@ -75,17 +75,31 @@ export class NodeIncoming implements Incoming {
     return requestUrl(this.#req).host;
   }
 
-  async readBody(maxBytes: number): Promise<BodyRead> {
+  readBody(maxBytes: number): BodyRead | Promise<BodyRead> {
     if (this.#request) return readBodyWithLimit(this.#request, maxBytes);
     const declared = declaredLength(this.header("content-length"));
     if (declared !== undefined && declared > maxBytes) return this.#stop(true);
     this.#reading = true;
     this.#req.resume();
-    while (!this.#ended && !this.#failed && this.#received <= maxBytes) {
+    // A small body has usually all arrived by now: answer without a promise.
+    return this.#settled(maxBytes) ? this.#outcome(maxBytes) : this.#drain(maxBytes);
+  }
+
+  async #drain(maxBytes: number): Promise<BodyRead> {
+    while (!this.#settled(maxBytes)) {
       await new Promise<void>((resolve) => {
         this.#wake = resolve;
       });
     }
+    return this.#outcome(maxBytes);
+  }
+
+  /** Whether reading is over: the body ended, failed, or went over the limit. */
+  #settled(maxBytes: number): boolean {
+    return this.#ended || this.#failed || this.#received > maxBytes;
+  }
+
+  #outcome(maxBytes: number): BodyRead {
     if (this.#received > maxBytes) return this.#stop(true);
     if (this.#failed) return this.#stop(false);
     return decodeBody(this.#chunks, this.#received);

@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import type { Dispatcher } from "../../shared/dispatch.js";
 import { ErrorCode } from "../../types/core.js";
+import type { Reply } from "./body.js";
 import { isLoopbackHostname } from "./guards.js";
 import { createHttpHandler, endpointOf, type FetchHandler, type HttpHandlerOptions } from "./handler.js";
 import { toWebRequest, writeReply, writeWebResponse } from "./node-adapter.js";
@@ -75,10 +76,20 @@ export function toNodeListener(handler: FetchHandler): NodeListener {
   if (!endpoint) return viaWeb;
   return (req, res) => {
     if (!servesDirectly(req)) return viaWeb(req, res);
-    endpoint(new NodeIncoming(req, res))
-      .then((reply) => writeReply(reply, req, res))
-      .catch(() => failed(res));
+    endpoint(new NodeIncoming(req, res)).then(
+      (reply) => writeOrFail(reply, req, res),
+      () => failed(res),
+    );
   };
+}
+
+/** Writes the reply; any failure, synchronous or not, ends in `failed` (one promise fewer than a `.catch`). */
+function writeOrFail(reply: Reply, req: IncomingMessage, res: ServerResponse): void {
+  try {
+    writeReply(reply, req, res)?.catch(() => failed(res));
+  } catch {
+    failed(res);
+  }
 }
 
 /**

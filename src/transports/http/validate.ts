@@ -95,14 +95,25 @@ function sameValue(header: string, value: unknown): boolean {
  * match (integers compared numerically). An argument that cannot be mirrored (object, float) is
  * left to the tool's own input validation unless a header claims a value for it.
  */
-export async function checkParamHeaders(
+export function checkParamHeaders(
   request: Incoming,
   body: RequestBody,
   lookup: ToolInputSchemaLookup,
-): Promise<PlainReply | undefined> {
+): PlainReply | undefined | Promise<PlainReply | undefined> {
   const toolName = body.params?.name;
   if (body.method !== "tools/call" || typeof toolName !== "string") return undefined;
-  const schema = await lookup(toolName);
+  const schema = lookup(toolName);
+  // Synchronous unless the lookup is: no promise on the hot path.
+  return schema instanceof Promise
+    ? schema.then((found) => checkAgainst(request, body, found))
+    : checkAgainst(request, body, schema);
+}
+
+function checkAgainst(
+  request: Incoming,
+  body: RequestBody,
+  schema: object | undefined,
+): PlainReply | undefined {
   if (schema === undefined) return undefined;
   const args = body.params?.arguments;
   for (const declared of declaredHeaders(schema)) {

@@ -188,9 +188,15 @@ export function replaced(raw: Raw, name: string, value: string): Raw {
 }
 
 /** One request written in a single call on a raw socket; the raw answer. */
-export function rawExchange(port: number, bytes: string): Promise<string> {
+export function rawExchange(port: number, bytes: string | readonly string[], pauseMs = 30): Promise<string> {
+  const parts = typeof bytes === "string" ? [bytes] : bytes;
   return new Promise((resolve, reject) => {
-    const socket = connect(port, "127.0.0.1", () => socket.write(bytes));
+    // Parts after the first go out `pauseMs` apart: the server has started reading by then.
+    const socket = connect(port, "127.0.0.1", () => {
+      parts.forEach((part, i) => {
+        setTimeout(() => socket.write(part), i * pauseMs);
+      });
+    });
     let answer = "";
     socket.on("data", (chunk: Buffer) => {
       answer += chunk.toString("latin1");

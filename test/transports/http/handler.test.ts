@@ -1,7 +1,8 @@
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpHandler } from "../../../src/transports/http/handler.js";
-import { makeServer, post, read, rpc, SERVER_INFO, startServer } from "./helpers.js";
+import { serveHttp } from "../../../src/transports/http/node.js";
+import { headersFor, makeServer, post, read, rpc, SERVER_INFO, startServer } from "./helpers.js";
 
 let endpoint: Awaited<ReturnType<typeof startServer>>;
 beforeAll(async () => {
@@ -269,6 +270,53 @@ describe("requests", () => {
       id: 10,
       error: { code: -32021, data: { requiredCapabilities: { sampling: {} } } },
     });
+  });
+
+  it("get 500 with -32603 when the dispatcher throws, synchronously or not, on both paths", async () => {
+    const logged: string[] = [];
+    const logger = { error: (message: string) => logged.push(message), warn: () => {} };
+    const throwing = {
+      dispatch: (): never => {
+        throw new Error("sync boom");
+      },
+    };
+    const rejecting = {
+      dispatch: async (): Promise<never> => {
+        throw new Error("async boom");
+      },
+    };
+    for (const dispatcher of [throwing, rejecting]) {
+      const handler = createHttpHandler(dispatcher, { logger });
+      const body = rpc("tools/list", {}, 31);
+      const web = await handler(
+        new Request("http://localhost/mcp", {
+          method: "POST",
+          headers: headersFor(body),
+          body: JSON.stringify(body),
+        }),
+      );
+      expect(await read(web)).toEqual({
+        status: 500,
+        contentType: "application/json",
+        body: error(31, -32603, "Internal error"),
+      });
+      const served = await serveHttp(dispatcher, { logger });
+      try {
+        expect(await read(await post(served.url, body))).toEqual({
+          status: 500,
+          contentType: "application/json",
+          body: error(31, -32603, "Internal error"),
+        });
+      } finally {
+        await served.close();
+      }
+    }
+    expect(logged).toEqual([
+      "[http] dispatch failed: sync boom",
+      "[http] dispatch failed: sync boom",
+      "[http] dispatch failed: async boom",
+      "[http] dispatch failed: async boom",
+    ]);
   });
 
   it("with in-band errors keep status 200", async () => {

@@ -238,6 +238,30 @@ describe("Mcp-Param-* (x-mcp-header)", () => {
     );
   });
 
+  it("works with an asynchronous schema lookup: matches, mismatches and a rejection", async () => {
+    const asyncEndpoint = await startServer({
+      toolInputSchema: async (name) => {
+        if (name === "explode") throw new Error("schema store down");
+        return name === "route" ? REGION_TOOL.inputSchema : undefined;
+      },
+    });
+    try {
+      const route = (args: Record<string, unknown>, headers: Record<string, string>, id: number) =>
+        post(asyncEndpoint.url, rpc("tools/call", { name: "route", arguments: args }, id), headers);
+      expect((await route({ region: "eu" }, { "mcp-param-region": "eu" }, 26)).status).toBe(200);
+      expect(await read(await route({ region: "eu" }, { "mcp-param-region": "us" }, 27))).toEqual(
+        mismatch(27, "Header Mcp-Param-Region does not match arguments.region"),
+      );
+      expect(await read(await post(asyncEndpoint.url, rpc("tools/call", { name: "explode" }, 28)))).toEqual({
+        status: 500,
+        contentType: "application/json",
+        body: { jsonrpc: "2.0", id: 28, error: { code: -32603, message: "Internal error" } },
+      });
+    } finally {
+      await asyncEndpoint.close();
+    }
+  });
+
   it("is skipped for tools without a schema, and a failing lookup answers 500", async () => {
     const before = schemaLookups;
     expect(

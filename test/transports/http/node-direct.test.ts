@@ -282,6 +282,34 @@ describe("the direct path", () => {
     }
   });
 
+  it("waits for a body that arrives after the headers, on both paths", async () => {
+    const body = rpcBody("tools/list");
+    const head = conforming(body, "tools/list").headers;
+    const lines: string[] = [];
+    for (let i = 0; i < head.length; i += 2) lines.push(`${head[i]}: ${head[i + 1]}`);
+    const start = `POST /mcp HTTP/1.1\r\n${lines.join("\r\n")}\r\nConnection: close\r\n\r\n`;
+    for (const port of [Number(plain.direct.url.port), plain.webPort]) {
+      const answer = await rawExchange(port, [start + body.slice(0, 12), body.slice(12, 40), body.slice(40)]);
+      expect(answer.startsWith("HTTP/1.1 200 OK")).toBe(true);
+      expect(answer).toContain('"tools":[');
+    }
+  });
+
+  it("answers 413 when a late part of a chunked body goes over the limit, on both paths", async () => {
+    const head = conforming(rpcBody("tools/list"), "tools/list").headers;
+    const lines: string[] = [];
+    for (let i = 0; i < head.length; i += 2) {
+      if (head[i] !== "Content-Length") lines.push(`${head[i]}: ${head[i + 1]}`);
+    }
+    const start = `POST /mcp HTTP/1.1\r\n${lines.join("\r\n")}\r\nTransfer-Encoding: chunked\r\n\r\n`;
+    const chunk = (text: string) => `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`;
+    for (const port of [Number(plain.direct.url.port), plain.webPort]) {
+      const answer = await rawExchange(port, [start + chunk('{"pad":"'), chunk("x".repeat(1500))]);
+      expect(answer.startsWith("HTTP/1.1 413")).toBe(true);
+      expect(answer).toContain("Payload Too Large: the limit is 1024 bytes");
+    }
+  });
+
   it("cancels a JSON request when its client goes away", async () => {
     const { server } = makeServer();
     let aborted!: () => void;
