@@ -44,7 +44,8 @@ export type Validation<T> = { ok: true; value: T } | { ok: false; message: strin
 /** A schema ready for use: its JSON Schema form and a validator. */
 export interface CompiledSchema<T = unknown> {
   readonly jsonSchema: JsonSchemaObject;
-  validate(value: unknown): Promise<Validation<T>>;
+  /** Synchronous where the schema library is (zod without async refinements, raw JSON Schema). */
+  validate(value: unknown): Validation<T> | Promise<Validation<T>>;
 }
 
 function isZod(schema: unknown): schema is z.ZodType {
@@ -67,6 +68,12 @@ function summarize(issues: readonly { message: string; path?: readonly unknown[]
     .join("; ");
 }
 
+function zodOutcome<T>(parsed: ReturnType<z.ZodType["safeParse"]>): Validation<T> {
+  return parsed.success
+    ? { ok: true, value: parsed.data as T }
+    : { ok: false, message: summarize(parsed.error.issues) };
+}
+
 // Through the schema's own Standard JSON Schema method, so that roundtrip never imports zod itself.
 function fromZod<T>(schema: z.ZodType, io: "input" | "output"): CompiledSchema<T> {
   // Set once a synchronous parse met an async refinement: from then on this schema parses async
@@ -76,22 +83,24 @@ function fromZod<T>(schema: z.ZodType, io: "input" | "output"): CompiledSchema<T
   if (!render) throw new Error("This zod schema has no JSON Schema form: zod 4.2 or newer is required");
   return {
     jsonSchema: render({ target: "draft-2020-12", libraryOptions: { unrepresentable: "any" } }),
-    async validate(value) {
-      let parsed: ReturnType<z.ZodType["safeParse"]> | undefined;
+    validate(value) {
       if (!needsAsync) {
         try {
           // The synchronous parse skips zod's async machinery; a schema with async refinements throws.
-          parsed = schema.safeParse(value);
+          return zodOutcome<T>(schema.safeParse(value));
         } catch {
           needsAsync = true;
         }
       }
-      parsed ??= await schema.safeParseAsync(value);
-      return parsed.success
-        ? { ok: true, value: parsed.data as T }
-        : { ok: false, message: summarize(parsed.error.issues) };
+      return schema.safeParseAsync(value).then(zodOutcome<T>);
     },
   };
+}
+
+function standardOutcome<T>(result: StandardResult<unknown>): Validation<T> {
+  return result.issues
+    ? { ok: false, message: summarize(result.issues) }
+    : { ok: true, value: result.value as T };
 }
 
 function fromStandard<T>(schema: StandardSchemaV1, io: "input" | "output"): CompiledSchema<T> {
@@ -104,11 +113,9 @@ function fromStandard<T>(schema: StandardSchemaV1, io: "input" | "output"): Comp
   }
   return {
     jsonSchema: render({ target: "draft-2020-12" }),
-    async validate(value) {
-      const result = await schema["~standard"].validate(value);
-      return result.issues
-        ? { ok: false, message: summarize(result.issues) }
-        : { ok: true, value: result.value as T };
+    validate(value) {
+      const result = schema["~standard"].validate(value);
+      return result instanceof Promise ? result.then(standardOutcome<T>) : standardOutcome<T>(result);
     },
   };
 }
@@ -130,7 +137,7 @@ function fromJsonSchema<T>(schema: JsonSchemaObject): CompiledSchema<T> {
   }
   return {
     jsonSchema: schema,
-    async validate(value) {
+    validate(value) {
       let result: ReturnType<Validator["validate"]>;
       try {
         result = validator.validate(value);

@@ -96,7 +96,9 @@ export class ToolRegistry {
   async call(params: CallToolRequestParams, ctx: Context): Promise<CallToolResult | InputRequiredResult> {
     const tool = this.#tools.get(params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
-    const args = await tool.input.validate(params.arguments ?? {});
+    const validation = tool.input.validate(params.arguments ?? {});
+    // Awaited only when pending: most schemas validate synchronously, and this is every call's path.
+    const args = validation instanceof Promise ? await validation : validation;
     if (!args.ok) return toolErrorResult(`Invalid arguments for tool ${params.name}: ${args.message}`);
     let value: ToolReturn;
     try {

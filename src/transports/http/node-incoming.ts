@@ -51,7 +51,9 @@ export class NodeIncoming implements Incoming {
   #failed = false;
   /** `readBody` is draining: chunks no longer pile up. */
   #reading = false;
-  #wake: (() => void) | undefined;
+  /** Settles a pending `readBody` (see `#drain`), with the limit it was given. */
+  #answer: ((read: BodyRead) => void) | undefined;
+  #limit = 0;
 
   readonly #onData = (chunk: Buffer) => this.#data(chunk);
   readonly #onEnd = () => this.#settle(false);
@@ -85,13 +87,19 @@ export class NodeIncoming implements Incoming {
     return this.#settled(maxBytes) ? this.#outcome(maxBytes) : this.#drain(maxBytes);
   }
 
-  async #drain(maxBytes: number): Promise<BodyRead> {
-    while (!this.#settled(maxBytes)) {
-      await new Promise<void>((resolve) => {
-        this.#wake = resolve;
-      });
-    }
-    return this.#outcome(maxBytes);
+  /** One promise for the whole read, settled by `#poke` once reading is over. */
+  #drain(maxBytes: number): Promise<BodyRead> {
+    this.#limit = maxBytes;
+    return new Promise<BodyRead>((resolve) => {
+      this.#answer = resolve;
+    });
+  }
+
+  #poke(): void {
+    const answer = this.#answer;
+    if (answer === undefined || !this.#settled(this.#limit)) return;
+    this.#answer = undefined;
+    answer(this.#outcome(this.#limit));
   }
 
   /** Whether reading is over: the body ended, failed, or went over the limit. */
@@ -137,19 +145,14 @@ export class NodeIncoming implements Incoming {
   #data(chunk: Buffer): void {
     this.#chunks.push(chunk);
     this.#received += chunk.byteLength;
-    const wake = this.#wake;
-    if (wake) {
-      this.#wake = undefined;
-      wake();
-    } else if (!this.#reading && this.#chunks.length >= QUEUED_CHUNKS) this.#req.pause();
+    if (this.#answer) this.#poke();
+    else if (!this.#reading && this.#chunks.length >= QUEUED_CHUNKS) this.#req.pause();
   }
 
   #settle(failed: boolean): void {
     if (failed) this.#failed = true;
     else this.#ended = true;
-    const wake = this.#wake;
-    this.#wake = undefined;
-    wake?.();
+    this.#poke();
   }
 
   /** Stops reading: the unread rest keeps the request incomplete, so the reply closes the connection. */

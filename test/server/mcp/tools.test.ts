@@ -132,6 +132,30 @@ describe("tools/list", () => {
     );
   });
 
+  it("awaits a Standard Schema whose validator is asynchronous, for valid and invalid arguments", async () => {
+    const mcp = quietServer("tools");
+    const { schema, seen } = cityStandardSchema();
+    const standard = schema["~standard"];
+    const asyncSchema: StandardSchemaV1<{ city: string }> = {
+      "~standard": { ...standard, validate: async (value) => standard.validate(value) },
+    };
+    mcp.tool("weather", { input: asyncSchema }, ({ city }) => `Sunny in ${city}`);
+    const call = async (args: Record<string, unknown>) =>
+      resultOf(await send(mcp, "tools/call", { name: "weather", arguments: args }));
+    expect(await call({ city: "oslo" })).toEqual({
+      content: [{ type: "text", text: "Sunny in OSLO" }],
+      resultType: "complete",
+      _meta: STAMP,
+    });
+    expect(await call({ city: 7 })).toEqual({
+      content: [{ type: "text", text: "Invalid arguments for tool weather: city: city must be a string" }],
+      isError: true,
+      resultType: "complete",
+      _meta: STAMP,
+    });
+    expect(seen.validations).toBe(2);
+  });
+
   it("rejects a Standard Schema without a JSON Schema form at registration, with a clear message", () => {
     const mcp = quietServer("tools");
     expect(() => mcp.tool("opaque", { input: opaqueStandardSchema }, () => "x")).toThrow(
