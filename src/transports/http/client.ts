@@ -58,6 +58,21 @@ const RETRY_SAFE: ReadonlySet<string> = new Set([
 let retryCounter = 0;
 
 /** True when fetch failed because the connection was refused (nothing was sent anywhere). */
+/** Adds `Authorization: Bearer <token>` when the provider has one; a provider that fails fails the POST. */
+async function withToken(
+  plan: { init: HeadersInit | undefined; set: [string, string][] },
+  authProvider: NonNullable<StreamableHttpClientOptions["authProvider"]>,
+): Promise<HeaderPlan> {
+  let token: string | undefined;
+  try {
+    token = await authProvider();
+  } catch {
+    throw new HttpTransportError("The authProvider failed to supply a token");
+  }
+  if (token !== undefined) plan.set.push(["Authorization", `Bearer ${token}`]);
+  return plan;
+}
+
 function connectionRefused(error: unknown): boolean {
   const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
   return cause?.code === "ECONNREFUSED";
@@ -197,8 +212,11 @@ export class StreamableHttpClientTransport implements Transport {
     return legacy;
   }
 
-  /** The headers of one POST, as operations on `options.headers` (see `HeaderPlan`). */
-  async #headers(message: Record<string, unknown>): Promise<HeaderPlan> {
+  /**
+   * The headers of one POST, as operations on `options.headers` (see `HeaderPlan`); a promise only
+   * when an `authProvider` has to be asked for the token.
+   */
+  #headers(message: Record<string, unknown>): HeaderPlan | Promise<HeaderPlan> {
     const init = this.#options.headers;
     const set: [string, string][] = [
       ["Content-Type", "application/json"],
@@ -213,25 +231,30 @@ export class StreamableHttpClientTransport implements Transport {
         set.push([name, value]);
       }
     }
-    let token: string | undefined;
-    try {
-      token = await this.#options.authProvider?.();
-    } catch {
-      throw new HttpTransportError("The authProvider failed to supply a token");
-    }
-    if (token !== undefined) set.push(["Authorization", `Bearer ${token}`]);
-    return { init, set };
+    const plan = { init, set };
+    const authProvider = this.#options.authProvider;
+    return authProvider ? withToken(plan, authProvider) : plan;
   }
 
   /**
    * Sends one POST. Throws, before anything is sent, what building its headers or body throws;
    * rejects with what fetch rejects with when the exchange fails.
    */
-  async #request(
+  #request(
     message: Record<string, unknown>,
     cancellation: Cancellation,
-  ): Promise<() => Promise<Received>> {
-    const plan = await this.#headers(message);
+  ): (() => Promise<Received>) | Promise<() => Promise<Received>> {
+    const plan = this.#headers(message);
+    return plan instanceof Promise
+      ? plan.then((ready) => this.#sender(message, ready, cancellation))
+      : this.#sender(message, plan, cancellation);
+  }
+
+  #sender(
+    message: Record<string, unknown>,
+    plan: HeaderPlan,
+    cancellation: Cancellation,
+  ): () => Promise<Received> {
     const body = JSON.stringify(message);
     const direct =
       this.#mayPostDirectly && directPostAvailable() ? prepareDirect(this.url, plan, body) : undefined;
@@ -241,7 +264,8 @@ export class StreamableHttpClientTransport implements Transport {
   }
 
   async #notify(message: Record<string, unknown>, cancellation: Cancellation): Promise<void> {
-    const send = await this.#request(message, cancellation);
+    const request = this.#request(message, cancellation);
+    const send = request instanceof Promise ? await request : request;
     let response: Received;
     try {
       response = await send();
@@ -260,7 +284,8 @@ export class StreamableHttpClientTransport implements Transport {
   /** One POST: `answered` once a response for `id` was delivered; a dropped exchange otherwise. */
   async #post(message: Record<string, unknown>, id: RequestId, cancellation: Cancellation): Promise<Outcome> {
     const method = String(message.method);
-    const send = await this.#request(message, cancellation);
+    const request = this.#request(message, cancellation);
+    const send = request instanceof Promise ? await request : request;
     let response: Received;
     try {
       response = await send();

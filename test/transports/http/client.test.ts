@@ -69,6 +69,51 @@ describe("StreamableHttpClientTransport with ClientSession", () => {
     await session.close();
   });
 
+  it("fails a request whose authProvider throws or rejects, before anything is sent, without its error text, on both eras", async () => {
+    const providers = [
+      () => {
+        throw new Error("vault says s3cret-1 is revoked");
+      },
+      async () => {
+        throw new Error("vault says s3cret-2 is revoked");
+      },
+    ];
+    for (const authProvider of providers) {
+      const sent: Sent[] = [];
+      const transport = new StreamableHttpClientTransport(endpoint.url, {
+        fetch: recordingFetch(sent),
+        authProvider,
+      });
+      const failure = await transport.send({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(failure).toBeInstanceOf(HttpTransportError);
+      expect((failure as Error).message).toBe("The authProvider failed to supply a token");
+      expect(sent).toEqual([]);
+      // The same on the 2025 path (an `initialize` without the envelope switches the transport to it).
+      const legacyFailure = await transport
+        .send({
+          jsonrpc: "2.0",
+          id: 2,
+          method: "initialize",
+          params: {
+            protocolVersion: "2025-11-25",
+            capabilities: {},
+            clientInfo: { name: "t", version: "1" },
+          },
+        })
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+      expect(legacyFailure).toBeInstanceOf(HttpTransportError);
+      expect((legacyFailure as Error).message).toBe("The authProvider failed to supply a token");
+      expect(sent).toEqual([]);
+      await transport.close();
+    }
+  });
+
   it("routes progress from the SSE stream to the call", async () => {
     const session = await ClientSession.connect(new StreamableHttpClientTransport(endpoint.url));
     const seen: ProgressNotificationParams[] = [];
