@@ -149,21 +149,8 @@ export async function open(input: unknown): Promise<OpenTarget> {
   };
   if (task.who === "ourServer" || task.who === "ourClient") return openSplit(task.who, legs, posts, common);
   if (task.who === "ours") {
-    const ours = await import("../lib/ours.js");
-    const { serveHttp } = await import("../../src/transports/http/index.js");
-    const handle = await serveHttp(ours.buildOurServer(legs));
-    handle.server.on("request", () => posts.count++);
-    const client = await ours.connectOurs(handle.url);
-    expectEqual("our negotiated version", client.protocolVersion, MODERN_VERSION);
-    return {
-      ...common,
-      flow: () => ours.ourFlow(client),
-      version: client.protocolVersion,
-      close: async () => {
-        await client.close();
-        await handle.close();
-      },
-    };
+    const handle = await serveOurs(legs, posts);
+    return ourClientOn(handle.url, common, handle.close);
   }
   const theirs = await import("../lib/theirs.js");
   const { toNodeListener } = await import("../../src/transports/http/index.js");
@@ -190,19 +177,43 @@ export async function open(input: unknown): Promise<OpenTarget> {
   };
 }
 
+type Common = Omit<OpenTarget, "flow" | "version" | "close">;
+
+/** Our `serveHttp` with the workload's server, counting POSTs. */
+async function serveOurs(legs: LegCounter, posts: { count: number }) {
+  const ours = await import("../lib/ours.js");
+  const { serveHttp } = await import("../../src/transports/http/index.js");
+  const handle = await serveHttp(ours.buildOurServer(legs));
+  handle.server.on("request", () => posts.count++);
+  return handle;
+}
+
+/** Our client on `url` as the flow target; `stop` then closes whatever serves the URL. */
+async function ourClientOn(url: URL, common: Common, stop: () => Promise<void>): Promise<OpenTarget> {
+  const ours = await import("../lib/ours.js");
+  const client = await ours.connectOurs(url);
+  expectEqual("our negotiated version", client.protocolVersion, MODERN_VERSION);
+  return {
+    ...common,
+    flow: () => ours.ourFlow(client),
+    version: client.protocolVersion,
+    close: async () => {
+      await client.close();
+      await stop();
+    },
+  };
+}
+
 /** One side of ours against a bare `node:http` peer that replays the other side's recorded bytes. */
 async function openSplit(
   who: "ourServer" | "ourClient",
   legs: LegCounter,
   posts: { count: number },
-  common: Omit<OpenTarget, "flow" | "version" | "close">,
+  common: Common,
 ): Promise<OpenTarget> {
-  const ours = await import("../lib/ours.js");
   const recorded = await recordOurFlow();
   if (who === "ourServer") {
-    const { serveHttp } = await import("../../src/transports/http/index.js");
-    const handle = await serveHttp(ours.buildOurServer(legs));
-    handle.server.on("request", () => posts.count++);
+    const handle = await serveOurs(legs, posts);
     const bare = bareClient(recorded, handle.url);
     return {
       ...common,
@@ -216,17 +227,7 @@ async function openSplit(
   }
   const server = bareServer(recorded, legs);
   server.on("request", () => posts.count++);
-  const client = await ours.connectOurs(await listenLoopback(server));
-  expectEqual("our negotiated version", client.protocolVersion, MODERN_VERSION);
-  return {
-    ...common,
-    flow: () => ours.ourFlow(client),
-    version: client.protocolVersion,
-    close: async () => {
-      await client.close();
-      await closeServer(server);
-    },
-  };
+  return ourClientOn(await listenLoopback(server), common, () => closeServer(server));
 }
 
 const LABELS: Record<Who, string> = {
