@@ -1,5 +1,6 @@
 import { Validator } from "@cfworker/json-schema";
 import type * as z from "zod";
+import { isThenable } from "../../shared/thenable.js";
 
 /** The Standard Schema interface (v1), as implemented by zod, Valibot, ArkType and others. */
 export interface StandardSchemaV1<Output = unknown> {
@@ -115,7 +116,9 @@ function fromStandard<T>(schema: StandardSchemaV1, io: "input" | "output"): Comp
     jsonSchema: render({ target: "draft-2020-12" }),
     validate(value) {
       const result = schema["~standard"].validate(value);
-      return result instanceof Promise ? result.then(standardOutcome<T>) : standardOutcome<T>(result);
+      return isThenable<StandardResult<unknown>>(result)
+        ? Promise.resolve(result).then(standardOutcome<T>)
+        : standardOutcome<T>(result);
     },
   };
 }

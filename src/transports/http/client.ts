@@ -57,7 +57,6 @@ const RETRY_SAFE: ReadonlySet<string> = new Set([
 
 let retryCounter = 0;
 
-/** True when fetch failed because the connection was refused (nothing was sent anywhere). */
 /** Adds `Authorization: Bearer <token>` when the provider has one; a provider that fails fails the POST. */
 async function withToken(
   plan: { init: HeadersInit | undefined; set: [string, string][] },
@@ -73,6 +72,7 @@ async function withToken(
   return plan;
 }
 
+/** True when fetch failed because the connection was refused (nothing was sent anywhere). */
 function connectionRefused(error: unknown): boolean {
   const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
   return cause?.code === "ECONNREFUSED";

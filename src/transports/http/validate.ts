@@ -2,6 +2,7 @@
  * The header rungs of the validation ladder: `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and
  * `Mcp-Param-*` must agree with the body, else 400 with -32020 naming the header.
  */
+import { isThenable } from "../../shared/thenable.js";
 import { MetaKey } from "../../types/core.js";
 import type { RequestId } from "../../types/index.js";
 import { headerMismatch, type PlainReply } from "./body.js";
@@ -104,8 +105,8 @@ export function checkParamHeaders(
   if (body.method !== "tools/call" || typeof toolName !== "string") return undefined;
   const schema = lookup(toolName);
   // Synchronous unless the lookup is: no promise on the hot path.
-  return schema instanceof Promise
-    ? schema.then((found) => checkAgainst(request, body, found))
+  return isThenable<object | undefined>(schema)
+    ? Promise.resolve(schema).then((found) => checkAgainst(request, body, found))
     : checkAgainst(request, body, schema);
 }
 

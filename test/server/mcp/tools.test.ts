@@ -132,29 +132,41 @@ describe("tools/list", () => {
     );
   });
 
-  it("awaits a Standard Schema whose validator is asynchronous, for valid and invalid arguments", async () => {
-    const mcp = quietServer("tools");
-    const { schema, seen } = cityStandardSchema();
-    const standard = schema["~standard"];
-    const asyncSchema: StandardSchemaV1<{ city: string }> = {
-      "~standard": { ...standard, validate: async (value) => standard.validate(value) },
-    };
-    mcp.tool("weather", { input: asyncSchema }, ({ city }) => `Sunny in ${city}`);
-    const call = async (args: Record<string, unknown>) =>
-      resultOf(await send(mcp, "tools/call", { name: "weather", arguments: args }));
-    expect(await call({ city: "oslo" })).toEqual({
-      content: [{ type: "text", text: "Sunny in OSLO" }],
-      resultType: "complete",
-      _meta: STAMP,
-    });
-    expect(await call({ city: 7 })).toEqual({
-      content: [{ type: "text", text: "Invalid arguments for tool weather: city: city must be a string" }],
-      isError: true,
-      resultType: "complete",
-      _meta: STAMP,
-    });
-    expect(seen.validations).toBe(2);
-  });
+  it.each([
+    ["a promise", (result: unknown) => Promise.resolve(result)],
+    [
+      "a bare thenable",
+      (result: unknown) => ({
+        // biome-ignore lint/suspicious/noThenProperty: a non-promise thenable is the point of this case.
+        then: (resolve: (value: unknown) => void) => resolve(result),
+      }),
+    ],
+  ])(
+    "awaits a Standard Schema whose validator answers with %s, for valid and invalid arguments",
+    async (_, wrap) => {
+      const mcp = quietServer("tools");
+      const { schema, seen } = cityStandardSchema();
+      const standard = schema["~standard"];
+      const asyncSchema = {
+        "~standard": { ...standard, validate: (value: unknown) => wrap(standard.validate(value)) },
+      } as StandardSchemaV1<{ city: string }>;
+      mcp.tool("weather", { input: asyncSchema }, ({ city }) => `Sunny in ${city}`);
+      const call = async (args: Record<string, unknown>) =>
+        resultOf(await send(mcp, "tools/call", { name: "weather", arguments: args }));
+      expect(await call({ city: "oslo" })).toEqual({
+        content: [{ type: "text", text: "Sunny in OSLO" }],
+        resultType: "complete",
+        _meta: STAMP,
+      });
+      expect(await call({ city: 7 })).toEqual({
+        content: [{ type: "text", text: "Invalid arguments for tool weather: city: city must be a string" }],
+        isError: true,
+        resultType: "complete",
+        _meta: STAMP,
+      });
+      expect(seen.validations).toBe(2);
+    },
+  );
 
   it("rejects a Standard Schema without a JSON Schema form at registration, with a clear message", () => {
     const mcp = quietServer("tools");

@@ -1,5 +1,6 @@
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ServeHttpOptions } from "../../../src/transports/http/node.js";
 import { post, REGION_TOOL, read, rpc, startServer } from "./helpers.js";
 
 let endpoint: Awaited<ReturnType<typeof startServer>>;
@@ -238,13 +239,30 @@ describe("Mcp-Param-* (x-mcp-header)", () => {
     );
   });
 
-  it("works with an asynchronous schema lookup: matches, mismatches and a rejection", async () => {
-    const asyncEndpoint = await startServer({
-      toolInputSchema: async (name) => {
-        if (name === "explode") throw new Error("schema store down");
-        return name === "route" ? REGION_TOOL.inputSchema : undefined;
-      },
-    });
+  it("works with an asynchronous schema lookup (a promise or a bare thenable): matches, mismatches and a rejection", async () => {
+    const find = (name: string) => {
+      if (name === "explode") throw new Error("schema store down");
+      return name === "route" ? REGION_TOOL.inputSchema : undefined;
+    };
+    const lookups: ServeHttpOptions["toolInputSchema"][] = [
+      async (name) => find(name),
+      (name) =>
+        ({
+          // biome-ignore lint/suspicious/noThenProperty: a non-promise thenable is the point of this case.
+          then: (resolve: (value: unknown) => void, reject: (error: unknown) => void) => {
+            try {
+              resolve(find(name));
+            } catch (error) {
+              reject(error);
+            }
+          },
+        }) as unknown as Promise<object | undefined>,
+    ];
+    for (const toolInputSchema of lookups) await checkWithLookup(toolInputSchema);
+  });
+
+  async function checkWithLookup(toolInputSchema: ServeHttpOptions["toolInputSchema"]) {
+    const asyncEndpoint = await startServer({ toolInputSchema });
     try {
       const route = (args: Record<string, unknown>, headers: Record<string, string>, id: number) =>
         post(asyncEndpoint.url, rpc("tools/call", { name: "route", arguments: args }, id), headers);
@@ -260,7 +278,7 @@ describe("Mcp-Param-* (x-mcp-header)", () => {
     } finally {
       await asyncEndpoint.close();
     }
-  });
+  }
 
   it("is skipped for tools without a schema, and a failing lookup answers 500", async () => {
     const before = schemaLookups;
