@@ -115,8 +115,9 @@ export class AesGcmRequestStateCodec implements RequestStateCodec {
     const nonce = nextNonce();
     const cipher = createCipheriv("aes-256-gcm", key, nonce, { authTagLength: TAG_BYTES });
     cipher.setAAD(aad);
-    const ciphertext = Buffer.concat([cipher.update(payload), cipher.final()]);
-    return PREFIX + Buffer.concat([kid, nonce, ciphertext, cipher.getAuthTag()]).toString("base64url");
+    // One concatenation: the elements are evaluated in order, so the tag is read after `final`.
+    const sealed = Buffer.concat([kid, nonce, cipher.update(payload), cipher.final(), cipher.getAuthTag()]);
+    return PREFIX + sealed.toString("base64url");
   }
 
   unseal(token: string): Uint8Array {
@@ -133,11 +134,13 @@ export class AesGcmRequestStateCodec implements RequestStateCodec {
     decipher.setAuthTag(raw.subarray(raw.length - TAG_BYTES));
     const plaintext = decipher.update(raw.subarray(KID_BYTES + NONCE_BYTES, raw.length - TAG_BYTES));
     try {
-      // OpenSSL checks the tag in constant time; nothing is returned before it passes.
-      return Buffer.concat([plaintext, decipher.final()]);
+      // OpenSSL checks the tag in constant time; nothing is returned before it passes. GCM is a
+      // stream mode: `final` adds no bytes to what `update` gave.
+      decipher.final();
     } catch {
       throw new InvalidRequestState("seal");
     }
+    return plaintext;
   }
 }
 
