@@ -130,6 +130,7 @@ function createEndpoint(dispatcher: Dispatcher, options: HttpHandlerOptions): En
     service && new LegacyHttpEndpoint(service, { ...options.legacy, keepAliveMs, logger: options.logger });
   // Fail at setup, not on the first 401.
   if (options.resourceMetadataUrl !== undefined) new URL(String(options.resourceMetadataUrl));
+  const anonymousOnly = !checksAuth(options);
 
   return async (request) => {
     const guarded = checkHostAndOrigin(request, options);
@@ -142,7 +143,7 @@ function createEndpoint(dispatcher: Dispatcher, options: HttpHandlerOptions): En
       return errorResponse(405, null, ErrorCode.InvalidRequest, "Method Not Allowed: use POST", ALLOW);
     }
     // The modern hot path awaits only what may really be asynchronous: each await is a microtask.
-    const auth = checksAuth(options) ? await authenticate(request, options, report) : ANONYMOUS;
+    const auth = anonymousOnly ? ANONYMOUS : await authenticate(request, options, report);
     if (!auth.ok) return auth.response;
     if (!isJsonContentType(request.header("content-type"))) {
       return errorResponse(
