@@ -11,6 +11,8 @@
 //
 //   MCP_CONFORMANCE_SCENARIO=tools_call node --import tsx conformance/everything-client.ts http://localhost:3000/mcp
 import { Client, type ClientOptions } from "roundtrip-mcp/client";
+import { StreamableHttpClientTransport } from "roundtrip-mcp/http";
+import { OAuthClientProvider } from "roundtrip-mcp/oauth";
 
 type Scenario = (url: string, context: Record<string, unknown>) => Promise<void>;
 
@@ -40,8 +42,12 @@ function modeFor(version: string | undefined): ClientOptions["mode"] {
 const MODE = modeFor(process.env.MCP_CONFORMANCE_PROTOCOL_VERSION);
 
 /** Connects (the era MODE picks, with the SDK's own version negotiation), runs `body`, then closes. */
-async function withClient(url: string, options: ClientOptions, body: (client: Client) => Promise<void>) {
-  const client = await Client.connect(url, {
+async function withClient(
+  target: string | StreamableHttpClientTransport,
+  options: ClientOptions,
+  body: (client: Client) => Promise<void>,
+) {
+  const client = await Client.connect(target, {
     clientInfo: CLIENT_INFO,
     ...(MODE === undefined ? {} : { mode: MODE }),
     ...options,
@@ -202,12 +208,44 @@ const scenarios: Record<string, Scenario> = {
     }),
 };
 
-/** What every auth scenario expects once authorized: tools/list, then tools/call test-tool. */
-const authScenario: Scenario = (url) =>
-  withClient(url, {}, async (client) => {
+/** The redirect URI the suite's reference client registers; nothing listens there. */
+const REDIRECT_URI = "http://localhost:3000/callback";
+/** The Client ID Metadata Document URL the suite expects where the AS supports CIMD. */
+const CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
+
+/**
+ * The user's part of an authorization: the mock authorization server redirects at once, so the
+ * authorization URL is fetched without following the redirect and its Location is the callback.
+ */
+async function followAuthorization(url: URL): Promise<string> {
+  const response = await fetch(url, { redirect: "manual" });
+  await response.body?.cancel();
+  const location = response.headers.get("location");
+  if (location === null)
+    throw new Error(`the authorization endpoint answered ${response.status} without a redirect`);
+  return location;
+}
+
+/**
+ * Every auth scenario: our OAuth client (pre-registered credentials when the context has them)
+ * behind the transport, then tools/list and tools/call test-tool once authorized.
+ */
+const authScenario: Scenario = (url, context) => {
+  const { client_id: clientId, client_secret: clientSecret } = context;
+  const authProvider = new OAuthClientProvider({
+    redirectUri: REDIRECT_URI,
+    clientName: CLIENT_INFO.name,
+    clientMetadataUrl: CLIENT_METADATA_URL,
+    authorize: followAuthorization,
+    ...(typeof clientId === "string"
+      ? { client: { clientId, ...(typeof clientSecret === "string" ? { clientSecret } : {}) } }
+      : {}),
+  });
+  return withClient(new StreamableHttpClientTransport(url, { authProvider }), {}, async (client) => {
     await client.listTools();
     await client.callTool("test-tool", {});
   });
+};
 
 async function main(): Promise<number> {
   const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
@@ -224,7 +262,6 @@ async function main(): Promise<number> {
       log("MCP_CONFORMANCE_CONTEXT is not JSON; ignoring it");
     }
   }
-  // No OAuth client in the SDK yet: auth scenarios run the plain flow and fail at the first 401.
   const run = scenario.startsWith("auth/") ? authScenario : scenarios[scenario];
   if (!run) {
     log(`unknown scenario ${JSON.stringify(scenario)}`);

@@ -8,6 +8,7 @@ import { Cancellation } from "../../shared/cancellation.js";
 import type { MessageInfo, Transport } from "../../shared/transport.js";
 import type { JSONRPCMessage, RequestId } from "../../types/index.js";
 import { ANSWERED, describe, FetchReceived, type Outcome, type Received, readAnswer } from "./answer.js";
+import { type AuthProviderOption, reauthorized, tokenFrom } from "./auth.js";
 import { HttpStatusError, HttpTransportError } from "./errors.js";
 import { envelopeVersionOf, standardHeadersFor } from "./headers.js";
 import { LegacyHttpClientTransport } from "./legacy-client.js";
@@ -34,8 +35,12 @@ export interface StreamableHttpClientOptions {
    * directly, with the same requests and answers, at a fraction of the cost.
    */
   fetch?: (input: URL, init: RequestInit) => Promise<Response>;
-  /** The bearer token for each POST (`Authorization: Bearer …`); never logged. */
-  authProvider?: () => string | undefined | Promise<string | undefined>;
+  /**
+   * The bearer token for each POST (`Authorization: Bearer …`; never logged): a function, or an
+   * `HttpAuthProvider` that can also re-authorize when the server answers 401/403 (e.g.
+   * `OAuthClientProvider` from `roundtrip-mcp/oauth`), after which the message is sent again.
+   */
+  authProvider?: AuthProviderOption;
   /** The `x-mcp-header` declarations of a tool, to mirror its arguments into `Mcp-Param-*`. */
   paramHeaders?: (toolName: string) => readonly ParamHeader[] | undefined;
 }
@@ -56,21 +61,6 @@ const RETRY_SAFE: ReadonlySet<string> = new Set([
 ]);
 
 let retryCounter = 0;
-
-/** Adds `Authorization: Bearer <token>` when the provider has one; a provider that fails fails the POST. */
-async function withToken(
-  plan: { init: HeadersInit | undefined; set: [string, string][] },
-  authProvider: NonNullable<StreamableHttpClientOptions["authProvider"]>,
-): Promise<HeaderPlan> {
-  let token: string | undefined;
-  try {
-    token = await authProvider();
-  } catch {
-    throw new HttpTransportError("The authProvider failed to supply a token");
-  }
-  if (token !== undefined) plan.set.push(["Authorization", `Bearer ${token}`]);
-  return plan;
-}
 
 /** True when fetch failed because the connection was refused (nothing was sent anywhere). */
 function connectionRefused(error: unknown): boolean {
@@ -130,15 +120,15 @@ export class StreamableHttpClientTransport implements Transport {
     const cancellation = new Cancellation();
     if (id === undefined || id === null) {
       this.#notifying.add(cancellation);
-      return this.#notify(record, cancellation).finally(() => this.#notifying.delete(cancellation));
+      return this.#authorizedNotify(record, cancellation).finally(() => this.#notifying.delete(cancellation));
     }
     this.#inFlight.set(id, cancellation);
     try {
-      let outcome = await this.#post(record, id, cancellation);
+      let outcome = await this.#exchange(record, id, cancellation);
       const retryable = !outcome.answered && (outcome.neverSent === true || RETRY_SAFE.has(record.method));
       if (!outcome.answered && !cancellation.cancelled() && retryable) {
         // No resumability in 2026-07-28: the lost request is re-issued as a new one, with a new id.
-        outcome = await this.#post({ ...record, id: `rt-retry-${++retryCounter}` }, id, cancellation);
+        outcome = await this.#exchange({ ...record, id: `rt-retry-${++retryCounter}` }, id, cancellation);
       }
       if (!outcome.answered && !cancellation.cancelled()) throw outcome.error;
     } finally {
@@ -212,11 +202,8 @@ export class StreamableHttpClientTransport implements Transport {
     return legacy;
   }
 
-  /**
-   * The headers of one POST, as operations on `options.headers` (see `HeaderPlan`); a promise only
-   * when an `authProvider` has to be asked for the token.
-   */
-  #headers(message: Record<string, unknown>): HeaderPlan | Promise<HeaderPlan> {
+  /** The headers of one POST, as operations on `options.headers` (see `HeaderPlan`). */
+  #headers(message: Record<string, unknown>, token: string | undefined): HeaderPlan {
     const init = this.#options.headers;
     const set: [string, string][] = [
       ["Content-Type", "application/json"],
@@ -231,9 +218,8 @@ export class StreamableHttpClientTransport implements Transport {
         set.push([name, value]);
       }
     }
-    const plan = { init, set };
-    const authProvider = this.#options.authProvider;
-    return authProvider ? withToken(plan, authProvider) : plan;
+    if (token !== undefined) set.push(["Authorization", `Bearer ${token}`]);
+    return { init, set };
   }
 
   /**
@@ -243,11 +229,9 @@ export class StreamableHttpClientTransport implements Transport {
   #request(
     message: Record<string, unknown>,
     cancellation: Cancellation,
-  ): (() => Promise<Received>) | Promise<() => Promise<Received>> {
-    const plan = this.#headers(message);
-    return plan instanceof Promise
-      ? plan.then((ready) => this.#sender(message, ready, cancellation))
-      : this.#sender(message, plan, cancellation);
+    token: string | undefined,
+  ): () => Promise<Received> {
+    return this.#sender(message, this.#headers(message, token), cancellation);
   }
 
   #sender(
@@ -263,9 +247,53 @@ export class StreamableHttpClientTransport implements Transport {
     return async () => new FetchReceived(await this.#fetch(this.url, init));
   }
 
-  async #notify(message: Record<string, unknown>, cancellation: Cancellation): Promise<void> {
-    const request = this.#request(message, cancellation);
-    const send = request instanceof Promise ? await request : request;
+  /** One request's exchange: a plain POST, or one the auth provider may re-authorize. */
+  #exchange(message: Record<string, unknown>, id: RequestId, cancellation: Cancellation): Promise<Outcome> {
+    const auth = this.#options.authProvider;
+    return auth === undefined
+      ? this.#post(message, id, cancellation, undefined)
+      : this.#authorizedPost(message, id, cancellation, auth);
+  }
+
+  /**
+   * A POST with the provider's token: a 401/403 hands the refusal to its `unauthorized`, and the
+   * same message goes out again while that answers true (bounded). Nothing was processed on a
+   * refusal, so the same id is safe to reuse.
+   */
+  async #authorizedPost(
+    message: Record<string, unknown>,
+    id: RequestId,
+    cancellation: Cancellation,
+    auth: AuthProviderOption,
+  ): Promise<Outcome> {
+    for (let attempt = 1; ; attempt++) {
+      const token = await tokenFrom(auth);
+      try {
+        return await this.#post(message, id, cancellation, token);
+      } catch (error) {
+        if (!(await reauthorized(auth, error, this.url, attempt, token))) throw error;
+      }
+    }
+  }
+
+  async #authorizedNotify(message: Record<string, unknown>, cancellation: Cancellation): Promise<void> {
+    const auth = this.#options.authProvider;
+    for (let attempt = 1; ; attempt++) {
+      const token = auth === undefined ? undefined : await tokenFrom(auth);
+      try {
+        return await this.#notify(message, cancellation, token);
+      } catch (error) {
+        if (!(await reauthorized(auth, error, this.url, attempt, token))) throw error;
+      }
+    }
+  }
+
+  async #notify(
+    message: Record<string, unknown>,
+    cancellation: Cancellation,
+    token: string | undefined,
+  ): Promise<void> {
+    const send = this.#request(message, cancellation, token);
     let response: Received;
     try {
       response = await send();
@@ -282,10 +310,14 @@ export class StreamableHttpClientTransport implements Transport {
   }
 
   /** One POST: `answered` once a response for `id` was delivered; a dropped exchange otherwise. */
-  async #post(message: Record<string, unknown>, id: RequestId, cancellation: Cancellation): Promise<Outcome> {
+  async #post(
+    message: Record<string, unknown>,
+    id: RequestId,
+    cancellation: Cancellation,
+    token: string | undefined,
+  ): Promise<Outcome> {
     const method = String(message.method);
-    const request = this.#request(message, cancellation);
-    const send = request instanceof Promise ? await request : request;
+    const send = this.#request(message, cancellation, token);
     let response: Received;
     try {
       response = await send();

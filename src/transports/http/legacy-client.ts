@@ -9,6 +9,7 @@ import type { MessageInfo, Transport } from "../../shared/transport.js";
 import { isJSONRPCErrorResponse, isJSONRPCResultResponse } from "../../types/core.js";
 import type { JSONRPCMessage, RequestId } from "../../types/index.js";
 import { describe } from "./answer.js";
+import { reauthorized, tokenFrom } from "./auth.js";
 import type { StreamableHttpClientOptions } from "./client.js";
 import { HttpStatusError, HttpTransportError } from "./errors.js";
 import { SseParser } from "./sse.js";
@@ -129,16 +130,22 @@ export class LegacyHttpClientTransport implements Transport {
     if (body !== undefined) headers.set("Content-Type", "application/json");
     if (this.#sessionId !== undefined) headers.set(SESSION_HEADER, this.#sessionId);
     if (this.#protocolVersion !== undefined) headers.set(VERSION_HEADER, this.#protocolVersion);
-    let token: string | undefined;
-    try {
-      token = await this.#options.authProvider?.();
-    } catch {
-      throw new HttpTransportError("The authProvider failed to supply a token");
-    }
-    if (token !== undefined) headers.set("Authorization", `Bearer ${token}`);
+    const auth = this.#options.authProvider;
     const init: RequestInit = { method, headers, signal };
     if (body !== undefined) init.body = JSON.stringify(body);
-    return this.#fetch(this.url, init);
+    for (let attempt = 1; ; attempt++) {
+      const token = auth === undefined ? undefined : await tokenFrom(auth);
+      if (token !== undefined) headers.set("Authorization", `Bearer ${token}`);
+      const response = await this.#fetch(this.url, init);
+      if (response.status !== 401 && response.status !== 403) return response;
+      const refusal = new HttpStatusError(
+        response.status,
+        `HTTP ${response.status} for ${method}`,
+        response.headers.get("www-authenticate") ?? undefined,
+      );
+      if (!(await reauthorized(auth, refusal, this.url, attempt, token))) return response;
+      await response.body?.cancel().catch(() => {});
+    }
   }
 
   /** Reads a request's answer: JSON, or an SSE stream of messages ending with the response. */

@@ -1,0 +1,88 @@
+/**
+ * How the HTTP client transports get a bearer token and recover from 401/403: a plain token
+ * function, or an `HttpAuthProvider` that can also (re)authorize when the server refuses a request
+ * (the OAuth client in `roundtrip-mcp/oauth` is one).
+ */
+import { HttpStatusError, HttpTransportError } from "./errors.js";
+
+/**
+ * What the server said when it refused a request: handed to {@link HttpAuthProvider.unauthorized}.
+ *
+ * @example
+ * const challenge: HttpAuthChallenge = { status: 401, wwwAuthenticate: "Bearer", url, attempt: 1, token: undefined };
+ */
+export interface HttpAuthChallenge {
+  /** 401 (no or a bad token) or 403 (e.g. `insufficient_scope`). */
+  readonly status: 401 | 403;
+  /** The `WWW-Authenticate` header, when the server sent one. */
+  readonly wwwAuthenticate: string | undefined;
+  /** The MCP endpoint that refused. */
+  readonly url: URL;
+  /** 1 for the first refusal of this message, 2 after one re-authorization, … */
+  readonly attempt: number;
+  /**
+   * The bearer token the refused message carried (undefined when it had none): a refusal of a
+   * token the provider has already replaced needs no new authorization, only a retry.
+   */
+  readonly token: string | undefined;
+}
+
+/**
+ * A source of bearer tokens that can also act on a refusal: `unauthorized` resolves `true` when
+ * the message should be sent again (with whatever `token` gives next), `false` to give up (the
+ * send then fails with the `HttpStatusError`), and rejects to fail the send with its own error.
+ *
+ * @example
+ * const provider: HttpAuthProvider = {
+ *   token: () => tokens.access,
+ *   unauthorized: async ({ status }) => status === 401 && (await tokens.refresh()),
+ * };
+ * new StreamableHttpClientTransport(url, { authProvider: provider });
+ */
+export interface HttpAuthProvider {
+  token(): string | undefined | Promise<string | undefined>;
+  unauthorized?(challenge: HttpAuthChallenge): Promise<boolean>;
+}
+
+/** A token function (the simple form) or a provider that can also re-authorize. */
+export type AuthProviderOption = (() => string | undefined | Promise<string | undefined>) | HttpAuthProvider;
+
+/**
+ * How many refusals one message may meet before the transport gives up, whatever the provider
+ * answers: an authorization server that keeps issuing tokens the resource keeps refusing must not
+ * loop forever (three authorizations at most).
+ */
+export const MAX_AUTH_ATTEMPTS = 3;
+
+/** The token for the next request; a provider that throws fails the request with a fixed message. */
+export async function tokenFrom(option: AuthProviderOption): Promise<string | undefined> {
+  try {
+    return await (typeof option === "function" ? option() : option.token());
+  } catch {
+    // Never the provider's own message: it may quote a secret.
+    throw new HttpTransportError("The authProvider failed to supply a token");
+  }
+}
+
+/**
+ * Whether a refused message should be sent again: only a 401/403 `HttpStatusError`, only with a
+ * provider that has `unauthorized`, and at most `MAX_AUTH_ATTEMPTS` times per message.
+ */
+export async function reauthorized(
+  option: AuthProviderOption | undefined,
+  error: unknown,
+  url: URL,
+  attempt: number,
+  token: string | undefined,
+): Promise<boolean> {
+  if (option === undefined || typeof option === "function" || option.unauthorized === undefined) return false;
+  if (!(error instanceof HttpStatusError) || (error.status !== 401 && error.status !== 403)) return false;
+  if (attempt > MAX_AUTH_ATTEMPTS) return false;
+  return option.unauthorized({
+    status: error.status,
+    wwwAuthenticate: error.wwwAuthenticate,
+    url,
+    attempt,
+    token,
+  });
+}

@@ -1,0 +1,193 @@
+/**
+ * Finding the authorization server of an MCP endpoint: its Protected Resource Metadata (RFC 9728)
+ * and the server's own metadata (RFC 8414, or OpenID Connect Discovery), in the orders the MCP
+ * authorization spec gives, each document checked before anything in it is used.
+ */
+import { OAuthError } from "./errors.js";
+
+/** The fetch the OAuth client uses for every request it makes. */
+export type OAuthFetch = (input: URL, init: RequestInit) => Promise<Response>;
+
+/** The fields of RFC 9728 metadata the client acts on. */
+export interface ProtectedResourceMetadata {
+  /** The resource identifier, sent verbatim as the `resource` parameter (RFC 8707). */
+  readonly resource: string;
+  readonly authorizationServers: readonly string[];
+  readonly scopesSupported: readonly string[] | undefined;
+}
+
+/** The fields of RFC 8414 metadata the client acts on. */
+export interface AuthorizationServerMetadata {
+  readonly issuer: string;
+  readonly authorizationEndpoint: URL;
+  readonly tokenEndpoint: URL;
+  readonly registrationEndpoint: URL | undefined;
+  readonly scopesSupported: readonly string[] | undefined;
+  readonly tokenEndpointAuthMethods: readonly string[] | undefined;
+  /** RFC 9207: the server promises an `iss` parameter in every authorization response. */
+  readonly issParameterSupported: boolean;
+  readonly clientIdMetadataDocumentSupported: boolean;
+}
+
+/** HTTPS, or plain HTTP to this machine only (what the MCP spec allows for development). */
+export function secureEnough(url: URL): boolean {
+  if (url.protocol === "https:") return true;
+  const host = url.hostname;
+  return (
+    url.protocol === "http:" &&
+    (host === "localhost" || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host))
+  );
+}
+
+/** An absolute, HTTPS-or-loopback URL from a metadata field, or an OAuthError naming the field. */
+export function endpointUrl(value: unknown, field: string): URL {
+  const url = typeof value === "string" && URL.canParse(value) ? new URL(value) : undefined;
+  if (url === undefined || !secureEnough(url)) {
+    throw new OAuthError("invalid_metadata", `${field} is not an HTTPS (or loopback) URL`);
+  }
+  return url;
+}
+
+async function getJson(fetchImpl: OAuthFetch, url: URL): Promise<Record<string, unknown> | undefined> {
+  let response: Response;
+  try {
+    response = await fetchImpl(url, { method: "GET", headers: { Accept: "application/json" } });
+  } catch {
+    throw new OAuthError("discovery_failed", `could not reach ${url.origin}`);
+  }
+  if (!response.ok) {
+    await response.body?.cancel().catch(() => {});
+    return undefined;
+  }
+  try {
+    const body: unknown = await response.json();
+    return typeof body === "object" && body !== null && !Array.isArray(body)
+      ? (body as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function stringList(value: unknown): readonly string[] | undefined {
+  return Array.isArray(value) && value.every((item) => typeof item === "string") ? value : undefined;
+}
+
+/** The URL path without a trailing slash ("" for the root). */
+function trimmedPath(url: URL): string {
+  return url.pathname.replace(/\/+$/, "");
+}
+
+/**
+ * True when `resource` may stand for `server`: same origin, and the server's path is the
+ * resource's path or below it (RFC 9728 §3.3 identifies the resource; a PRM document for another
+ * origin or a sibling path must not be used).
+ *
+ * @example
+ * resourceCovers(new URL("https://api.example.com/mcp"), "https://api.example.com"); // true
+ */
+export function resourceCovers(server: URL, resource: string): boolean {
+  // RFC 8707 §2: no fragment, not even an empty one (which URL parsing would hide).
+  if (!URL.canParse(resource) || resource.includes("#")) return false;
+  const claimed = new URL(resource);
+  if (claimed.origin !== server.origin || claimed.hash !== "") return false;
+  const base = trimmedPath(claimed);
+  const path = trimmedPath(server);
+  return path === base || path.startsWith(`${base}/`);
+}
+
+/**
+ * The Protected Resource Metadata of `server`: the `resource_metadata` URL of the challenge when
+ * there is one, then the path-based well-known URL, then the root one. The document must name a
+ * resource that covers `server` and at least one authorization server.
+ */
+export async function discoverResource(
+  fetchImpl: OAuthFetch,
+  server: URL,
+  resourceMetadata: string | undefined,
+): Promise<ProtectedResourceMetadata> {
+  const candidates: URL[] = [];
+  if (resourceMetadata !== undefined && URL.canParse(resourceMetadata)) {
+    const hinted = new URL(resourceMetadata);
+    if (secureEnough(hinted)) candidates.push(hinted);
+  }
+  const path = trimmedPath(server);
+  if (path !== "") candidates.push(new URL(`/.well-known/oauth-protected-resource${path}`, server.origin));
+  candidates.push(new URL("/.well-known/oauth-protected-resource", server.origin));
+  for (const candidate of candidates) {
+    const document = await getJson(fetchImpl, candidate);
+    if (document === undefined) continue;
+    const resource = document.resource;
+    if (typeof resource !== "string" || !resourceCovers(server, resource)) {
+      throw new OAuthError(
+        "resource_mismatch",
+        `the protected resource metadata names a resource other than ${server.origin}${server.pathname}`,
+      );
+    }
+    const servers = stringList(document.authorization_servers) ?? [];
+    if (servers.length === 0) {
+      throw new OAuthError(
+        "discovery_failed",
+        "the protected resource metadata names no authorization server",
+      );
+    }
+    return {
+      resource,
+      authorizationServers: servers,
+      scopesSupported: stringList(document.scopes_supported),
+    };
+  }
+  throw new OAuthError("discovery_failed", `no protected resource metadata found for ${server.origin}`);
+}
+
+/** The well-known URLs of an issuer, in the order the MCP spec tries them. */
+export function authorizationServerMetadataUrls(issuer: URL): URL[] {
+  const path = trimmedPath(issuer);
+  const at = (suffix: string) => new URL(suffix, issuer.origin);
+  if (path === "") {
+    return [at("/.well-known/oauth-authorization-server"), at("/.well-known/openid-configuration")];
+  }
+  return [
+    at(`/.well-known/oauth-authorization-server${path}`),
+    at(`/.well-known/openid-configuration${path}`),
+    at(`${path}/.well-known/openid-configuration`),
+  ];
+}
+
+/**
+ * The metadata of the authorization server `issuer`. Its `issuer` must be `issuer` exactly (RFC
+ * 8414 §3.3: no normalisation), it must support PKCE with S256, and every endpoint must be HTTPS.
+ */
+export async function discoverAuthorizationServer(
+  fetchImpl: OAuthFetch,
+  issuer: string,
+): Promise<AuthorizationServerMetadata> {
+  const base = URL.canParse(issuer) ? new URL(issuer) : undefined;
+  if (base === undefined || !secureEnough(base)) {
+    throw new OAuthError("invalid_metadata", "the authorization server is not an HTTPS (or loopback) URL");
+  }
+  for (const candidate of authorizationServerMetadataUrls(base)) {
+    const document = await getJson(fetchImpl, candidate);
+    if (document === undefined) continue;
+    if (document.issuer !== issuer) {
+      throw new OAuthError("issuer_mismatch", "the authorization server metadata names another issuer");
+    }
+    if (!stringList(document.code_challenge_methods_supported)?.includes("S256")) {
+      throw new OAuthError("invalid_metadata", "the authorization server does not support PKCE with S256");
+    }
+    return {
+      issuer,
+      authorizationEndpoint: endpointUrl(document.authorization_endpoint, "authorization_endpoint"),
+      tokenEndpoint: endpointUrl(document.token_endpoint, "token_endpoint"),
+      registrationEndpoint:
+        document.registration_endpoint === undefined
+          ? undefined
+          : endpointUrl(document.registration_endpoint, "registration_endpoint"),
+      scopesSupported: stringList(document.scopes_supported),
+      tokenEndpointAuthMethods: stringList(document.token_endpoint_auth_methods_supported),
+      issParameterSupported: document.authorization_response_iss_parameter_supported === true,
+      clientIdMetadataDocumentSupported: document.client_id_metadata_document_supported === true,
+    };
+  }
+  throw new OAuthError("discovery_failed", "no authorization server metadata found");
+}

@@ -1,0 +1,19 @@
+/**
+ * The OAuth 2.1 client of the MCP authorization spec, for the Streamable HTTP client transport.
+ *
+ * @example
+ * import { OAuthClientProvider } from "roundtrip-mcp/oauth";
+ * const authProvider = new OAuthClientProvider({ redirectUri, authorize: openBrowserAndWait });
+ * const client = await Client.connect(new StreamableHttpClientTransport(url, { authProvider }));
+ */
+export type { HttpAuthChallenge, HttpAuthProvider } from "../auth.js";
+export { type BearerChallenge, parseBearerChallenge } from "./challenge.js";
+export type { AuthorizationServerMetadata, OAuthFetch, ProtectedResourceMetadata } from "./discovery.js";
+export { OAuthError } from "./errors.js";
+export {
+  type OAuthClientOptions,
+  OAuthClientProvider,
+  type OAuthState,
+  type OAuthStore,
+} from "./provider.js";
+export type { OAuthClientInformation, OAuthTokens, TokenEndpointAuthMethod } from "./token.js";

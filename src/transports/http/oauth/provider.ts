@@ -1,0 +1,353 @@
+/**
+ * The OAuth 2.1 client of the MCP authorization spec, as an `HttpAuthProvider`: on a 401 it
+ * discovers the authorization server, gets a client identity there, runs the authorization-code
+ * flow with PKCE and resource indicators, and the transport re-sends the refused message with the
+ * new token; on a 403 `insufficient_scope` it re-authorizes with the union of the scopes.
+ */
+import type { HttpAuthChallenge, HttpAuthProvider } from "../auth.js";
+import { type BearerChallenge, parseBearerChallenge } from "./challenge.js";
+import {
+  type AuthorizationServerMetadata,
+  discoverAuthorizationServer,
+  discoverResource,
+  type OAuthFetch,
+  type ProtectedResourceMetadata,
+} from "./discovery.js";
+import { OAuthError } from "./errors.js";
+import { pkcePair, randomToken, sameString } from "./pkce.js";
+import { chooseAuthMethod, registerClient } from "./registration.js";
+import {
+  exchangeCode,
+  type OAuthClientInformation,
+  type OAuthTokens,
+  refreshTokens,
+  type TokenEndpointAuthMethod,
+} from "./token.js";
+
+/**
+ * What the provider remembers, for an {@link OAuthStore} to keep between runs. It holds secrets
+ * (client secrets, tokens): store it as you would a password.
+ *
+ * @example
+ * const state: OAuthState = { clients: [], tokens: undefined };
+ */
+export interface OAuthState {
+  /** One client per authorization server (by `issuer`). */
+  readonly clients: readonly OAuthClientInformation[];
+  readonly tokens: OAuthTokens | undefined;
+}
+
+/**
+ * Where the provider keeps its state between runs (default: memory only).
+ *
+ * @example
+ * const store: OAuthStore = {
+ *   load: async () => JSON.parse(await readFile(path, "utf8")),
+ *   save: (state) => writeFile(path, JSON.stringify(state), { mode: 0o600 }),
+ * };
+ */
+export interface OAuthStore {
+  load(): OAuthState | undefined | Promise<OAuthState | undefined>;
+  save(state: OAuthState): void | Promise<void>;
+}
+
+/**
+ * Options of {@link OAuthClientProvider}.
+ *
+ * @example
+ * const options: OAuthClientOptions = { redirectUri: "http://127.0.0.1:8765/callback", authorize: openBrowserAndWait };
+ */
+export interface OAuthClientOptions {
+  /** Where the authorization server sends the user back; registered with the server. */
+  readonly redirectUri: string;
+  /**
+   * Sends the user to `authorizationUrl` (a browser, a printed link, …) and resolves with the URL
+   * the authorization server redirected back to, query included (`code`, `state`, `iss`).
+   */
+  readonly authorize: (authorizationUrl: URL) => Promise<URL | string>;
+  /** The name shown on consent screens and sent at registration (default "roundtrip-mcp client"). */
+  readonly clientName?: string;
+  /** An HTTPS URL serving this client's metadata document: used as the client id where the server supports it. */
+  readonly clientMetadataUrl?: string;
+  /**
+   * A client registered beforehand. With `issuer`, only for that authorization server; without,
+   * for the first one met (credentials never travel to another server).
+   */
+  readonly client?: {
+    readonly clientId: string;
+    readonly clientSecret?: string;
+    readonly issuer?: string;
+    readonly authMethod?: TokenEndpointAuthMethod;
+  };
+  /** Ask for `offline_access` (a refresh token) when the server lists it (default true). */
+  readonly offlineAccess?: boolean;
+  /** The fetch for discovery, registration and token requests (default: the global one). */
+  readonly fetch?: OAuthFetch;
+  readonly store?: OAuthStore;
+}
+
+/** A token this close to its expiry is refreshed (or dropped) rather than sent. */
+const EXPIRY_SKEW_MS = 30_000;
+
+function scopeList(scope: string | undefined): string[] {
+  return (scope ?? "").split(" ").filter((item) => item !== "");
+}
+
+/**
+ * An OAuth 2.1 client for one MCP server, to pass as a transport's `authProvider`. It follows the
+ * MCP authorization spec: Protected Resource Metadata discovery (the challenge's
+ * `resource_metadata`, then the well-known URLs), authorization server metadata (RFC 8414 / OpenID
+ * Connect, with the issuer checked exactly), a pre-registered client, a Client ID Metadata
+ * Document or dynamic registration, PKCE S256, `resource` on every grant, RFC 9207 `iss` checks,
+ * refresh tokens, step-up on `insufficient_scope`, and fresh credentials when the resource moves to
+ * another authorization server.
+ *
+ * @example
+ * const oauth = new OAuthClientProvider({
+ *   redirectUri: "http://127.0.0.1:8765/callback",
+ *   authorize: async (url) => { await open(url.href); return waitForRedirect(8765); },
+ * });
+ * const client = await Client.connect(new StreamableHttpClientTransport(url, { authProvider: oauth }));
+ */
+export class OAuthClientProvider implements HttpAuthProvider {
+  readonly #options: OAuthClientOptions;
+  readonly #fetch: OAuthFetch;
+  readonly #clients = new Map<string, OAuthClientInformation>();
+  #tokens: OAuthTokens | undefined;
+  /** The issuer an issuer-less pre-registered client was first used with. */
+  #preRegisteredIssuer: string | undefined;
+  /** What the last authorization used: needed to refresh before a request. */
+  #server: AuthorizationServerMetadata | undefined;
+  #resource: string | undefined;
+  #loaded: Promise<void> | undefined;
+  #authorizing: Promise<boolean> | undefined;
+  #refreshing: Promise<OAuthTokens | undefined> | undefined;
+
+  constructor(options: OAuthClientOptions) {
+    if (typeof options?.authorize !== "function") throw new TypeError("authorize must be a function");
+    if (typeof options.redirectUri !== "string" || !URL.canParse(options.redirectUri)) {
+      throw new TypeError("redirectUri must be an absolute URL");
+    }
+    this.#options = options;
+    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+  }
+
+  /** The tokens in use, if any (secrets: do not log them). */
+  get tokens(): OAuthTokens | undefined {
+    return this.#tokens;
+  }
+
+  /** The access token for the next request: refreshed first when it is about to expire. */
+  async token(): Promise<string | undefined> {
+    await this.#load();
+    // A request made while an authorization runs waits for its token rather than sending a doomed one.
+    await this.#authorizing?.catch(() => false);
+    const tokens = this.#tokens;
+    if (tokens === undefined) return undefined;
+    if (tokens.expiresAt === undefined || tokens.expiresAt - EXPIRY_SKEW_MS > Date.now())
+      return tokens.accessToken;
+    this.#refreshing ??= this.#refresh(tokens).finally(() => {
+      this.#refreshing = undefined;
+    });
+    return (await this.#refreshing)?.accessToken;
+  }
+
+  /** Acts on a refusal (see the class notes); concurrent refusals share one authorization. */
+  unauthorized(challenge: HttpAuthChallenge): Promise<boolean> {
+    this.#authorizing ??= this.#recover(challenge).finally(() => {
+      this.#authorizing = undefined;
+    });
+    return this.#authorizing;
+  }
+
+  async #recover(challenge: HttpAuthChallenge): Promise<boolean> {
+    await this.#load();
+    const bearer = parseBearerChallenge(challenge.wwwAuthenticate);
+    if (challenge.status === 403 && bearer?.error !== "insufficient_scope") return false;
+    // Refused with a token already replaced (a late answer to a request sent before): just retry.
+    if (
+      challenge.token !== undefined &&
+      this.#tokens !== undefined &&
+      challenge.token !== this.#tokens.accessToken
+    ) {
+      return true;
+    }
+    // Discovered afresh each time: the resource may have moved to another authorization server.
+    const resource = await discoverResource(this.#fetch, challenge.url, bearer?.resourceMetadata);
+    // Non-null: discoverResource returns at least one authorization server.
+    const server = await discoverAuthorizationServer(this.#fetch, resource.authorizationServers[0]!);
+    this.#server = server;
+    this.#resource = resource.resource;
+    const previous = this.#tokens;
+    if (challenge.status === 401 && challenge.attempt === 1 && previous?.issuer === server.issuer) {
+      const refreshed = await this.#refresh(previous);
+      if (refreshed !== undefined) return true;
+    }
+    const client = await this.#clientFor(server);
+    const scope = this.#scopeFor(challenge.status, bearer, resource, server, previous);
+    this.#tokens = await this.#authorize(server, client, resource.resource, scope);
+    await this.#save();
+    return true;
+  }
+
+  /** New tokens from the refresh token, or undefined (and the tokens dropped) when that fails. */
+  async #refresh(tokens: OAuthTokens): Promise<OAuthTokens | undefined> {
+    const server = this.#server;
+    const client = server && this.#clients.get(server.issuer);
+    const refreshToken = tokens.refreshToken;
+    if (
+      refreshToken === undefined ||
+      server === undefined ||
+      client === undefined ||
+      this.#resource === undefined
+    ) {
+      this.#tokens = undefined;
+      return undefined;
+    }
+    if (server.issuer !== tokens.issuer) {
+      this.#tokens = undefined;
+      return undefined;
+    }
+    try {
+      this.#tokens = await refreshTokens(
+        this.#fetch,
+        server,
+        client,
+        { ...tokens, refreshToken },
+        this.#resource,
+      );
+    } catch {
+      // A refused refresh (expired, revoked): the next 401 runs a full authorization.
+      this.#tokens = undefined;
+    }
+    await this.#save();
+    return this.#tokens;
+  }
+
+  /**
+   * The scope to ask for (MCP spec, scope selection): the challenge's, else everything the
+   * resource lists, else none; on a step-up, the union with what was asked before; plus
+   * `offline_access` when the authorization server lists it.
+   */
+  #scopeFor(
+    status: 401 | 403,
+    bearer: BearerChallenge | undefined,
+    resource: ProtectedResourceMetadata,
+    server: AuthorizationServerMetadata,
+    previous: OAuthTokens | undefined,
+  ): string | undefined {
+    const scopes = new Set<string>();
+    if (status === 403 && previous?.issuer === server.issuer) {
+      for (const scope of scopeList(previous.requestedScope)) scopes.add(scope);
+    }
+    const wanted = bearer?.scope !== undefined ? scopeList(bearer.scope) : (resource.scopesSupported ?? []);
+    for (const scope of wanted) scopes.add(scope);
+    if (this.#options.offlineAccess !== false && server.scopesSupported?.includes("offline_access")) {
+      scopes.add("offline_access");
+    }
+    return scopes.size === 0 ? undefined : [...scopes].join(" ");
+  }
+
+  /** This server's client: remembered, pre-registered, a metadata document URL, or registered now. */
+  async #clientFor(server: AuthorizationServerMetadata): Promise<OAuthClientInformation> {
+    const known = this.#clients.get(server.issuer);
+    if (known !== undefined) return known;
+    let client: OAuthClientInformation;
+    const configured = this.#options.client;
+    if (configured !== undefined && configured.issuer === undefined)
+      this.#preRegisteredIssuer ??= server.issuer;
+    if (configured !== undefined && (configured.issuer ?? this.#preRegisteredIssuer) === server.issuer) {
+      const secret = configured.clientSecret;
+      const authMethod =
+        configured.authMethod ??
+        (secret === undefined
+          ? "none"
+          : chooseAuthMethod(server.tokenEndpointAuthMethods?.filter((m) => m !== "none")));
+      client = {
+        issuer: server.issuer,
+        clientId: configured.clientId,
+        authMethod,
+        ...(secret !== undefined ? { clientSecret: secret } : {}),
+      };
+    } else if (server.clientIdMetadataDocumentSupported && this.#options.clientMetadataUrl !== undefined) {
+      client = { issuer: server.issuer, clientId: this.#options.clientMetadataUrl, authMethod: "none" };
+    } else {
+      client = await registerClient(this.#fetch, server, {
+        clientName: this.#options.clientName ?? "roundtrip-mcp client",
+        redirectUri: this.#options.redirectUri,
+      });
+    }
+    this.#clients.set(server.issuer, client);
+    await this.#save();
+    return client;
+  }
+
+  /** One authorization-code flow: the user's consent through `authorize`, then the code exchange. */
+  async #authorize(
+    server: AuthorizationServerMetadata,
+    client: OAuthClientInformation,
+    resource: string,
+    scope: string | undefined,
+  ): Promise<OAuthTokens> {
+    const { verifier, challenge } = await pkcePair();
+    const state = randomToken(16);
+    const url = new URL(server.authorizationEndpoint);
+    url.searchParams.set("response_type", "code");
+    url.searchParams.set("client_id", client.clientId);
+    url.searchParams.set("redirect_uri", this.#options.redirectUri);
+    url.searchParams.set("code_challenge", challenge);
+    url.searchParams.set("code_challenge_method", "S256");
+    url.searchParams.set("state", state);
+    url.searchParams.set("resource", resource);
+    if (scope !== undefined) url.searchParams.set("scope", scope);
+    const returned = String(await this.#options.authorize(url));
+    if (!URL.canParse(returned)) throw new OAuthError("invalid_callback", "authorize returned no URL");
+    const answer = new URL(returned).searchParams;
+    if (!sameString(answer.get("state") ?? "", state)) {
+      throw new OAuthError("state_mismatch", "the authorization response is not for this request (state)");
+    }
+    // RFC 9207: compared exactly whenever present; required when the server promised it.
+    const iss = answer.get("iss");
+    if (iss === null ? server.issParameterSupported : iss !== server.issuer) {
+      throw new OAuthError(
+        "issuer_mismatch",
+        iss === null
+          ? "the authorization response has no iss although the server promised one"
+          : "the authorization response comes from another issuer",
+      );
+    }
+    const error = answer.get("error");
+    if (error !== null) {
+      const detail = answer.get("error_description");
+      throw new OAuthError(error, `the authorization server refused${detail ? `: ${detail}` : ""}`);
+    }
+    const code = answer.get("code");
+    if (code === null || code === "")
+      throw new OAuthError("invalid_callback", "the authorization response has no code");
+    return exchangeCode(this.#fetch, server, client, {
+      code,
+      verifier,
+      redirectUri: this.#options.redirectUri,
+      resource,
+      scope,
+    });
+  }
+
+  #load(): Promise<void> {
+    this.#loaded ??= (async () => {
+      const state = await this.#options.store?.load();
+      if (state === undefined) return;
+      for (const client of state.clients ?? []) {
+        this.#clients.set(client.issuer, client);
+        // An issuer-less pre-registered client stays bound to the server it was first used with.
+        if (client.clientId === this.#options.client?.clientId) this.#preRegisteredIssuer ??= client.issuer;
+      }
+      this.#tokens ??= state.tokens;
+    })();
+    return this.#loaded;
+  }
+
+  async #save(): Promise<void> {
+    await this.#options.store?.save({ clients: [...this.#clients.values()], tokens: this.#tokens });
+  }
+}

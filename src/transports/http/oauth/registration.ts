@@ -1,0 +1,90 @@
+/**
+ * Getting a client identity at an authorization server: a pre-registered client, a Client ID
+ * Metadata Document URL, or Dynamic Client Registration (RFC 7591), in that order of preference.
+ */
+import { type AuthorizationServerMetadata, type OAuthFetch, secureEnough } from "./discovery.js";
+import { OAuthError } from "./errors.js";
+import type { OAuthClientInformation, TokenEndpointAuthMethod } from "./token.js";
+
+/** What the client says about itself when it registers. */
+export interface RegistrationProfile {
+  readonly clientName: string;
+  readonly redirectUri: string;
+}
+
+const METHODS: readonly TokenEndpointAuthMethod[] = ["client_secret_basic", "client_secret_post", "none"];
+
+/**
+ * The method to register with: the first of ours the server lists (RFC 8414's default when it
+ * lists none is `client_secret_basic`).
+ */
+export function chooseAuthMethod(supported: readonly string[] | undefined): TokenEndpointAuthMethod {
+  const offered = supported ?? ["client_secret_basic"];
+  const method = METHODS.find((candidate) => offered.includes(candidate));
+  if (method === undefined) {
+    throw new OAuthError(
+      "unsupported_auth_method",
+      "the token endpoint supports no client authentication we have",
+    );
+  }
+  return method;
+}
+
+/** "native" for a redirect back to this machine (a desktop or CLI app), "web" otherwise (SEP-837). */
+export function applicationType(redirectUri: string): "native" | "web" {
+  const url = URL.canParse(redirectUri) ? new URL(redirectUri) : undefined;
+  return url !== undefined && url.protocol === "http:" && secureEnough(url) ? "native" : "web";
+}
+
+/** RFC 7591 registration; the answer's method wins over the one asked for. */
+export async function registerClient(
+  fetchImpl: OAuthFetch,
+  server: AuthorizationServerMetadata,
+  profile: RegistrationProfile,
+): Promise<OAuthClientInformation> {
+  if (server.registrationEndpoint === undefined) {
+    throw new OAuthError(
+      "registration_unavailable",
+      "the authorization server offers no dynamic registration; configure a pre-registered client",
+    );
+  }
+  const method = chooseAuthMethod(server.tokenEndpointAuthMethods);
+  const request = {
+    client_name: profile.clientName,
+    redirect_uris: [profile.redirectUri],
+    grant_types: ["authorization_code", "refresh_token"],
+    response_types: ["code"],
+    token_endpoint_auth_method: method,
+    application_type: applicationType(profile.redirectUri),
+  };
+  let response: Response;
+  try {
+    response = await fetchImpl(server.registrationEndpoint, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify(request),
+    });
+  } catch {
+    throw new OAuthError("registration_failed", "could not reach the registration endpoint");
+  }
+  let answer: unknown;
+  try {
+    answer = await response.json();
+  } catch {
+    answer = undefined;
+  }
+  const record = typeof answer === "object" && answer !== null ? (answer as Record<string, unknown>) : {};
+  if (!response.ok || typeof record.client_id !== "string" || record.client_id === "") {
+    const code = typeof record.error === "string" ? record.error : "registration_failed";
+    throw new OAuthError(code, `the registration endpoint refused (HTTP ${response.status})`);
+  }
+  const answered = METHODS.find((candidate) => candidate === record.token_endpoint_auth_method) ?? method;
+  const secret = typeof record.client_secret === "string" ? record.client_secret : undefined;
+  return {
+    issuer: server.issuer,
+    clientId: record.client_id,
+    // A confidential method without a secret cannot authenticate: it is a public client then.
+    authMethod: answered !== "none" && secret === undefined ? "none" : answered,
+    ...(secret !== undefined && answered !== "none" ? { clientSecret: secret } : {}),
+  };
+}

@@ -1,0 +1,163 @@
+/**
+ * The token endpoint (RFC 6749 §3.2, OAuth 2.1): the authorization-code and refresh grants, with
+ * the client authentication the registration settled on, and the answers checked.
+ */
+import type { AuthorizationServerMetadata, OAuthFetch } from "./discovery.js";
+import { OAuthError } from "./errors.js";
+
+/** How the client authenticates at the token endpoint. */
+export type TokenEndpointAuthMethod = "client_secret_basic" | "client_secret_post" | "none";
+
+/**
+ * A client as one authorization server knows it: registered, pre-registered or a metadata URL.
+ *
+ * @example
+ * const client: OAuthClientInformation = { issuer: "https://auth.example.com", clientId: "abc", authMethod: "none" };
+ */
+export interface OAuthClientInformation {
+  /** The authorization server this client belongs to: credentials never travel to another one. */
+  readonly issuer: string;
+  readonly clientId: string;
+  readonly clientSecret?: string;
+  readonly authMethod: TokenEndpointAuthMethod;
+}
+
+/**
+ * What a token endpoint issued, and for which authorization server.
+ *
+ * @example
+ * const fresh = tokens.expiresAt === undefined || tokens.expiresAt > Date.now();
+ */
+export interface OAuthTokens {
+  readonly issuer: string;
+  readonly accessToken: string;
+  readonly refreshToken?: string;
+  /** Epoch milliseconds after which the access token is not used; undefined when the server gave no lifetime. */
+  readonly expiresAt?: number;
+  /** The scopes asked for when these tokens were obtained (space-separated), kept for step-up unions. */
+  readonly requestedScope?: string;
+}
+
+function formEncode(value: string): string {
+  // application/x-www-form-urlencoded, as RFC 6749 §2.3.1 asks for client_id and client_secret.
+  return encodeURIComponent(value).replace(/%20/g, "+");
+}
+
+const SECRET_PARAMS = ["code", "code_verifier", "refresh_token"];
+
+/** The server's description with anything secret we sent cut out, should it echo one. */
+function withoutSecrets(
+  text: string,
+  params: Record<string, string>,
+  client: OAuthClientInformation,
+): string {
+  const secrets = [...SECRET_PARAMS.map((name) => params[name]), client.clientSecret];
+  let out = text.slice(0, 200);
+  for (const secret of secrets)
+    if (secret !== undefined && secret.length >= 4) out = out.split(secret).join("[redacted]");
+  return out;
+}
+
+async function tokenRequest(
+  fetchImpl: OAuthFetch,
+  server: AuthorizationServerMetadata,
+  client: OAuthClientInformation,
+  params: Record<string, string>,
+): Promise<Record<string, unknown>> {
+  const body = new URLSearchParams(params);
+  const headers: Record<string, string> = {
+    "Content-Type": "application/x-www-form-urlencoded",
+    Accept: "application/json",
+  };
+  if (client.authMethod === "client_secret_basic" && client.clientSecret !== undefined) {
+    headers.Authorization = `Basic ${btoa(`${formEncode(client.clientId)}:${formEncode(client.clientSecret)}`)}`;
+  } else {
+    body.set("client_id", client.clientId);
+    if (client.authMethod === "client_secret_post" && client.clientSecret !== undefined) {
+      body.set("client_secret", client.clientSecret);
+    }
+  }
+  let response: Response;
+  try {
+    response = await fetchImpl(server.tokenEndpoint, { method: "POST", headers, body: body.toString() });
+  } catch {
+    throw new OAuthError("token_request_failed", "could not reach the token endpoint");
+  }
+  let answer: unknown;
+  try {
+    answer = await response.json();
+  } catch {
+    answer = undefined;
+  }
+  const record = typeof answer === "object" && answer !== null ? (answer as Record<string, unknown>) : {};
+  if (!response.ok) {
+    const code = typeof record.error === "string" ? record.error : "token_request_failed";
+    const detail =
+      typeof record.error_description === "string"
+        ? `: ${withoutSecrets(record.error_description, params, client)}`
+        : "";
+    throw new OAuthError(code, `the token endpoint refused (HTTP ${response.status})${detail}`);
+  }
+  return record;
+}
+
+function tokensFrom(
+  record: Record<string, unknown>,
+  issuer: string,
+  requestedScope: string | undefined,
+  previousRefresh?: string,
+): OAuthTokens {
+  if (typeof record.access_token !== "string" || record.access_token === "") {
+    throw new OAuthError("invalid_token_response", "the token endpoint answered without an access_token");
+  }
+  if (typeof record.token_type !== "string" || record.token_type.toLowerCase() !== "bearer") {
+    throw new OAuthError(
+      "invalid_token_response",
+      "the token endpoint issued a token that is not a Bearer token",
+    );
+  }
+  const tokens: { -readonly [K in keyof OAuthTokens]: OAuthTokens[K] } = {
+    issuer,
+    accessToken: record.access_token,
+  };
+  const refresh = typeof record.refresh_token === "string" ? record.refresh_token : previousRefresh;
+  if (refresh !== undefined) tokens.refreshToken = refresh;
+  if (typeof record.expires_in === "number" && Number.isFinite(record.expires_in)) {
+    tokens.expiresAt = Date.now() + record.expires_in * 1000;
+  }
+  if (requestedScope !== undefined) tokens.requestedScope = requestedScope;
+  return tokens;
+}
+
+/** Trades an authorization code (and its PKCE verifier) for tokens. */
+export async function exchangeCode(
+  fetchImpl: OAuthFetch,
+  server: AuthorizationServerMetadata,
+  client: OAuthClientInformation,
+  grant: { code: string; verifier: string; redirectUri: string; resource: string; scope: string | undefined },
+): Promise<OAuthTokens> {
+  const record = await tokenRequest(fetchImpl, server, client, {
+    grant_type: "authorization_code",
+    code: grant.code,
+    code_verifier: grant.verifier,
+    redirect_uri: grant.redirectUri,
+    resource: grant.resource,
+  });
+  return tokensFrom(record, server.issuer, grant.scope);
+}
+
+/** Uses a refresh token; a server that rotates it gives a new one, otherwise the old one stays. */
+export async function refreshTokens(
+  fetchImpl: OAuthFetch,
+  server: AuthorizationServerMetadata,
+  client: OAuthClientInformation,
+  tokens: OAuthTokens & { refreshToken: string },
+  resource: string,
+): Promise<OAuthTokens> {
+  const record = await tokenRequest(fetchImpl, server, client, {
+    grant_type: "refresh_token",
+    refresh_token: tokens.refreshToken,
+    resource,
+  });
+  return tokensFrom(record, server.issuer, tokens.requestedScope, tokens.refreshToken);
+}

@@ -1,0 +1,408 @@
+/**
+ * A small OAuth world on real loopback sockets for the OAuth client's tests: mock authorization
+ * servers (metadata, dynamic registration, an authorize endpoint that consents at once, a token
+ * endpoint that checks PKCE and client authentication) and an MCP endpoint — our own MCPServer —
+ * behind a bearer gate that serves Protected Resource Metadata and answers 401/403 as the MCP
+ * authorization spec says. Every request any of them receives is logged for the assertions.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { MCPServer, silentLogger } from "../../../src/server/index.js";
+import { createHttpHandler, toNodeListener } from "../../../src/transports/http/index.js";
+
+export interface Logged {
+  readonly path: string;
+  readonly method: string;
+  readonly headers: IncomingMessage["headers"];
+  readonly query: Record<string, string>;
+  /** Form or JSON bodies, parsed; raw text otherwise. */
+  readonly body: Record<string, unknown> | string | undefined;
+}
+
+export interface AuthServerOptions {
+  /** Path under the origin that the issuer has (e.g. "/tenant1"); "" by default. */
+  readonly prefix?: string;
+  /** The `issuer` the metadata claims (default: the real one). */
+  readonly claimedIssuer?: string;
+  readonly issParameterSupported?: boolean;
+  /** What the redirect carries as `iss`. */
+  readonly issInRedirect?: "correct" | "omit" | "wrong";
+  /** Offer dynamic registration (default true). */
+  readonly registration?: boolean;
+  readonly cimd?: boolean;
+  readonly authMethods?: readonly string[];
+  readonly scopesSupported?: readonly string[];
+  readonly codeChallengeMethods?: readonly string[] | null;
+  /** Access-token lifetime in seconds (default 3600). */
+  readonly expiresIn?: number;
+  readonly refreshTokens?: boolean;
+  /** Answer refresh grants with 400 invalid_grant. */
+  readonly refuseRefresh?: boolean;
+  /** The only scopes it ever grants (default: whatever is asked). */
+  readonly grantable?: readonly string[];
+  /** Pre-registered clients: client_id → secret (undefined for a public client). */
+  readonly clients?: Readonly<Record<string, string | undefined>>;
+}
+
+interface Issued {
+  readonly clientId: string;
+  readonly scopes: readonly string[];
+  readonly issuer: string;
+}
+
+function listen(server: Server): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port));
+  });
+}
+
+async function readBody(req: IncomingMessage): Promise<Record<string, unknown> | string | undefined> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString("utf8");
+  if (text === "") return undefined;
+  const type = req.headers["content-type"] ?? "";
+  if (type.startsWith("application/x-www-form-urlencoded"))
+    return Object.fromEntries(new URLSearchParams(text));
+  if (type.startsWith("application/json")) return JSON.parse(text) as Record<string, unknown>;
+  return text;
+}
+
+function json(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, { "content-type": "application/json", ...headers });
+  res.end(JSON.stringify(body));
+}
+
+const sha256url = (text: string) => createHash("sha256").update(text).digest("base64url");
+
+/** A mock authorization server on 127.0.0.1. */
+export class MockAuthorizationServer {
+  readonly log: Logged[] = [];
+  readonly #server: Server;
+  readonly #options: AuthServerOptions;
+  readonly #clients = new Map<string, { secret: string | undefined; method: string }>();
+  readonly #codes = new Map<
+    string,
+    { challenge: string; clientId: string; redirectUri: string; scope: string }
+  >();
+  readonly #access = new Map<string, Issued>();
+  readonly #refresh = new Map<string, Issued>();
+  #origin = "";
+  #registered = 0;
+
+  private constructor(options: AuthServerOptions) {
+    this.#options = options;
+    for (const [id, secret] of Object.entries(options.clients ?? {})) {
+      this.#clients.set(id, { secret, method: secret === undefined ? "none" : "client_secret_basic" });
+    }
+    this.#server = createServer((req, res) => {
+      this.#handle(req, res).catch((error: unknown) => json(res, 500, { error: String(error) }));
+    });
+  }
+
+  static async start(options: AuthServerOptions = {}): Promise<MockAuthorizationServer> {
+    const as = new MockAuthorizationServer(options);
+    as.#origin = `http://127.0.0.1:${await listen(as.#server)}`;
+    return as;
+  }
+
+  /** The issuer identifier (origin + prefix). */
+  get issuer(): string {
+    return `${this.#origin}${this.#options.prefix ?? ""}`;
+  }
+
+  /** The requests to one path of this server. */
+  requests(path: string): Logged[] {
+    return this.log.filter((entry) => entry.path === `${this.#options.prefix ?? ""}${path}`);
+  }
+
+  /** Who a bearer token was issued to, if this server issued it. */
+  verify(token: string): Issued | undefined {
+    return this.#access.get(token);
+  }
+
+  /** Forgets every access token (as a revocation would); refresh tokens stay valid. */
+  revokeAccessTokens(): void {
+    this.#access.clear();
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      this.#server.closeAllConnections();
+      this.#server.close(() => resolve());
+    });
+  }
+
+  #metadata(): Record<string, unknown> {
+    const o = this.#options;
+    const at = (path: string) => `${this.issuer}${path}`;
+    const metadata: Record<string, unknown> = {
+      issuer: o.claimedIssuer ?? this.issuer,
+      authorization_endpoint: at("/authorize"),
+      token_endpoint: at("/token"),
+      response_types_supported: ["code"],
+      grant_types_supported: ["authorization_code", "refresh_token"],
+      token_endpoint_auth_methods_supported: o.authMethods ?? [
+        "client_secret_basic",
+        "client_secret_post",
+        "none",
+      ],
+      authorization_response_iss_parameter_supported: o.issParameterSupported ?? true,
+    };
+    if (o.registration !== false) metadata.registration_endpoint = at("/register");
+    if (o.codeChallengeMethods !== null)
+      metadata.code_challenge_methods_supported = o.codeChallengeMethods ?? ["S256"];
+    if (o.cimd) metadata.client_id_metadata_document_supported = true;
+    if (o.scopesSupported) metadata.scopes_supported = o.scopesSupported;
+    return metadata;
+  }
+
+  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", this.#origin);
+    const body = await readBody(req);
+    const query = Object.fromEntries(url.searchParams);
+    this.log.push({ path: url.pathname, method: req.method ?? "", headers: req.headers, query, body });
+    const prefix = this.#options.prefix ?? "";
+    const route = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : url.pathname;
+    if (req.method === "GET" && url.pathname === `/.well-known/oauth-authorization-server${prefix}`) {
+      json(res, 200, this.#metadata());
+      return;
+    }
+    if (req.method === "POST" && route === "/register" && this.#options.registration !== false) {
+      const request = body as Record<string, unknown>;
+      const id = `client-${++this.#registered}`;
+      const method = String(request.token_endpoint_auth_method ?? "client_secret_basic");
+      const secret = method === "none" ? undefined : `secret-${this.#registered}`;
+      this.#clients.set(id, { secret, method });
+      json(res, 201, {
+        client_id: id,
+        ...(secret ? { client_secret: secret } : {}),
+        token_endpoint_auth_method: method,
+      });
+      return;
+    }
+    if (req.method === "GET" && route === "/authorize") {
+      this.#authorize(query, res);
+      return;
+    }
+    if (req.method === "POST" && route === "/token")
+      return this.#token(req, body as Record<string, string>, res);
+    json(res, 404, { error: "not_found" });
+  }
+
+  #authorize(query: Record<string, string>, res: ServerResponse): void {
+    const redirect = new URL(query.redirect_uri ?? "http://invalid.test/");
+    const code = randomBytes(12).toString("base64url");
+    this.#codes.set(code, {
+      challenge: query.code_challenge ?? "",
+      clientId: query.client_id ?? "",
+      redirectUri: query.redirect_uri ?? "",
+      scope: query.scope ?? "",
+    });
+    redirect.searchParams.set("code", code);
+    if (query.state !== undefined) redirect.searchParams.set("state", query.state);
+    const iss = this.#options.issInRedirect ?? "correct";
+    if (iss === "correct") redirect.searchParams.set("iss", this.#options.claimedIssuer ?? this.issuer);
+    if (iss === "wrong") redirect.searchParams.set("iss", "https://evil.example.com");
+    res.writeHead(302, { location: redirect.href });
+    res.end();
+  }
+
+  /** The client the request authenticates as, or undefined when its authentication is wrong. */
+  #authenticate(req: IncomingMessage, body: Record<string, string>): string | undefined {
+    const basic = req.headers.authorization;
+    if (basic?.startsWith("Basic ")) {
+      const [id, secret] = Buffer.from(basic.slice(6), "base64")
+        .toString("utf8")
+        .split(":")
+        .map(decodeURIComponent);
+      const known = id === undefined ? undefined : this.#clients.get(id);
+      return known?.secret !== undefined && known.secret === secret && !("client_id" in body)
+        ? id
+        : undefined;
+    }
+    const id = body.client_id;
+    if (this.#options.cimd && id?.startsWith("https://")) return id;
+    const known = id === undefined ? undefined : this.#clients.get(id);
+    if (known === undefined) return undefined;
+    if (known.method === "none") return body.client_secret === undefined ? id : undefined;
+    return body.client_secret === known.secret ? id : undefined;
+  }
+
+  #issue(res: ServerResponse, granted: Issued): void {
+    const access = `at-${randomBytes(9).toString("base64url")}`;
+    this.#access.set(access, granted);
+    const answer: Record<string, unknown> = {
+      access_token: access,
+      token_type: "Bearer",
+      expires_in: this.#options.expiresIn ?? 3600,
+    };
+    if (this.#options.refreshTokens) {
+      const refresh = `rt-${randomBytes(9).toString("base64url")}`;
+      this.#refresh.set(refresh, granted);
+      answer.refresh_token = refresh;
+    }
+    if (granted.scopes.length > 0) answer.scope = granted.scopes.join(" ");
+    json(res, 200, answer);
+  }
+
+  #token(req: IncomingMessage, body: Record<string, string>, res: ServerResponse): void {
+    const clientId = this.#authenticate(req, body);
+    if (clientId === undefined) {
+      json(res, 401, { error: "invalid_client" });
+      return;
+    }
+    if (body.grant_type === "refresh_token") {
+      const granted = this.#refresh.get(body.refresh_token ?? "");
+      if (this.#options.refuseRefresh || granted === undefined || granted.clientId !== clientId) {
+        json(res, 400, { error: "invalid_grant", error_description: "refresh refused" });
+        return;
+      }
+      this.#refresh.delete(body.refresh_token ?? "");
+      this.#issue(res, granted);
+      return;
+    }
+    const code = this.#codes.get(body.code ?? "");
+    this.#codes.delete(body.code ?? "");
+    if (
+      body.grant_type !== "authorization_code" ||
+      code === undefined ||
+      code.clientId !== clientId ||
+      code.redirectUri !== body.redirect_uri ||
+      sha256url(body.code_verifier ?? "") !== code.challenge
+    ) {
+      json(res, 400, {
+        error: "invalid_grant",
+        error_description: "code, client or verifier mismatch",
+      });
+      return;
+    }
+    const asked = code.scope.split(" ").filter(Boolean);
+    const grantable = this.#options.grantable;
+    const scopes = grantable === undefined ? asked : asked.filter((scope) => grantable.includes(scope));
+    this.#issue(res, { clientId, scopes, issuer: this.issuer });
+  }
+}
+
+export interface ProtectedOptions {
+  /** The authorization server the PRM document names; may change between calls (migration). */
+  readonly authorizationServer: () => MockAuthorizationServer;
+  /** `resource` in the PRM document (default: the endpoint URL). */
+  readonly resource?: (endpoint: URL) => string;
+  readonly scopesSupported?: readonly string[];
+  /** Put `resource_metadata` in the challenge (default true). */
+  readonly advertiseMetadata?: boolean;
+  /** Scopes a request needs, from its Mcp-Method / Mcp-Name headers: 403 insufficient_scope otherwise. */
+  readonly requiredScopes?: (method: string, name: string | undefined) => readonly string[];
+  /** The scope parameter of the 401 challenge. */
+  readonly challengeScope?: string;
+}
+
+/** Our MCPServer behind a bearer gate, with its PRM document at the path-based well-known URL. */
+export class ProtectedMcp {
+  readonly log: Logged[] = [];
+  readonly #server: Server;
+  #url: URL | undefined;
+
+  private constructor(options: ProtectedOptions) {
+    const mcp = new MCPServer("protected", { version: "1.0.0", logger: silentLogger });
+    mcp.tool("whoami", { description: "Who the bearer is." }, (_args, ctx) => {
+      const auth = ctx.authInfo;
+      return `${auth?.clientId ?? "anonymous"} [${auth?.scopes.join(" ") ?? ""}]`;
+    });
+    const listener = toNodeListener(
+      createHttpHandler(mcp, {
+        verifyToken: (request) => {
+          const token = request.headers.get("authorization")?.replace(/^Bearer /, "") ?? "";
+          const issued = options.authorizationServer().verify(token);
+          return issued && { token, clientId: issued.clientId, scopes: issued.scopes, issuer: issued.issuer };
+        },
+      }),
+    );
+    this.#server = createServer((req, res) => {
+      const url = this.url;
+      const path = new URL(req.url ?? "/", url).pathname;
+      this.log.push({ path, method: req.method ?? "", headers: req.headers, query: {}, body: undefined });
+      if (req.method === "GET" && path === "/.well-known/oauth-protected-resource/mcp") {
+        const document: Record<string, unknown> = {
+          resource: options.resource?.(url) ?? url.href,
+          authorization_servers: [options.authorizationServer().issuer],
+        };
+        if (options.scopesSupported) document.scopes_supported = options.scopesSupported;
+        json(res, 200, document);
+        return;
+      }
+      if (path !== "/mcp") {
+        json(res, 404, { error: "not_found" });
+        return;
+      }
+      const challenge: string[] = [];
+      if (options.advertiseMetadata !== false) {
+        challenge.push(`resource_metadata="${url.origin}/.well-known/oauth-protected-resource/mcp"`);
+      }
+      const token = req.headers.authorization?.replace(/^Bearer /, "") ?? "";
+      const issued = options.authorizationServer().verify(token);
+      if (issued === undefined) {
+        if (options.challengeScope) challenge.push(`scope="${options.challengeScope}"`);
+        return json(
+          res,
+          401,
+          { error: "invalid_token" },
+          { "www-authenticate": `Bearer ${challenge.join(", ")}` },
+        );
+      }
+      const method = String(req.headers["mcp-method"] ?? "");
+      const name = req.headers["mcp-name"] as string | undefined;
+      const needed = options.requiredScopes?.(method, name) ?? [];
+      if (!needed.every((scope) => issued.scopes.includes(scope))) {
+        challenge.unshift('error="insufficient_scope"', `scope="${needed.join(" ")}"`);
+        return json(
+          res,
+          403,
+          { error: "insufficient_scope" },
+          { "www-authenticate": `Bearer ${challenge.join(", ")}` },
+        );
+      }
+      listener(req, res);
+    });
+  }
+
+  static async start(options: ProtectedOptions): Promise<ProtectedMcp> {
+    const mcp = new ProtectedMcp(options);
+    mcp.#url = new URL(`http://127.0.0.1:${await listen(mcp.#server)}/mcp`);
+    return mcp;
+  }
+
+  get url(): URL {
+    if (this.#url === undefined) throw new Error("not started");
+    return this.#url;
+  }
+
+  /** The POSTs to the MCP endpoint, by the status the gate answered them with is unknown: all of them. */
+  posts(): Logged[] {
+    return this.log.filter((entry) => entry.method === "POST");
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      this.#server.closeAllConnections();
+      this.#server.close(() => resolve());
+    });
+  }
+}
+
+/** The user's part: the mock consents at once, so the callback URL is the redirect's Location. */
+export async function consent(url: URL): Promise<string> {
+  const response = await fetch(url, { redirect: "manual" });
+  await response.body?.cancel();
+  const location = response.headers.get("location");
+  if (location === null) throw new Error(`no redirect from the authorize endpoint (HTTP ${response.status})`);
+  return location;
+}
