@@ -230,6 +230,50 @@ describe("OAuthClientProvider: tokens over time", () => {
     expect(authServer.requests("/authorize")).toHaveLength(2);
   });
 
+  it("makes a request issued during an authorization wait for its token", async () => {
+    const { authServer, resource } = await world();
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const oauth = provider({
+      authorize: async (url) => {
+        await held;
+        return consent(url);
+      },
+    });
+    const recovering = oauth.unauthorized({
+      status: 401,
+      wwwAuthenticate: undefined,
+      url: resource.url,
+      attempt: 1,
+      token: undefined,
+    });
+    let handedOut: string | undefined = "not yet";
+    const asking = oauth.token().then((token) => {
+      handedOut = token;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(handedOut).toBe("not yet");
+    release();
+    expect(await recovering).toBe(true);
+    await asking;
+    expect(handedOut).toBe(oauth.tokens?.accessToken);
+    expect(handedOut).toMatch(/^at-/);
+    expect(authServer.requests("/authorize")).toHaveLength(1);
+  });
+
+  it("answers a refusal of a token it has already replaced with a plain retry", async () => {
+    const { authServer, resource } = await world();
+    const oauth = provider();
+    await connect(resource.url, oauth);
+    const before = authServer.log.length;
+    const late = { status: 401 as const, wwwAuthenticate: "Bearer", url: resource.url, attempt: 1 };
+    expect(await oauth.unauthorized({ ...late, token: "at-replaced-long-ago" })).toBe(true);
+    expect(authServer.log).toHaveLength(before);
+    expect(resource.log.filter((entry) => entry.method === "GET")).toHaveLength(1);
+  });
+
   it("saves its state to the store, and a provider loaded from it needs no user and no registration", async () => {
     const { authServer, resource } = await world();
     let saved: OAuthState | undefined;
