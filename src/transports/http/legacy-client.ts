@@ -143,7 +143,9 @@ export class LegacyHttpClientTransport implements Transport {
         `HTTP ${response.status} for ${method}`,
         response.headers.get("www-authenticate") ?? undefined,
       );
-      if (!(await reauthorized(auth, refusal, this.url, attempt, token))) return response;
+      // Ending the session is best effort: it never starts a sign-in.
+      if (method === "DELETE" || !(await reauthorized(auth, refusal, this.url, attempt, token)))
+        return response;
       await response.body?.cancel().catch(() => {});
     }
   }

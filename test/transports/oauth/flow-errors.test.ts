@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "../../../src/client/index.js";
 import { StreamableHttpClientTransport } from "../../../src/transports/http/client.js";
 import { HttpTransportError } from "../../../src/transports/http/errors.js";
+import { LegacyHttpClientTransport } from "../../../src/transports/http/legacy-client.js";
 import {
   type OAuthClientOptions,
   OAuthClientProvider,
@@ -215,6 +216,51 @@ describe("the transport's auth hook", () => {
       { status: 401, wwwAuthenticate: undefined, url, attempt: 1, token: "stale" },
     ]);
     await transport.close();
+  });
+
+  it("does not re-authorize the DELETE that ends a 2025 session", async () => {
+    const seen: string[] = [];
+    const server = createServer((req, res) => {
+      seen.push(`${req.method} ${req.headers.authorization ?? "-"}`);
+      req.resume();
+      if (req.method === "DELETE") return void res.writeHead(401, { "www-authenticate": "Bearer" }).end();
+      if (req.method !== "POST") return void res.writeHead(405).end();
+      res.writeHead(200, { "content-type": "application/json", "mcp-session-id": "s-1" });
+      res.end(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          result: {
+            protocolVersion: "2025-11-25",
+            capabilities: {},
+            serverInfo: { name: "stub", version: "1" },
+          },
+        }),
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    closers.push(() => new Promise((resolve) => server.close(() => resolve())));
+    const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
+    let asked = 0;
+    const transport = new LegacyHttpClientTransport(url, {
+      authProvider: {
+        token: () => "t",
+        unauthorized: async () => {
+          asked++;
+          return true;
+        },
+      },
+    });
+    await transport.send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+    });
+    expect(transport.sessionId).toBe("s-1");
+    await transport.close();
+    expect(seen).toEqual(["POST Bearer t", "DELETE Bearer t"]);
+    expect(asked).toBe(0);
   });
 
   it("fails with the fixed message when the provider's token() throws, sending nothing", async () => {
