@@ -15,6 +15,7 @@ import {
   secureEnough,
 } from "../../../src/transports/http/oauth/discovery.js";
 import { OAuthError } from "../../../src/transports/http/oauth/errors.js";
+import { prng } from "../../prng.js";
 
 interface Call {
   readonly url: string;
@@ -137,6 +138,25 @@ describe("parseBearerChallenge", () => {
       error: "insufficient_scope",
       scope: "files:write",
     });
+  });
+});
+
+describe("parseBearerChallenge on arbitrary input", () => {
+  const ALPHABET = [...'Bearer scope=" \\,=abcXYZ09+/~-._\t', "é", "\u0000", "error", "resource_metadata"];
+
+  it("never throws, always ends, and gives string parameters or nothing (2,000 seeded headers)", () => {
+    const random = prng(0x5eed);
+    for (let round = 0; round < 2_000; round++) {
+      let header = "";
+      const parts = random.int(24);
+      for (let index = 0; index < parts; index++) header += random.pick(ALPHABET);
+      const parsed = parseBearerChallenge(header);
+      if (parsed === undefined) continue;
+      for (const value of Object.values(parsed)) expect(typeof value).toBe("string");
+      expect(Object.keys(parsed).every((key) => ["error", "scope", "resourceMetadata"].includes(key))).toBe(
+        true,
+      );
+    }
   });
 });
 
