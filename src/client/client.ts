@@ -22,9 +22,10 @@ import type {
 import { type CacheMode, ListCache } from "./cache.js";
 import { type ClientCallbacks, capabilitiesFor, dispatchInputRequest, embeddedMeta } from "./callbacks.js";
 import { DEFAULT_INPUT_REQUIRED_MAX_ROUNDS, runInputRequiredLoop, type StateOnlyBackoff } from "./driver.js";
+import { eraCacheKey, knownLegacy, recordEra, verdictRefuted } from "./era-cache.js";
 import { flowScope } from "./flow.js";
 import type { Subscription } from "./listen.js";
-import { type NegotiatedEra, negotiate, STDIO_PROBE_TIMEOUT_MS } from "./negotiation.js";
+import { type ClientMode, type NegotiatedEra, negotiate, STDIO_PROBE_TIMEOUT_MS } from "./negotiation.js";
 import {
   type AutoCallOptions,
   type CachedCallOptions,
@@ -94,13 +95,33 @@ export class Client implements AsyncDisposable {
 
   /**
    * Connects, then settles the era (`mode`, default `"auto"`). Bad options are refused before
-   * anything is opened.
+   * anything is opened. With `"auto"`, a URL or command this process already found to be a 2025
+   * server goes straight to the `initialize` handshake, and probes again if that fails
+   * (`eraCache: false` always probes; `clearEraCache()` forgets every verdict).
    *
    * @example
    * const client = await Client.connect("http://127.0.0.1:8000/mcp", { elicitation });
    */
   static async connect(target: ClientTarget, options: ClientOptions = {}): Promise<Client> {
     const mode = checkOptions(options);
+    const key = mode === "auto" && options.eraCache !== false ? eraCacheKey(target) : undefined;
+    if (key !== undefined && knownLegacy(key)) {
+      try {
+        return await Client.#open(target, "legacy", options, key);
+      } catch (error) {
+        if (!verdictRefuted(error)) throw error;
+        recordEra(key, "modern");
+      }
+    }
+    return Client.#open(target, mode, options, key);
+  }
+
+  static async #open(
+    target: ClientTarget,
+    mode: ClientMode,
+    options: ClientOptions,
+    eraKey: string | undefined,
+  ): Promise<Client> {
     const transport = await openTransport(target);
     const session = await ClientSession.connect(transport, {
       clientInfo: options.clientInfo,
@@ -133,6 +154,7 @@ export class Client implements AsyncDisposable {
           : {}),
       });
       if (options.signal?.aborted) throw new RequestAbortedError("Connecting was aborted");
+      if (eraKey !== undefined) recordEra(eraKey, era.era);
       return new Client(session, era, options);
     } catch (error) {
       await session.close().catch(() => {});

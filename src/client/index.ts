@@ -24,6 +24,7 @@ export {
   STATE_ONLY_BACKOFF_INITIAL_MS,
   type StateOnlyBackoff,
 } from "./driver.js";
+export { clearEraCache } from "./era-cache.js";
 export {
   InputRequiredError,
   InputRequiredRoundsExceededError,

@@ -44,6 +44,11 @@ export interface ClientOptions extends ClientCallbacks {
   signal?: AbortSignal;
   /** Default `"auto"`: probe `server/discover`, fall back to the 2025 handshake on legacy evidence. */
   mode?: ClientMode;
+  /**
+   * With `"auto"`: remember, for this process, the URLs and commands that turned out to be 2025
+   * servers, and skip their probe next time (default true; re-probed if the handshake fails).
+   */
+  eraCache?: boolean;
   /** With a version pin only: the DiscoverResult to adopt instead of probing (ignored otherwise). */
   priorDiscover?: DiscoverResult;
   clientInfo?: Implementation;
