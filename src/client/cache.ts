@@ -1,5 +1,5 @@
 import { CACHEABLE_METHODS, NotificationMethod } from "../types/core.js";
-import type { CacheScope, JSONRPCNotification, ResultObject } from "../types/index.js";
+import type { CacheScope, JSONRPCNotification, ResultObject, SubscriptionFilter } from "../types/index.js";
 
 /**
  * No entry lives longer than a day, whatever `ttlMs` says.
@@ -134,6 +134,20 @@ export class ListCache {
         break;
       }
     }
+  }
+
+  /**
+   * Drops everything a listen filter was keeping fresh: after a stream drop, whatever changed while
+   * it was down never arrived.
+   */
+  evictSubscribed(filter: SubscriptionFilter): void {
+    const changed = (method: string, params?: Record<string, unknown>) =>
+      this.evictFor({ jsonrpc: "2.0", method, ...(params ? { params } : {}) });
+    if (filter.toolsListChanged) changed(NotificationMethod.ToolsListChanged);
+    if (filter.promptsListChanged) changed(NotificationMethod.PromptsListChanged);
+    if (filter.resourcesListChanged) changed(NotificationMethod.ResourcesListChanged);
+    for (const uri of filter.resourceSubscriptions ?? [])
+      changed(NotificationMethod.ResourcesUpdated, { uri });
   }
 
   clear(): void {

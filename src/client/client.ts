@@ -24,7 +24,7 @@ import { type ClientCallbacks, capabilitiesFor, dispatchInputRequest, embeddedMe
 import { DEFAULT_INPUT_REQUIRED_MAX_ROUNDS, runInputRequiredLoop, type StateOnlyBackoff } from "./driver.js";
 import { eraCacheKey, knownLegacy, recordEra, verdictRefuted } from "./era-cache.js";
 import { flowScope } from "./flow.js";
-import type { Subscription } from "./listen.js";
+import type { ListenOptions, Subscription } from "./listen.js";
 import { type ClientMode, type NegotiatedEra, negotiate, STDIO_PROBE_TIMEOUT_MS } from "./negotiation.js";
 import {
   type AutoCallOptions,
@@ -292,7 +292,8 @@ export class Client implements AsyncDisposable {
 
   /**
    * Subscribes to list changes and resource updates (`subscriptions/listen`). Cached lists are
-   * invalidated as their change notifications arrive.
+   * invalidated as their change notifications arrive, and all of them when a dropped stream is
+   * re-opened (what changed meanwhile is unknown); see `ListenOptions` for the reconnection.
    *
    * @example
    * const sub = client.listen({ toolsListChanged: true }, () => console.log("tools changed"));
@@ -301,11 +302,17 @@ export class Client implements AsyncDisposable {
   listen(
     filter: SubscriptionFilter,
     onNotification: (notification: JSONRPCNotification) => void = () => {},
+    options: ListenOptions = {},
   ): Subscription {
-    return this.session.listen(filter, (notification) => {
+    const onReconnect = (acknowledged: SubscriptionFilter) => {
+      this.#cache?.evictSubscribed(acknowledged);
+      options.onReconnect?.(acknowledged);
+    };
+    const listener = (notification: JSONRPCNotification) => {
       this.#cache?.evictFor(notification);
       onNotification(notification);
-    });
+    };
+    return this.session.listen(filter, listener, { ...options, onReconnect });
   }
 
   /** `server/discover` again (cached while fresh). @example const { capabilities } = await client.discover(); */

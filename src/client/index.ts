@@ -32,7 +32,7 @@ export {
   NoMutualVersionError,
 } from "./errors.js";
 export type { LegacyConnect, LegacyConnectContext } from "./legacy.js";
-export type { Subscription } from "./listen.js";
+export type { ListenOptions, Subscription } from "./listen.js";
 export type { ClientMode, NegotiatedEra } from "./negotiation.js";
 export type {
   AutoCallOptions,

@@ -1,4 +1,6 @@
 import { RequestAbortedError } from "../shared/errors.js";
+import { pause } from "../shared/timers.js";
+import { HttpStatusError, HttpTransportError } from "../transports/http/errors.js";
 import { McpError, NotificationMethod, validSubscriptionFilter } from "../types/core.js";
 import type { JSONRPCNotification, SubscriptionFilter } from "../types/index.js";
 import type { ClientSession } from "./session.js";
@@ -7,22 +9,63 @@ import type { ClientSession } from "./session.js";
 export interface Subscription {
   /** The filter the server agreed to honour (compare it with what you asked for). */
   readonly acknowledged: Promise<SubscriptionFilter>;
-  /** Settles when the stream ends: the server's graceful close, or `close()`. Rejects on failure. */
+  /**
+   * Settles when the stream ends: the server's graceful close, or `close()`. Rejects on failure,
+   * including when a dropped stream could not be re-opened.
+   */
   readonly closed: Promise<void>;
   /** Ends the subscription (HTTP: closes the stream; stdio: `notifications/cancelled`). */
   close(): void;
 }
 
 /**
+ * What to do when an acknowledged stream drops without the server's response (spec §3.3: the
+ * client MAY listen again).
+ *
+ * @example
+ * client.listen({ toolsListChanged: true }, onChange, { onReconnect: () => void refreshTools() });
+ */
+export interface ListenOptions {
+  /**
+   * Re-open the stream after a drop: `false` never; by default up to 5 attempts in a row, waiting
+   * 1 s, doubling to 30 s. A stream that is acknowledged again resets the count.
+   */
+  reconnect?: false | { maxAttempts?: number; initialDelayMs?: number; maxDelayMs?: number };
+  /**
+   * Called with the new acknowledgement once a dropped stream is open again. Notifications sent
+   * while it was down are lost: re-read what you rely on.
+   */
+  onReconnect?: (acknowledged: SubscriptionFilter) => void;
+}
+
+const DEFAULT_RECONNECT = { maxAttempts: 5, initialDelayMs: 1_000, maxDelayMs: 30_000 };
+
+/** Statuses a gateway or a restarting server answers for a while: worth another try. */
+const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
+
+/**
+ * A failure the client may recover from by listening again: the HTTP stream or the POST broke
+ * off, or a gateway said the server is briefly away. A JSON-RPC error or any other HTTP status is
+ * the server's answer, and a closed connection (stdio) has nothing left to listen on.
+ */
+function dropped(error: unknown): boolean {
+  if (error instanceof HttpStatusError) return TRANSIENT_STATUSES.has(error.status);
+  return error instanceof HttpTransportError;
+}
+
+/**
  * Opens a listen stream on a session: the acknowledgement first, then each notification the
- * filter asked for (already demultiplexed by subscription id).
+ * filter asked for (already demultiplexed by subscription id). An acknowledged stream that drops
+ * is re-opened as `options.reconnect` says.
  */
 export function openSubscription(
   session: ClientSession,
   filter: SubscriptionFilter,
   onNotification: (notification: JSONRPCNotification) => void,
+  options: ListenOptions = {},
 ): Subscription {
   const controller = new AbortController();
+  const policy = options.reconnect === false ? undefined : { ...DEFAULT_RECONNECT, ...options.reconnect };
   let acknowledge!: (filter: SubscriptionFilter) => void;
   let refuse!: (error: Error) => void;
   const acknowledged = new Promise<SubscriptionFilter>((resolve, reject) => {
@@ -30,38 +73,60 @@ export function openSubscription(
     refuse = reject;
   });
   let isAcknowledged = false;
-  const closed = session
-    .request(
+  let failures = 0;
+
+  /** One listen request; resolves on the server's graceful close. */
+  const listenOnce = () =>
+    session.request(
       "subscriptions/listen",
       { notifications: filter },
       {
         signal: controller.signal,
         timeoutMs: Number.POSITIVE_INFINITY,
         onNotification: (notification) => {
-          if (notification.method === NotificationMethod.SubscriptionsAcknowledged) {
-            const honoured = notification.params?.notifications;
-            isAcknowledged = true;
-            acknowledge(validSubscriptionFilter(honoured) ? (honoured as SubscriptionFilter) : {});
+          if (notification.method !== NotificationMethod.SubscriptionsAcknowledged) {
+            onNotification(notification);
             return;
           }
-          onNotification(notification);
+          const honoured = notification.params?.notifications;
+          const agreed = validSubscriptionFilter(honoured) ? (honoured as SubscriptionFilter) : {};
+          failures = 0;
+          if (isAcknowledged) {
+            options.onReconnect?.(agreed);
+            return;
+          }
+          isAcknowledged = true;
+          acknowledge(agreed);
         },
       },
-    )
-    .then(
-      () => {
+    );
+
+  const run = async (): Promise<void> => {
+    for (;;) {
+      try {
+        await listenOnce();
         if (!isAcknowledged) acknowledge({});
-      },
-      (error: unknown) => {
+        return;
+      } catch (error) {
         if (error instanceof RequestAbortedError && controller.signal.aborted) {
           if (!isAcknowledged) refuse(error);
           return;
         }
         const failure = error instanceof Error ? error : new McpError(-32603, String(error));
-        if (!isAcknowledged) refuse(failure);
-        throw failure;
-      },
-    );
+        // Only a stream that was open once is re-opened: a first refusal is the caller's to see.
+        if (!isAcknowledged || policy === undefined || !dropped(error) || failures >= policy.maxAttempts) {
+          if (!isAcknowledged) refuse(failure);
+          throw failure;
+        }
+        const wait = Math.min(policy.initialDelayMs * 2 ** failures, policy.maxDelayMs);
+        failures++;
+        await pause(wait, controller.signal);
+        if (controller.signal.aborted) return;
+      }
+    }
+  };
+
+  const closed = run();
   // Callers may never await these; a failure must not become an unhandled rejection.
   acknowledged.catch(() => {});
   closed.catch(() => {});

@@ -35,7 +35,7 @@ import type {
   SubscriptionFilter,
 } from "../types/index.js";
 import { InputRequiredError } from "./errors.js";
-import { openSubscription, type Subscription } from "./listen.js";
+import { type ListenOptions, openSubscription, type Subscription } from "./listen.js";
 
 /** The SDK's own identity, sent as `clientInfo` unless the caller names itself. */
 export const DEFAULT_CLIENT_INFO: Implementation = Object.freeze({
@@ -324,8 +324,9 @@ export class ClientSession {
   listen(
     filter: SubscriptionFilter,
     onNotification: (notification: JSONRPCNotification) => void,
+    options?: ListenOptions,
   ): Subscription {
-    return openSubscription(this, filter, onNotification);
+    return openSubscription(this, filter, onNotification, options);
   }
 
   /** `completion/complete` for a prompt argument or a template variable. */
