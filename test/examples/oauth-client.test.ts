@@ -1,5 +1,8 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterEach, expect, it } from "vitest";
 import { callbackListener, signedInClient } from "../../examples/oauth-client.js";
+import { serveNotes } from "../../examples/oauth-server.js";
 import { MockAuthorizationServer, ProtectedMcp } from "../transports/oauth/world.js";
 
 const closers: (() => Promise<void> | void)[] = [];
@@ -44,4 +47,31 @@ it("the callback listener answers the browser and hands over the full URL", asyn
   const url = await next;
   expect(url.searchParams.get("code")).toBe("abc");
   expect(url.href.startsWith(callback.redirectUri)).toBe(true);
+});
+
+it("the example client signs in to the example server and steps up to write", async () => {
+  const authServer = await MockAuthorizationServer.start();
+  closers.push(() => authServer.close());
+  const spare = createServer();
+  await new Promise<void>((resolve) => spare.listen(0, "127.0.0.1", resolve));
+  const port = (spare.address() as AddressInfo).port;
+  await new Promise((resolve) => spare.close(resolve));
+  const publicUrl = new URL(`http://127.0.0.1:${port}/mcp`);
+  const http = await serveNotes(publicUrl, authServer.issuer, (token) => {
+    const issued = authServer.verify(token);
+    return issued && { token, clientId: issued.clientId, scopes: issued.scopes };
+  });
+  closers.push(() => http.close());
+  const browser = async (page: URL) => void (await (await fetch(page)).text());
+  const { client, close } = await signedInClient(publicUrl, browser);
+  closers.push(close);
+  expect((await client.callTool("list_notes", {})).content).toEqual([{ type: "text", text: "(none)" }]);
+  expect((await client.callTool("add_note", {})).content).toEqual([{ type: "text", text: "added" }]);
+  expect((await client.callTool("list_notes", {})).content).toEqual([
+    { type: "text", text: "a note from client-1" },
+  ]);
+  expect(authServer.requests("/authorize").map((a) => a.query.scope)).toEqual([
+    "notes:read",
+    "notes:read notes:write",
+  ]);
 });

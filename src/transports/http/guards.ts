@@ -5,6 +5,13 @@ import type { AuthInfo } from "../../shared/dispatch.js";
 import { ErrorCode } from "../../types/core.js";
 import { errorResponse, type PlainReply } from "./body.js";
 import type { Incoming } from "./incoming.js";
+import {
+  missingScopes,
+  type ProtectedResourceOptions,
+  resourceMetadataUrl,
+  type ScopedCall,
+  scopedCallOf,
+} from "./protected-resource.js";
 
 /**
  * Host / Origin policy (DNS-rebinding protection).
@@ -110,8 +117,22 @@ export interface AuthOptions {
   verifyToken?: (request: Request) => AuthInfo | undefined | Promise<AuthInfo | undefined>;
   /** Answer 401 when `verifyToken` gives nothing. */
   requireAuth?: boolean;
-  /** Protected-resource metadata URL (RFC 9728), advertised in `WWW-Authenticate`. */
+  /**
+   * Protected-resource metadata URL (RFC 9728), advertised in `WWW-Authenticate`. Default with
+   * `protectedResource`: its path-based well-known URL.
+   */
   resourceMetadataUrl?: string | URL;
+  /**
+   * This endpoint as an OAuth protected resource: `serveHttp` serves its metadata document at the
+   * well-known URL, and 401/403 challenges point there.
+   */
+  protectedResource?: ProtectedResourceOptions;
+  /**
+   * The scopes a call needs (`undefined` or empty: none). A request whose token lacks one gets
+   * `403` with `error="insufficient_scope"` and the scopes, so an OAuth client can step up; a
+   * request without a token gets 401. Requires `verifyToken`. Applies to both protocol eras.
+   */
+  requiredScopes?: (call: ScopedCall) => readonly string[] | undefined;
 }
 
 /** The outcome of the auth step: the verified identity, or the 401 to send. */
@@ -120,23 +141,57 @@ export type AuthOutcome = { ok: true; authInfo: AuthInfo | undefined } | { ok: f
 /** The outcome when no authentication is configured. */
 export const ANONYMOUS: AuthOutcome = Object.freeze({ ok: true, authInfo: undefined });
 
-function unauthorized(options: AuthOptions, presented: boolean): PlainReply {
+/** Where challenges send clients for the metadata document, if anywhere. */
+function metadataUrl(options: AuthOptions): URL | undefined {
+  if (options.resourceMetadataUrl !== undefined) return new URL(String(options.resourceMetadataUrl));
+  return options.protectedResource && resourceMetadataUrl(options.protectedResource.resource);
+}
+
+/** A `Bearer` challenge; values are scope tokens and URLs, which cannot hold a quote unescaped. */
+function challenge(options: AuthOptions, params: string[]): Record<string, string> {
+  const url = metadataUrl(options);
+  // URL serialization percent-encodes quotes, so the value cannot break out of the parameter.
+  if (url !== undefined) params.push(`resource_metadata="${url.href}"`);
+  return { "WWW-Authenticate": params.length > 0 ? `Bearer ${params.join(", ")}` : "Bearer" };
+}
+
+function unauthorized(options: AuthOptions, presented: boolean, scopes: readonly string[] = []): PlainReply {
   const params: string[] = [];
   // RFC 6750 §3.1: no error code when the request carried no credentials at all.
   if (presented) params.push('error="invalid_token"');
-  if (options.resourceMetadataUrl !== undefined) {
-    // URL serialization percent-encodes quotes, so the value cannot break out of the parameter.
-    params.push(`resource_metadata="${new URL(String(options.resourceMetadataUrl)).href}"`);
-  }
-  const challenge = params.length > 0 ? `Bearer ${params.join(", ")}` : "Bearer";
+  if (scopes.length > 0) params.push(`scope="${scopes.join(" ")}"`);
   return errorResponse(
     401,
     null,
     ErrorCode.InvalidRequest,
     "Unauthorized: a valid bearer token is required",
-    {
-      "WWW-Authenticate": challenge,
-    },
+    challenge(options, params),
+  );
+}
+
+/**
+ * The scope rung: `undefined` when the call needs no scope the caller lacks, else the 401 (no
+ * token) or 403 `insufficient_scope` naming every scope the call needs.
+ */
+export function checkScopes(
+  request: Incoming,
+  message: unknown,
+  authInfo: AuthInfo | undefined,
+  options: AuthOptions,
+): PlainReply | undefined {
+  const call = options.requiredScopes && scopedCallOf(message);
+  const needed = call ? options.requiredScopes?.(call) : undefined;
+  if (needed === undefined || needed.length === 0) return undefined;
+  if (authInfo === undefined) return unauthorized(options, request.header("authorization") !== null, needed);
+  if (missingScopes(needed, authInfo).length === 0) return undefined;
+  const params = ['error="insufficient_scope"', `scope="${needed.join(" ")}"`];
+  const id = (message as { id?: unknown }).id;
+  return errorResponse(
+    403,
+    typeof id === "string" || typeof id === "number" ? id : null,
+    ErrorCode.InvalidRequest,
+    "Forbidden: the token lacks a scope this call needs",
+    challenge(options, params),
   );
 }
 

@@ -23,12 +23,14 @@ import {
   type AuthOptions,
   authenticate,
   checkHostAndOrigin,
+  checkScopes,
   checksAuth,
   type OriginGuardOptions,
 } from "./guards.js";
 import { type Incoming, WebIncoming } from "./incoming.js";
 import { LegacyHttpEndpoint } from "./legacy-endpoint.js";
 import type { LegacyHttpOptions } from "./legacy-sessions.js";
+import { checkProtectedResource } from "./protected-resource.js";
 import {
   checkParamHeaders,
   checkStandardHeaders,
@@ -130,6 +132,10 @@ function createEndpoint(dispatcher: Dispatcher, options: HttpHandlerOptions): En
     service && new LegacyHttpEndpoint(service, { ...options.legacy, keepAliveMs, logger: options.logger });
   // Fail at setup, not on the first 401.
   if (options.resourceMetadataUrl !== undefined) new URL(String(options.resourceMetadataUrl));
+  if (options.protectedResource !== undefined) checkProtectedResource(options.protectedResource);
+  if (options.requiredScopes !== undefined && options.verifyToken === undefined) {
+    throw new TypeError("requiredScopes needs verifyToken: scopes are read from the verified token");
+  }
   const anonymousOnly = !checksAuth(options);
 
   return async (request) => {
@@ -170,6 +176,10 @@ function createEndpoint(dispatcher: Dispatcher, options: HttpHandlerOptions): En
       message = JSON.parse(body.text);
     } catch {
       return errorResponse(400, null, ErrorCode.ParseError, "Parse error: the body is not valid JSON");
+    }
+    if (options.requiredScopes) {
+      const refusal = checkScopes(request, message, auth.authInfo, options);
+      if (refusal) return refusal;
     }
     // A 2025 message (initialize, or one of a live session): no envelope, so never modern traffic.
     if (legacy?.takes(message)) {

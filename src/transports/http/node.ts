@@ -11,6 +11,7 @@ import { isLoopbackHostname } from "./guards.js";
 import { createHttpHandler, endpointOf, type FetchHandler, type HttpHandlerOptions } from "./handler.js";
 import { toWebRequest, writeReply, writeWebResponse } from "./node-adapter.js";
 import { NodeIncoming, servesDirectly } from "./node-incoming.js";
+import { resourceMetadataReply, resourceMetadataUrl } from "./protected-resource.js";
 
 /**
  * A `node:http` request listener (also usable as Express/Connect middleware's final handler).
@@ -138,9 +139,15 @@ export async function serveHttp(
   const { host = "127.0.0.1", port = 0, path = "/mcp", ...handlerOptions } = options;
   const localhostOnly = handlerOptions.localhostOnly ?? isLoopbackHostname(host);
   const listener = toNodeListener(createHttpHandler(dispatcher, { ...handlerOptions, localhostOnly }));
+  const resource = handlerOptions.protectedResource;
+  const metadataPath = resource && resourceMetadataUrl(resource.resource).pathname;
   const server = createServer((req, res) => {
     const pathname = (req.url ?? "/").split("?")[0];
     if (pathname === path) return listener(req, res);
+    if (resource && pathname === metadataPath) {
+      req.resume();
+      return void writeReply(resourceMetadataReply(req.method ?? "GET", resource), req, res);
+    }
     // Plain text on purpose: a JSON-RPC -32601 body would read as "unknown MCP method".
     res.writeHead(404, { "content-type": "text/plain", connection: req.complete ? "keep-alive" : "close" });
     res.end("Not Found");

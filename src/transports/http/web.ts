@@ -7,6 +7,8 @@
  * import { createHttpHandler } from "roundtrip-mcp/http/web";
  * export default { fetch: createHttpHandler(server, { allowedHosts: ["mcp.example.com"] }) };
  */
+
+export type { AuthProviderOption, HttpAuthChallenge, HttpAuthProvider } from "./auth.js";
 export { DEFAULT_MAX_BODY_BYTES } from "./body.js";
 export { type StreamableHttpClientOptions, StreamableHttpClientTransport } from "./client.js";
 export { HttpStatusError, HttpTransportError } from "./errors.js";
@@ -15,6 +17,12 @@ export { createHttpHandler, type FetchHandler, type HttpHandlerOptions } from ".
 export { decodeHeaderValue, encodeHeaderValue, type HeaderDecodeResult, HttpHeader } from "./headers.js";
 export { LegacyHttpClientTransport } from "./legacy-client.js";
 export type { LegacyHttpOptions } from "./legacy-sessions.js";
+export {
+  createResourceMetadataHandler,
+  type ProtectedResourceOptions,
+  resourceMetadataUrl,
+  type ScopedCall,
+} from "./protected-resource.js";
 export type { ToolInputSchemaLookup } from "./validate.js";
 export {
   filterToolsWithValidHeaders,
