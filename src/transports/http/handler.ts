@@ -17,6 +17,7 @@ import {
   type Reply,
   toResponse,
 } from "./body.js";
+import { listedOrigin, preflight, withCorsHeaders } from "./cors.js";
 import { answerExchange } from "./exchange.js";
 import {
   ANONYMOUS,
@@ -117,7 +118,7 @@ function invalidRequest(id: string | number | null, message: string): PlainReply
  * export default { fetch: handler }; // Workers / Bun / Deno
  */
 export function createHttpHandler(dispatcher: Dispatcher, options: HttpHandlerOptions = {}): FetchHandler {
-  const endpoint = createEndpoint(dispatcher, options);
+  const endpoint = withCors(createEndpoint(dispatcher, options), options);
   const handler: FetchHandler = async (request) => toResponse(await endpoint(new WebIncoming(request)));
   return Object.assign(handler, { [ENDPOINT]: endpoint });
 }
@@ -231,6 +232,22 @@ function createEndpoint(dispatcher: Dispatcher, options: HttpHandlerOptions): En
       }
     }
     return respond(dispatcher, message, request, auth.authInfo, keepAliveMs, options.logger);
+  };
+}
+
+/**
+ * CORS around the endpoint for the origins listed in `allowedOrigins` (see cors.ts); the endpoint
+ * itself when there is no list.
+ */
+function withCors(endpoint: Endpoint, options: HttpHandlerOptions): Endpoint {
+  const allowedOrigins = options.allowedOrigins;
+  if (allowedOrigins === undefined) return endpoint;
+  return async (request) => {
+    const origin = listedOrigin(request, allowedOrigins);
+    if (origin === undefined) return endpoint(request);
+    if (request.method === "OPTIONS")
+      return checkHostAndOrigin(request, options) ?? preflight(request, origin);
+    return withCorsHeaders(await endpoint(request), origin);
   };
 }
 
