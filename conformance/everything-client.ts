@@ -12,7 +12,7 @@
 //   MCP_CONFORMANCE_SCENARIO=tools_call node --import tsx conformance/everything-client.ts http://localhost:3000/mcp
 import { Client, type ClientOptions } from "roundtrip-mcp/client";
 import { StreamableHttpClientTransport } from "roundtrip-mcp/http";
-import { OAuthClientProvider } from "roundtrip-mcp/oauth";
+import { ClientCredentialsProvider, OAuthClientProvider } from "roundtrip-mcp/oauth";
 
 type Scenario = (url: string, context: Record<string, unknown>) => Promise<void>;
 
@@ -232,20 +232,40 @@ async function followAuthorization(url: URL): Promise<string> {
  */
 const authScenario: Scenario = (url, context) => {
   const { client_id: clientId, client_secret: clientSecret } = context;
-  const authProvider = new OAuthClientProvider({
-    redirectUri: REDIRECT_URI,
-    clientName: CLIENT_INFO.name,
-    clientMetadataUrl: CLIENT_METADATA_URL,
-    authorize: followAuthorization,
-    ...(typeof clientId === "string"
-      ? { client: { clientId, ...(typeof clientSecret === "string" ? { clientSecret } : {}) } }
-      : {}),
-  });
+  const authProvider = process.env.MCP_CONFORMANCE_SCENARIO?.startsWith("auth/client-credentials")
+    ? machineProvider(context)
+    : new OAuthClientProvider({
+        redirectUri: REDIRECT_URI,
+        clientName: CLIENT_INFO.name,
+        clientMetadataUrl: CLIENT_METADATA_URL,
+        authorize: followAuthorization,
+        ...(typeof clientId === "string"
+          ? { client: { clientId, ...(typeof clientSecret === "string" ? { clientSecret } : {}) } }
+          : {}),
+      });
   return withClient(new StreamableHttpClientTransport(url, { authProvider }), {}, async (client) => {
     await client.listTools();
     await client.callTool("test-tool", {});
   });
 };
+
+/** The client credentials scenarios (extension, not scored): a secret, or a PEM key and its algorithm. */
+function machineProvider(context: Record<string, unknown>): ClientCredentialsProvider {
+  const {
+    client_id: clientId,
+    client_secret: clientSecret,
+    private_key_pem: pem,
+    signing_algorithm: alg,
+  } = context;
+  if (typeof clientId !== "string") throw new Error("the context names no client_id");
+  if (typeof clientSecret === "string") return new ClientCredentialsProvider({ clientId, clientSecret });
+  if (typeof pem !== "string") throw new Error("the context has neither client_secret nor private_key_pem");
+  return new ClientCredentialsProvider({
+    clientId,
+    privateKey: pem,
+    ...(alg === "ES256" || alg === "RS256" ? { signingAlgorithm: alg } : {}),
+  });
+}
 
 async function main(): Promise<number> {
   const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";

@@ -1,8 +1,10 @@
+import { generateKeyPairSync } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, expect, it } from "vitest";
 import { callbackListener, signedInClient } from "../../examples/oauth-client.js";
 import { serveNotes } from "../../examples/oauth-server.js";
+import { serviceClient } from "../../examples/oauth-service.js";
 import { MockAuthorizationServer, ProtectedMcp } from "../transports/oauth/world.js";
 
 const closers: (() => Promise<void> | void)[] = [];
@@ -74,4 +76,32 @@ it("the example client signs in to the example server and steps up to write", as
     "notes:read",
     "notes:read notes:write",
   ]);
+});
+
+it("the example service signs in to the example server with its private key", async () => {
+  const { publicKey, privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
+  const authServer = await MockAuthorizationServer.start({
+    authMethods: ["private_key_jwt"],
+    assertionKeys: { "nightly-report": publicKey },
+  });
+  closers.push(() => authServer.close());
+  const spare = createServer();
+  await new Promise<void>((resolve) => spare.listen(0, "127.0.0.1", resolve));
+  const port = (spare.address() as AddressInfo).port;
+  await new Promise((resolve) => spare.close(resolve));
+  const publicUrl = new URL(`http://127.0.0.1:${port}/mcp`);
+  const http = await serveNotes(publicUrl, authServer.issuer, (token) => {
+    const issued = authServer.verify(token);
+    return issued && { token, clientId: issued.clientId, scopes: issued.scopes };
+  });
+  closers.push(() => http.close());
+  const pem = privateKey.export({ format: "pem", type: "pkcs8" }).toString();
+  const client = await serviceClient(publicUrl, "nightly-report", pem);
+  closers.push(() => client.close());
+  expect((await client.callTool("add_note", {})).content).toEqual([{ type: "text", text: "added" }]);
+  const grants = authServer
+    .requests("/token")
+    .map((entry) => (entry.body as Record<string, string>).grant_type);
+  expect(grants).toEqual(["client_credentials", "client_credentials"]);
+  expect(authServer.requests("/authorize")).toHaveLength(0);
 });

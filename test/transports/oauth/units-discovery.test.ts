@@ -380,6 +380,7 @@ describe("discoverAuthorizationServer", () => {
       registrationEndpoint: "https://auth.example/register",
       scopesSupported: ["files:read"],
       tokenEndpointAuthMethods: ["none", "client_secret_post"],
+      pkceS256: true,
       issParameterSupported: true,
       clientIdMetadataDocumentSupported: true,
     });
@@ -417,16 +418,15 @@ describe("discoverAuthorizationServer", () => {
   });
 
   it.each([
-    ["missing", undefined],
-    ["without S256", ["plain"]],
-    ["not a list", "S256"],
-  ])("refuses code_challenge_methods_supported %s", async (_, methods) => {
+    ["missing", undefined, false],
+    ["without S256", ["plain"], false],
+    ["not a list", "S256", false],
+    ["with S256", ["plain", "S256"], true],
+  ])("reads code_challenge_methods_supported %s as pkceS256 %s", async (_, methods, expected) => {
     const fake = fakeFetch({
       [oauthUrl]: { body: { ...metadata, code_challenge_methods_supported: methods } },
     });
-    const error = await failure(discoverAuthorizationServer(fake.fetch, issuer));
-    expect(error.code).toBe("invalid_metadata");
-    expect(error.message).toBe("the authorization server does not support PKCE with S256");
+    expect((await discoverAuthorizationServer(fake.fetch, issuer)).pkceS256).toBe(expected);
   });
 
   it("refuses a plain-HTTP, non-loopback endpoint", async () => {

@@ -92,6 +92,7 @@ function authServer(overrides: Partial<AuthorizationServerMetadata> = {}): Autho
     registrationEndpoint: new URL(REGISTER_URL),
     scopesSupported: undefined,
     tokenEndpointAuthMethods: undefined,
+    pkceS256: true,
     issParameterSupported: false,
     clientIdMetadataDocumentSupported: false,
     ...overrides,

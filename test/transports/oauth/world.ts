@@ -5,7 +5,7 @@
  * behind a bearer gate that serves Protected Resource Metadata and answers 401/403 as the MCP
  * authorization spec says. Every request any of them receives is logged for the assertions.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, type KeyObject, randomBytes, verify } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { MCPServer, silentLogger } from "../../../src/server/index.js";
@@ -41,6 +41,8 @@ export interface AuthServerOptions {
   readonly refuseRefresh?: boolean;
   /** The only scopes it ever grants (default: whatever is asked). */
   readonly grantable?: readonly string[];
+  /** Public keys of clients that authenticate with private_key_jwt, by client id. */
+  readonly assertionKeys?: Readonly<Record<string, KeyObject>>;
   /** Pre-registered clients: client_id → secret (undefined for a public client). */
   readonly clients?: Readonly<Record<string, string | undefined>>;
 }
@@ -217,6 +219,9 @@ export class MockAuthorizationServer {
 
   /** The client the request authenticates as, or undefined when its authentication is wrong. */
   #authenticate(req: IncomingMessage, body: Record<string, string>): string | undefined {
+    if (body.client_assertion_type === "urn:ietf:params:oauth:client-assertion-type:jwt-bearer") {
+      return this.#assertedClient(body.client_assertion ?? "");
+    }
     const basic = req.headers.authorization;
     if (basic?.startsWith("Basic ")) {
       const [id, secret] = Buffer.from(basic.slice(6), "base64")
@@ -234,6 +239,23 @@ export class MockAuthorizationServer {
     if (known === undefined) return undefined;
     if (known.method === "none") return body.client_secret === undefined ? id : undefined;
     return body.client_secret === known.secret ? id : undefined;
+  }
+
+  /** RFC 7523: a JWT signed by the client's key, for this server, alive, with iss = sub = client id. */
+  #assertedClient(assertion: string): string | undefined {
+    const [header, payload, signature] = assertion.split(".");
+    if (header === undefined || payload === undefined || signature === undefined) return undefined;
+    const claims = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as Record<string, unknown>;
+    const { alg } = JSON.parse(Buffer.from(header, "base64url").toString("utf8")) as { alg?: string };
+    const key = typeof claims.iss === "string" ? this.#options.assertionKeys?.[claims.iss] : undefined;
+    if (key === undefined || claims.sub !== claims.iss || claims.aud !== this.issuer) return undefined;
+    if (typeof claims.exp !== "number" || claims.exp * 1000 < Date.now()) return undefined;
+    const signed = Buffer.from(`${header}.${payload}`);
+    const ok =
+      alg === "ES256"
+        ? verify("sha256", signed, { key, dsaEncoding: "ieee-p1363" }, Buffer.from(signature, "base64url"))
+        : alg === "RS256" && verify("sha256", signed, key, Buffer.from(signature, "base64url"));
+    return ok ? String(claims.iss) : undefined;
   }
 
   #issue(res: ServerResponse, granted: Issued): void {
@@ -257,6 +279,11 @@ export class MockAuthorizationServer {
     const clientId = this.#authenticate(req, body);
     if (clientId === undefined) {
       json(res, 401, { error: "invalid_client" });
+      return;
+    }
+    if (body.grant_type === "client_credentials") {
+      const scopes = (body.scope ?? "").split(" ").filter(Boolean);
+      this.#issue(res, { clientId, scopes, issuer: this.issuer });
       return;
     }
     if (body.grant_type === "refresh_token") {

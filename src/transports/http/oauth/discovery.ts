@@ -24,6 +24,8 @@ export interface AuthorizationServerMetadata {
   readonly registrationEndpoint: URL | undefined;
   readonly scopesSupported: readonly string[] | undefined;
   readonly tokenEndpointAuthMethods: readonly string[] | undefined;
+  /** PKCE with S256 is offered: the authorization-code flow refuses to run without it. */
+  readonly pkceS256: boolean;
   /** RFC 9207: the server promises an `iss` parameter in every authorization response. */
   readonly issParameterSupported: boolean;
   readonly clientIdMetadataDocumentSupported: boolean;
@@ -156,7 +158,7 @@ export function authorizationServerMetadataUrls(issuer: URL): URL[] {
 
 /**
  * The metadata of the authorization server `issuer`. Its `issuer` must be `issuer` exactly (RFC
- * 8414 §3.3: no normalisation), it must support PKCE with S256, and every endpoint must be HTTPS.
+ * 8414 §3.3: no normalisation), and every endpoint must be HTTPS (or loopback).
  */
 export async function discoverAuthorizationServer(
   fetchImpl: OAuthFetch,
@@ -172,9 +174,6 @@ export async function discoverAuthorizationServer(
     if (document.issuer !== issuer) {
       throw new OAuthError("issuer_mismatch", "the authorization server metadata names another issuer");
     }
-    if (!stringList(document.code_challenge_methods_supported)?.includes("S256")) {
-      throw new OAuthError("invalid_metadata", "the authorization server does not support PKCE with S256");
-    }
     return {
       issuer,
       authorizationEndpoint: endpointUrl(document.authorization_endpoint, "authorization_endpoint"),
@@ -185,6 +184,7 @@ export async function discoverAuthorizationServer(
           : endpointUrl(document.registration_endpoint, "registration_endpoint"),
       scopesSupported: stringList(document.scopes_supported),
       tokenEndpointAuthMethods: stringList(document.token_endpoint_auth_methods_supported),
+      pkceS256: stringList(document.code_challenge_methods_supported)?.includes("S256") === true,
       issParameterSupported: document.authorization_response_iss_parameter_supported === true,
       clientIdMetadataDocumentSupported: document.client_id_metadata_document_supported === true,
     };

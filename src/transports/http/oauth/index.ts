@@ -7,7 +7,9 @@
  * const client = await Client.connect(new StreamableHttpClientTransport(url, { authProvider }));
  */
 export type { HttpAuthChallenge, HttpAuthProvider } from "../auth.js";
+export { type AssertionAlgorithm, importAssertionKey, signClientAssertion } from "./assertion.js";
 export { type BearerChallenge, parseBearerChallenge } from "./challenge.js";
+export { type ClientCredentialsOptions, ClientCredentialsProvider } from "./client-credentials.js";
 export type { AuthorizationServerMetadata, OAuthFetch, ProtectedResourceMetadata } from "./discovery.js";
 export { OAuthError } from "./errors.js";
 export {

@@ -5,16 +5,10 @@
  * new token; on a 403 `insufficient_scope` it re-authorizes with the union of the scopes.
  */
 import type { HttpAuthChallenge, HttpAuthProvider } from "../auth.js";
-import { type BearerChallenge, parseBearerChallenge } from "./challenge.js";
-import {
-  type AuthorizationServerMetadata,
-  discoverAuthorizationServer,
-  discoverResource,
-  type OAuthFetch,
-  type ProtectedResourceMetadata,
-} from "./discovery.js";
+import type { AuthorizationServerMetadata, OAuthFetch } from "./discovery.js";
 import { OAuthError } from "./errors.js";
 import { pkcePair, randomToken, sameString } from "./pkce.js";
+import { bearerOf, chooseScope, judgeRefusal, locateAuthorizationServer } from "./recovery.js";
 import { chooseAuthMethod, registerClient } from "./registration.js";
 import {
   exchangeCode,
@@ -89,10 +83,6 @@ export interface OAuthClientOptions {
 /** A token this close to its expiry is refreshed (or dropped) rather than sent. */
 const EXPIRY_SKEW_MS = 30_000;
 
-function scopeList(scope: string | undefined): string[] {
-  return (scope ?? "").split(" ").filter((item) => item !== "");
-}
-
 /**
  * An OAuth 2.1 client for one MCP server, to pass as a transport's `authProvider`. It follows the
  * MCP authorization spec: Protected Resource Metadata discovery (the challenge's
@@ -162,20 +152,10 @@ export class OAuthClientProvider implements HttpAuthProvider {
 
   async #recover(challenge: HttpAuthChallenge): Promise<boolean> {
     await this.#load();
-    const bearer = parseBearerChallenge(challenge.wwwAuthenticate);
-    if (challenge.status === 403 && bearer?.error !== "insufficient_scope") return false;
-    // Refused with a token already replaced (a late answer to a request sent before): just retry.
-    if (
-      challenge.token !== undefined &&
-      this.#tokens !== undefined &&
-      challenge.token !== this.#tokens.accessToken
-    ) {
-      return true;
-    }
-    // Discovered afresh each time: the resource may have moved to another authorization server.
-    const resource = await discoverResource(this.#fetch, challenge.url, bearer?.resourceMetadata);
-    // Non-null: discoverResource returns at least one authorization server.
-    const server = await discoverAuthorizationServer(this.#fetch, resource.authorizationServers[0]!);
+    const bearer = bearerOf(challenge);
+    const verdict = judgeRefusal(challenge, bearer, this.#tokens?.accessToken);
+    if (verdict !== "authorize") return verdict === "retry";
+    const { resource, server } = await locateAuthorizationServer(this.#fetch, challenge.url, bearer);
     this.#server = server;
     this.#resource = resource.resource;
     const previous = this.#tokens;
@@ -184,7 +164,15 @@ export class OAuthClientProvider implements HttpAuthProvider {
       if (refreshed !== undefined) return true;
     }
     const client = await this.#clientFor(server);
-    const scope = this.#scopeFor(challenge.status, bearer, resource, server, previous);
+    const offlineAccess = this.#options.offlineAccess !== false;
+    const scope = chooseScope({
+      status: challenge.status,
+      bearer,
+      resource,
+      server,
+      previous,
+      offlineAccess,
+    });
     this.#tokens = await this.#authorize(server, client, resource.resource, scope);
     await this.#save();
     return true;
@@ -222,30 +210,6 @@ export class OAuthClientProvider implements HttpAuthProvider {
     }
     await this.#save();
     return this.#tokens;
-  }
-
-  /**
-   * The scope to ask for (MCP spec, scope selection): the challenge's, else everything the
-   * resource lists, else none; on a step-up, the union with what was asked before; plus
-   * `offline_access` when the authorization server lists it.
-   */
-  #scopeFor(
-    status: 401 | 403,
-    bearer: BearerChallenge | undefined,
-    resource: ProtectedResourceMetadata,
-    server: AuthorizationServerMetadata,
-    previous: OAuthTokens | undefined,
-  ): string | undefined {
-    const scopes = new Set<string>();
-    if (status === 403 && previous?.issuer === server.issuer) {
-      for (const scope of scopeList(previous.requestedScope)) scopes.add(scope);
-    }
-    const wanted = bearer?.scope !== undefined ? scopeList(bearer.scope) : (resource.scopesSupported ?? []);
-    for (const scope of wanted) scopes.add(scope);
-    if (this.#options.offlineAccess !== false && server.scopesSupported?.includes("offline_access")) {
-      scopes.add("offline_access");
-    }
-    return scopes.size === 0 ? undefined : [...scopes].join(" ");
   }
 
   /** This server's client: remembered, pre-registered, a metadata document URL, or registered now. */
@@ -289,6 +253,9 @@ export class OAuthClientProvider implements HttpAuthProvider {
     resource: string,
     scope: string | undefined,
   ): Promise<OAuthTokens> {
+    if (!server.pkceS256) {
+      throw new OAuthError("invalid_metadata", "the authorization server does not support PKCE with S256");
+    }
     const { verifier, challenge } = await pkcePair();
     const state = randomToken(16);
     const url = new URL(server.authorizationEndpoint);

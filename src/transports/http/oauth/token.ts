@@ -6,7 +6,11 @@ import type { AuthorizationServerMetadata, OAuthFetch } from "./discovery.js";
 import { OAuthError } from "./errors.js";
 
 /** How the client authenticates at the token endpoint. */
-export type TokenEndpointAuthMethod = "client_secret_basic" | "client_secret_post" | "none";
+export type TokenEndpointAuthMethod =
+  | "client_secret_basic"
+  | "client_secret_post"
+  | "none"
+  | "private_key_jwt";
 
 /**
  * A client as one authorization server knows it: registered, pre-registered or a metadata URL.
@@ -43,7 +47,8 @@ function formEncode(value: string): string {
   return encodeURIComponent(value).replace(/%20/g, "+");
 }
 
-const SECRET_PARAMS = ["code", "code_verifier", "refresh_token"];
+const SECRET_PARAMS = ["code", "code_verifier", "refresh_token", "client_assertion"];
+const JWT_BEARER_ASSERTION = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
 
 /** The server's description with anything secret we sent cut out, should it echo one. */
 function withoutSecrets(
@@ -71,7 +76,7 @@ async function tokenRequest(
   };
   if (client.authMethod === "client_secret_basic" && client.clientSecret !== undefined) {
     headers.Authorization = `Basic ${btoa(`${formEncode(client.clientId)}:${formEncode(client.clientSecret)}`)}`;
-  } else {
+  } else if (client.authMethod !== "private_key_jwt") {
     body.set("client_id", client.clientId);
     if (client.authMethod === "client_secret_post" && client.clientSecret !== undefined) {
       body.set("client_secret", client.clientSecret);
@@ -143,6 +148,26 @@ export async function exchangeCode(
     redirect_uri: grant.redirectUri,
     resource: grant.resource,
   });
+  return tokensFrom(record, server.issuer, grant.scope);
+}
+
+/**
+ * The client credentials grant (OAuth 2.1 §4.2, SEP-1046): a token for the client itself, with a
+ * signed `assertion` when the client authenticates with `private_key_jwt`.
+ */
+export async function clientCredentialsTokens(
+  fetchImpl: OAuthFetch,
+  server: AuthorizationServerMetadata,
+  client: OAuthClientInformation,
+  grant: { resource: string; scope: string | undefined; assertion: string | undefined },
+): Promise<OAuthTokens> {
+  const params: Record<string, string> = { grant_type: "client_credentials", resource: grant.resource };
+  if (grant.scope !== undefined) params.scope = grant.scope;
+  if (grant.assertion !== undefined) {
+    params.client_assertion_type = JWT_BEARER_ASSERTION;
+    params.client_assertion = grant.assertion;
+  }
+  const record = await tokenRequest(fetchImpl, server, client, params);
   return tokensFrom(record, server.issuer, grant.scope);
 }
 

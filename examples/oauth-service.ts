@@ -1,0 +1,14 @@
+// A service with no user — a nightly job, a backend agent — signs in as itself: the client
+// credentials grant, authenticated with a private key rather than a shared secret.
+import { Client } from "roundtrip-mcp/client";
+import { StreamableHttpClientTransport } from "roundtrip-mcp/http";
+import { ClientCredentialsProvider } from "roundtrip-mcp/oauth";
+
+export function serviceClient(url: URL, clientId: string, privateKeyPem: string) {
+  const authProvider = new ClientCredentialsProvider({
+    clientId,
+    privateKey: privateKeyPem,
+    signingAlgorithm: "ES256",
+  });
+  return Client.connect(new StreamableHttpClientTransport(url, { authProvider }));
+}

@@ -1,0 +1,159 @@
+/**
+ * The client credentials grant for MCP (SEP-1046, extension `io.modelcontextprotocol/oauth-client-credentials`):
+ * a service with no user signs in as itself, with a client secret or a private key (`private_key_jwt`).
+ */
+import type { HttpAuthChallenge, HttpAuthProvider } from "../auth.js";
+import { type AssertionAlgorithm, importAssertionKey, signClientAssertion } from "./assertion.js";
+import type { AuthorizationServerMetadata, OAuthFetch } from "./discovery.js";
+import { OAuthError } from "./errors.js";
+import { bearerOf, chooseScope, judgeRefusal, locateAuthorizationServer } from "./recovery.js";
+import { clientCredentialsTokens, type OAuthClientInformation, type OAuthTokens } from "./token.js";
+
+/**
+ * Options of {@link ClientCredentialsProvider}: a client id with exactly one of a secret or a
+ * private key.
+ *
+ * @example
+ * const options: ClientCredentialsOptions = { clientId: "reporting-bot", clientSecret: process.env.BOT_SECRET! };
+ */
+export interface ClientCredentialsOptions {
+  readonly clientId: string;
+  /** Authenticates with `client_secret_basic` (or `client_secret_post` where basic is not offered). */
+  readonly clientSecret?: string;
+  /** Authenticates with `private_key_jwt`: a PKCS #8 PEM, or a WebCrypto signing key. */
+  readonly privateKey?: string | CryptoKey;
+  /** The key's algorithm (default ES256). */
+  readonly signingAlgorithm?: AssertionAlgorithm;
+  /** The `kid` the authorization server knows the key by, when it holds several. */
+  readonly keyId?: string;
+  readonly fetch?: OAuthFetch;
+}
+
+/** A token this close to its expiry is replaced before it is sent. */
+const EXPIRY_SKEW_MS = 30_000;
+
+/**
+ * An `HttpAuthProvider` for services: on a 401 it finds the authorization server (Protected
+ * Resource Metadata, then RFC 8414, both validated as for users), asks the token endpoint for a
+ * client credentials token bound to the resource, and the transport sends the message again; a
+ * 403 `insufficient_scope` asks again with the union of the scopes. Tokens are renewed before they
+ * expire.
+ *
+ * @example
+ * const authProvider = new ClientCredentialsProvider({ clientId: "reporting-bot", privateKey: pem });
+ * const client = await Client.connect(new StreamableHttpClientTransport(url, { authProvider }));
+ */
+export class ClientCredentialsProvider implements HttpAuthProvider {
+  readonly #options: ClientCredentialsOptions;
+  readonly #fetch: OAuthFetch;
+  #key: Promise<CryptoKey> | undefined;
+  #tokens: OAuthTokens | undefined;
+  /** Where the last token came from: what renewing it needs. */
+  #last: { server: AuthorizationServerMetadata; resource: string } | undefined;
+  #pending: Promise<boolean> | undefined;
+
+  constructor(options: ClientCredentialsOptions) {
+    if (typeof options?.clientId !== "string" || options.clientId === "") {
+      throw new TypeError("clientId must be a non-empty string");
+    }
+    if ((options.clientSecret === undefined) === (options.privateKey === undefined)) {
+      throw new TypeError("give exactly one of clientSecret and privateKey");
+    }
+    this.#options = options;
+    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+  }
+
+  /** The tokens in use, if any (secrets: do not log them). */
+  get tokens(): OAuthTokens | undefined {
+    return this.#tokens;
+  }
+
+  async token(): Promise<string | undefined> {
+    await this.#pending?.catch(() => false);
+    const tokens = this.#tokens;
+    if (tokens === undefined) return undefined;
+    if (tokens.expiresAt === undefined || tokens.expiresAt - EXPIRY_SKEW_MS > Date.now())
+      return tokens.accessToken;
+    const last = this.#last;
+    if (last === undefined) return undefined;
+    this.#pending ??= this.#request(last.server, last.resource, tokens.requestedScope).finally(() => {
+      this.#pending = undefined;
+    });
+    return (await this.#pending.catch(() => false)) ? this.#tokens?.accessToken : undefined;
+  }
+
+  unauthorized(challenge: HttpAuthChallenge): Promise<boolean> {
+    this.#pending ??= this.#recover(challenge).finally(() => {
+      this.#pending = undefined;
+    });
+    return this.#pending;
+  }
+
+  async #recover(challenge: HttpAuthChallenge): Promise<boolean> {
+    const bearer = bearerOf(challenge);
+    const verdict = judgeRefusal(challenge, bearer, this.#tokens?.accessToken);
+    if (verdict !== "authorize") return verdict === "retry";
+    const { resource, server } = await locateAuthorizationServer(this.#fetch, challenge.url, bearer);
+    const previous = this.#tokens;
+    const scope = chooseScope({
+      status: challenge.status,
+      bearer,
+      resource,
+      server,
+      previous,
+      offlineAccess: false,
+    });
+    return this.#request(server, resource.resource, scope);
+  }
+
+  async #request(
+    server: AuthorizationServerMetadata,
+    resource: string,
+    scope: string | undefined,
+  ): Promise<boolean> {
+    const client = this.#client(server);
+    const assertion =
+      client.authMethod === "private_key_jwt"
+        ? await signClientAssertion({
+            clientId: client.clientId,
+            audience: server.issuer,
+            key: await this.#signingKey(),
+            algorithm: this.#options.signingAlgorithm ?? "ES256",
+            ...(this.#options.keyId !== undefined ? { keyId: this.#options.keyId } : {}),
+          })
+        : undefined;
+    this.#tokens = await clientCredentialsTokens(this.#fetch, server, client, { resource, scope, assertion });
+    this.#last = { server, resource };
+    return true;
+  }
+
+  /** The client as this server takes it: the method follows what it lists (RFC 8414's default when none). */
+  #client(server: AuthorizationServerMetadata): OAuthClientInformation {
+    const { clientId, clientSecret } = this.#options;
+    const offered = server.tokenEndpointAuthMethods ?? ["client_secret_basic"];
+    if (clientSecret === undefined) {
+      if (!offered.includes("private_key_jwt")) {
+        throw new OAuthError("unsupported_auth_method", "the token endpoint does not accept private_key_jwt");
+      }
+      return { issuer: server.issuer, clientId, authMethod: "private_key_jwt" };
+    }
+    const method = offered.includes("client_secret_basic")
+      ? "client_secret_basic"
+      : offered.includes("client_secret_post")
+        ? "client_secret_post"
+        : undefined;
+    if (method === undefined) {
+      throw new OAuthError("unsupported_auth_method", "the token endpoint accepts no client secret");
+    }
+    return { issuer: server.issuer, clientId, clientSecret, authMethod: method };
+  }
+
+  #signingKey(): Promise<CryptoKey> {
+    const key = this.#options.privateKey;
+    this.#key ??=
+      typeof key === "string"
+        ? importAssertionKey(key, this.#options.signingAlgorithm ?? "ES256")
+        : Promise.resolve(key as CryptoKey);
+    return this.#key;
+  }
+}

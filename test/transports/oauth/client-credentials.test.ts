@@ -1,0 +1,190 @@
+/**
+ * The client credentials grant end to end on loopback: a service signs in as itself with a secret
+ * (Basic or post, as the server offers) or a private key (ES256/RS256 assertions the mock verifies
+ * with the public key), renews tokens before they expire, and steps up on insufficient_scope.
+ */
+import { generateKeyPairSync } from "node:crypto";
+import { afterEach, describe, expect, it } from "vitest";
+import { Client } from "../../../src/client/index.js";
+import { StreamableHttpClientTransport } from "../../../src/transports/http/client.js";
+import {
+  type ClientCredentialsOptions,
+  ClientCredentialsProvider,
+  OAuthError,
+} from "../../../src/transports/http/oauth/index.js";
+import {
+  type AuthServerOptions,
+  MockAuthorizationServer,
+  ProtectedMcp,
+  type ProtectedOptions,
+} from "./world.js";
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+async function world(as: AuthServerOptions = {}, mcp: Partial<ProtectedOptions> = {}) {
+  const authServer = await MockAuthorizationServer.start(as);
+  closers.push(() => authServer.close());
+  const resource = await ProtectedMcp.start({ authorizationServer: () => authServer, ...mcp });
+  closers.push(() => resource.close());
+  return { authServer, resource };
+}
+
+async function connect(url: URL, options: ClientCredentialsOptions) {
+  const authProvider = new ClientCredentialsProvider(options);
+  const client = await Client.connect(new StreamableHttpClientTransport(url, { authProvider }));
+  closers.push(() => client.close());
+  return { client, authProvider };
+}
+
+function textOf(result: unknown): string {
+  return ((result as { content: { text: string }[] }).content[0] as { text: string }).text;
+}
+
+function forms(authServer: MockAuthorizationServer) {
+  return authServer.requests("/token").map((entry) => entry.body as Record<string, string>);
+}
+
+function jwtParts(assertion: string) {
+  const [header, payload] = assertion
+    .split(".")
+    .slice(0, 2)
+    .map((part) => JSON.parse(Buffer.from(part, "base64url").toString()));
+  return { header, payload };
+}
+
+describe("ClientCredentialsProvider", () => {
+  it("signs in with a secret over Basic, bound to the resource, with the challenge's scope", async () => {
+    const { authServer, resource } = await world(
+      { clients: { bot: "bot-secret" } },
+      { challengeScope: "reports:read" },
+    );
+    const { client } = await connect(resource.url, { clientId: "bot", clientSecret: "bot-secret" });
+    expect(textOf(await client.callTool("whoami", {}))).toBe("bot [reports:read]");
+    const [form] = forms(authServer);
+    expect(form).toEqual({
+      grant_type: "client_credentials",
+      resource: resource.url.href,
+      scope: "reports:read",
+    });
+    expect(authServer.requests("/token")[0]?.headers.authorization).toBe(
+      `Basic ${Buffer.from("bot:bot-secret").toString("base64")}`,
+    );
+    expect(authServer.requests("/authorize")).toHaveLength(0);
+    expect(authServer.requests("/register")).toHaveLength(0);
+  });
+
+  it("posts the secret where the server offers only client_secret_post", async () => {
+    const { authServer, resource } = await world({
+      clients: { bot: "bot-secret" },
+      authMethods: ["client_secret_post"],
+    });
+    await connect(resource.url, { clientId: "bot", clientSecret: "bot-secret" });
+    const token = authServer.requests("/token")[0];
+    expect(token?.headers.authorization).toBeUndefined();
+    expect(token?.body).toMatchObject({ client_id: "bot", client_secret: "bot-secret" });
+  });
+
+  it.each([
+    ["ES256", () => generateKeyPairSync("ec", { namedCurve: "P-256" })],
+    ["RS256", () => generateKeyPairSync("rsa", { modulusLength: 2048 })],
+  ] as const)("signs in with a %s private key (private_key_jwt)", async (algorithm, generate) => {
+    const { publicKey, privateKey } = generate();
+    const pem = privateKey.export({ format: "pem", type: "pkcs8" }).toString();
+    const { authServer, resource } = await world({
+      authMethods: ["private_key_jwt"],
+      assertionKeys: { "signing-bot": publicKey },
+    });
+    const { client } = await connect(resource.url, {
+      clientId: "signing-bot",
+      privateKey: pem,
+      signingAlgorithm: algorithm,
+      keyId: "k1",
+    });
+    expect(textOf(await client.callTool("whoami", {}))).toBe("signing-bot []");
+    const [form] = forms(authServer);
+    expect(form?.client_assertion_type).toBe("urn:ietf:params:oauth:client-assertion-type:jwt-bearer");
+    expect(form).not.toHaveProperty("client_id");
+    const { header, payload } = jwtParts(form?.client_assertion ?? "");
+    expect(header).toEqual({ alg: algorithm, typ: "JWT", kid: "k1" });
+    expect(payload).toMatchObject({ iss: "signing-bot", sub: "signing-bot", aud: authServer.issuer });
+    expect(payload.exp - payload.iat).toBe(60);
+    expect(payload.jti).toMatch(/^[A-Za-z0-9_-]{22}$/);
+  });
+
+  it("refuses a server that does not take private_key_jwt, and a key that is not one", async () => {
+    const { resource } = await world({ authMethods: ["client_secret_basic"] });
+    const pem = generateKeyPairSync("ec", { namedCurve: "P-256" })
+      .privateKey.export({ format: "pem", type: "pkcs8" })
+      .toString();
+    const refused = await Client.connect(
+      new StreamableHttpClientTransport(resource.url, {
+        authProvider: new ClientCredentialsProvider({ clientId: "b", privateKey: pem }),
+      }),
+    ).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(OAuthError);
+    expect((refused as OAuthError).code).toBe("unsupported_auth_method");
+
+    const { resource: other } = await world({ authMethods: ["private_key_jwt"] });
+    const garbage = "-----BEGIN PRIVATE KEY-----\nTm90IGEga2V5IGF0IGFsbA==\n-----END PRIVATE KEY-----";
+    const bad = await Client.connect(
+      new StreamableHttpClientTransport(other.url, {
+        authProvider: new ClientCredentialsProvider({ clientId: "b", privateKey: garbage }),
+      }),
+    ).catch((error: unknown) => error);
+    expect(bad).toBeInstanceOf(TypeError);
+    expect((bad as Error).message).toBe("privateKey is not a PKCS #8 ES256 private key");
+  });
+
+  it("needs exactly one of a secret and a key, and a client id", () => {
+    expect(() => new ClientCredentialsProvider({ clientId: "b" })).toThrow(/exactly one/);
+    expect(
+      () => new ClientCredentialsProvider({ clientId: "b", clientSecret: "s", privateKey: "k" }),
+    ).toThrow(/exactly one/);
+    expect(() => new ClientCredentialsProvider({ clientId: "", clientSecret: "s" })).toThrow(/clientId/);
+  });
+
+  it("renews a token about to expire before sending, without a refusal", async () => {
+    const { authServer, resource } = await world({ clients: { bot: "s" }, expiresIn: 1 });
+    const { client } = await connect(resource.url, { clientId: "bot", clientSecret: "s" });
+    const refusals = resource.log.length;
+    await client.listTools();
+    await client.callTool("whoami", {});
+    expect(forms(authServer).length).toBeGreaterThanOrEqual(3);
+    expect(
+      resource.log.slice(refusals).every((entry) => entry.headers.authorization?.startsWith("Bearer ")),
+    ).toBe(true);
+  });
+
+  it("asks again with the union of the scopes on insufficient_scope", async () => {
+    const { authServer, resource } = await world(
+      { clients: { bot: "s" } },
+      {
+        challengeScope: "reports:read",
+        requiredScopes: (method) => (method === "tools/call" ? ["reports:write"] : []),
+      },
+    );
+    const { client } = await connect(resource.url, { clientId: "bot", clientSecret: "s" });
+    expect(textOf(await client.callTool("whoami", {}))).toBe("bot [reports:read reports:write]");
+    expect(forms(authServer).map((form) => form.scope)).toEqual([
+      "reports:read",
+      "reports:read reports:write",
+    ]);
+  });
+
+  it("stops before the token endpoint when the resource metadata names another resource", async () => {
+    const { authServer, resource } = await world(
+      { clients: { bot: "s" } },
+      { resource: () => "https://evil.example.com/mcp" },
+    );
+    const refused = await Client.connect(
+      new StreamableHttpClientTransport(resource.url, {
+        authProvider: new ClientCredentialsProvider({ clientId: "bot", clientSecret: "s" }),
+      }),
+    ).catch((error: unknown) => error);
+    expect((refused as OAuthError).code).toBe("resource_mismatch");
+    expect(authServer.log).toHaveLength(0);
+  });
+});
