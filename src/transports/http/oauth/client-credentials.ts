@@ -7,7 +7,12 @@ import { type AssertionAlgorithm, importAssertionKey, signClientAssertion } from
 import type { AuthorizationServerMetadata, OAuthFetch } from "./discovery.js";
 import { OAuthError } from "./errors.js";
 import { bearerOf, chooseScope, judgeRefusal, locateAuthorizationServer } from "./recovery.js";
-import { clientCredentialsTokens, type OAuthClientInformation, type OAuthTokens } from "./token.js";
+import {
+  clientCredentialsTokens,
+  freshAccessToken,
+  type OAuthClientInformation,
+  type OAuthTokens,
+} from "./token.js";
 
 /**
  * Options of {@link ClientCredentialsProvider}: a client id with exactly one of a secret or a
@@ -28,9 +33,6 @@ export interface ClientCredentialsOptions {
   readonly keyId?: string;
   readonly fetch?: OAuthFetch;
 }
-
-/** A token this close to its expiry is replaced before it is sent. */
-const EXPIRY_SKEW_MS = 30_000;
 
 /**
  * An `HttpAuthProvider` for services: on a 401 it finds the authorization server (Protected
@@ -72,8 +74,8 @@ export class ClientCredentialsProvider implements HttpAuthProvider {
     await this.#pending?.catch(() => false);
     const tokens = this.#tokens;
     if (tokens === undefined) return undefined;
-    if (tokens.expiresAt === undefined || tokens.expiresAt - EXPIRY_SKEW_MS > Date.now())
-      return tokens.accessToken;
+    const fresh = freshAccessToken(tokens);
+    if (fresh !== undefined) return fresh;
     const last = this.#last;
     if (last === undefined) return undefined;
     this.#pending ??= this.#request(last.server, last.resource, tokens.requestedScope).finally(() => {

@@ -12,6 +12,7 @@ import { bearerOf, chooseScope, judgeRefusal, locateAuthorizationServer } from "
 import { chooseAuthMethod, registerClient } from "./registration.js";
 import {
   exchangeCode,
+  freshAccessToken,
   type OAuthClientInformation,
   type OAuthTokens,
   refreshTokens,
@@ -80,9 +81,6 @@ export interface OAuthClientOptions {
   readonly store?: OAuthStore;
 }
 
-/** A token this close to its expiry is refreshed (or dropped) rather than sent. */
-const EXPIRY_SKEW_MS = 30_000;
-
 /**
  * An OAuth 2.1 client for one MCP server, to pass as a transport's `authProvider`. It follows the
  * MCP authorization spec: Protected Resource Metadata discovery (the challenge's
@@ -134,8 +132,8 @@ export class OAuthClientProvider implements HttpAuthProvider {
     await this.#authorizing?.catch(() => false);
     const tokens = this.#tokens;
     if (tokens === undefined) return undefined;
-    if (tokens.expiresAt === undefined || tokens.expiresAt - EXPIRY_SKEW_MS > Date.now())
-      return tokens.accessToken;
+    const fresh = freshAccessToken(tokens);
+    if (fresh !== undefined) return fresh;
     this.#refreshing ??= this.#refresh(tokens).finally(() => {
       this.#refreshing = undefined;
     });

@@ -2,6 +2,7 @@
  * Getting a client identity at an authorization server: a pre-registered client, a Client ID
  * Metadata Document URL, or Dynamic Client Registration (RFC 7591), in that order of preference.
  */
+import { askEndpoint } from "./answer.js";
 import { type AuthorizationServerMetadata, type OAuthFetch, secureEnough } from "./discovery.js";
 import { OAuthError } from "./errors.js";
 import type { OAuthClientInformation, TokenEndpointAuthMethod } from "./token.js";
@@ -57,26 +58,20 @@ export async function registerClient(
     token_endpoint_auth_method: method,
     application_type: applicationType(profile.redirectUri),
   };
-  let response: Response;
-  try {
-    response = await fetchImpl(server.registrationEndpoint, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Accept: "application/json" },
-      body: JSON.stringify(request),
-    });
-  } catch {
-    throw new OAuthError("registration_failed", "could not reach the registration endpoint");
-  }
-  let answer: unknown;
-  try {
-    answer = await response.json();
-  } catch {
-    answer = undefined;
-  }
-  const record = typeof answer === "object" && answer !== null ? (answer as Record<string, unknown>) : {};
-  if (!response.ok || typeof record.client_id !== "string" || record.client_id === "") {
+  const init = {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "application/json" },
+    body: JSON.stringify(request),
+  };
+  const failure = { code: "registration_failed", endpoint: "registration endpoint" };
+  const {
+    ok,
+    status,
+    answer: record,
+  } = await askEndpoint(fetchImpl, server.registrationEndpoint, init, failure);
+  if (!ok || typeof record.client_id !== "string" || record.client_id === "") {
     const code = typeof record.error === "string" ? record.error : "registration_failed";
-    throw new OAuthError(code, `the registration endpoint refused (HTTP ${response.status})`);
+    throw new OAuthError(code, `the registration endpoint refused (HTTP ${status})`);
   }
   const answered = METHODS.find((candidate) => candidate === record.token_endpoint_auth_method) ?? method;
   const secret = typeof record.client_secret === "string" ? record.client_secret : undefined;

@@ -2,6 +2,7 @@
  * The token endpoint (RFC 6749 §3.2, OAuth 2.1): the authorization-code and refresh grants, with
  * the client authentication the registration settled on, and the answers checked.
  */
+import { askEndpoint } from "./answer.js";
 import type { AuthorizationServerMetadata, OAuthFetch } from "./discovery.js";
 import { OAuthError } from "./errors.js";
 
@@ -40,6 +41,16 @@ export interface OAuthTokens {
   readonly expiresAt?: number;
   /** The scopes asked for when these tokens were obtained (space-separated), kept for step-up unions. */
   readonly requestedScope?: string;
+}
+
+/** A token this close to its expiry is renewed (or dropped) rather than sent. */
+const EXPIRY_SKEW_MS = 30_000;
+
+/** The access token when it is not about to expire (or has no known expiry). */
+export function freshAccessToken(tokens: OAuthTokens): string | undefined {
+  return tokens.expiresAt === undefined || tokens.expiresAt - EXPIRY_SKEW_MS > Date.now()
+    ? tokens.accessToken
+    : undefined;
 }
 
 function formEncode(value: string): string {
@@ -82,26 +93,16 @@ async function tokenRequest(
       body.set("client_secret", client.clientSecret);
     }
   }
-  let response: Response;
-  try {
-    response = await fetchImpl(server.tokenEndpoint, { method: "POST", headers, body: body.toString() });
-  } catch {
-    throw new OAuthError("token_request_failed", "could not reach the token endpoint");
-  }
-  let answer: unknown;
-  try {
-    answer = await response.json();
-  } catch {
-    answer = undefined;
-  }
-  const record = typeof answer === "object" && answer !== null ? (answer as Record<string, unknown>) : {};
-  if (!response.ok) {
+  const init = { method: "POST", headers, body: body.toString() };
+  const failure = { code: "token_request_failed", endpoint: "token endpoint" };
+  const { ok, status, answer: record } = await askEndpoint(fetchImpl, server.tokenEndpoint, init, failure);
+  if (!ok) {
     const code = typeof record.error === "string" ? record.error : "token_request_failed";
     const detail =
       typeof record.error_description === "string"
         ? `: ${withoutSecrets(record.error_description, params, client)}`
         : "";
-    throw new OAuthError(code, `the token endpoint refused (HTTP ${response.status})${detail}`);
+    throw new OAuthError(code, `the token endpoint refused (HTTP ${status})${detail}`);
   }
   return record;
 }
