@@ -12,6 +12,21 @@ afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
 
+/** The example notes server on a free loopback port, trusting `authServer`'s tokens; its public URL. */
+async function notesFor(authServer: MockAuthorizationServer): Promise<URL> {
+  const spare = createServer();
+  await new Promise<void>((resolve) => spare.listen(0, "127.0.0.1", resolve));
+  const port = (spare.address() as AddressInfo).port;
+  await new Promise((resolve) => spare.close(resolve));
+  const publicUrl = new URL(`http://127.0.0.1:${port}/mcp`);
+  const http = await serveNotes(publicUrl, authServer.issuer, (token) => {
+    const issued = authServer.verify(token);
+    return issued && { token, clientId: issued.clientId, scopes: issued.scopes };
+  });
+  closers.push(() => http.close());
+  return publicUrl;
+}
+
 it("signs in through the loopback callback and calls the protected tool", async () => {
   const authServer = await MockAuthorizationServer.start({ refreshTokens: true });
   closers.push(() => authServer.close());
@@ -54,16 +69,7 @@ it("the callback listener answers the browser and hands over the full URL", asyn
 it("the example client signs in to the example server and steps up to write", async () => {
   const authServer = await MockAuthorizationServer.start();
   closers.push(() => authServer.close());
-  const spare = createServer();
-  await new Promise<void>((resolve) => spare.listen(0, "127.0.0.1", resolve));
-  const port = (spare.address() as AddressInfo).port;
-  await new Promise((resolve) => spare.close(resolve));
-  const publicUrl = new URL(`http://127.0.0.1:${port}/mcp`);
-  const http = await serveNotes(publicUrl, authServer.issuer, (token) => {
-    const issued = authServer.verify(token);
-    return issued && { token, clientId: issued.clientId, scopes: issued.scopes };
-  });
-  closers.push(() => http.close());
+  const publicUrl = await notesFor(authServer);
   const browser = async (page: URL) => void (await (await fetch(page)).text());
   const { client, close } = await signedInClient(publicUrl, browser);
   closers.push(close);
@@ -85,16 +91,7 @@ it("the example service signs in to the example server with its private key", as
     assertionKeys: { "nightly-report": publicKey },
   });
   closers.push(() => authServer.close());
-  const spare = createServer();
-  await new Promise<void>((resolve) => spare.listen(0, "127.0.0.1", resolve));
-  const port = (spare.address() as AddressInfo).port;
-  await new Promise((resolve) => spare.close(resolve));
-  const publicUrl = new URL(`http://127.0.0.1:${port}/mcp`);
-  const http = await serveNotes(publicUrl, authServer.issuer, (token) => {
-    const issued = authServer.verify(token);
-    return issued && { token, clientId: issued.clientId, scopes: issued.scopes };
-  });
-  closers.push(() => http.close());
+  const publicUrl = await notesFor(authServer);
   const pem = privateKey.export({ format: "pem", type: "pkcs8" }).toString();
   const client = await serviceClient(publicUrl, "nightly-report", pem);
   closers.push(() => client.close());

@@ -7,7 +7,6 @@ import { request } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { MCPServer, silentLogger } from "../../../src/server/index.js";
 import { type ServeHttpOptions, serveHttp } from "../../../src/transports/http/node.js";
-import { meta } from "../../helpers.js";
 import { post, rpc, startServer } from "./helpers.js";
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -40,17 +39,7 @@ function preflight(url: URL, origin: string, requestHeaders = PREFLIGHT_HEADERS,
 }
 
 function discover(url: URL, origin?: string) {
-  return fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": "server/discover",
-      ...(origin ? { origin } : {}),
-    },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: meta() } }),
-  });
+  return post(url, rpc("server/discover"), { origin });
 }
 
 describe("CORS for allowedOrigins", () => {

@@ -15,8 +15,8 @@ import {
   createResourceMetadataHandler,
   resourceMetadataUrl,
 } from "../../../src/transports/http/protected-resource.js";
-import { meta } from "../../helpers.js";
 import { consent, MockAuthorizationServer } from "../oauth/world.js";
+import { post, rpc } from "./helpers.js";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -53,23 +53,8 @@ async function serve(options: Partial<ServeHttpOptions> = {}) {
 }
 
 function call(url: URL, name: string, token?: string) {
-  return fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": "tools/call",
-      "mcp-name": name,
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 7,
-      method: "tools/call",
-      params: { name, arguments: {}, _meta: meta() },
-    }),
-  });
+  const authorization = token ? `Bearer ${token}` : undefined;
+  return post(url, rpc("tools/call", { name, arguments: {} }, 7), { authorization });
 }
 
 describe("the protected resource metadata document", () => {

@@ -12,30 +12,17 @@ import {
   ClientCredentialsProvider,
   OAuthError,
 } from "../../../src/transports/http/oauth/index.js";
-import {
-  type AuthServerOptions,
-  MockAuthorizationServer,
-  ProtectedMcp,
-  type ProtectedOptions,
-} from "./world.js";
+import { type MockAuthorizationServer, worldKeeper } from "./world.js";
 
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-});
+const keeper = worldKeeper();
+const world = keeper.world;
 
-async function world(as: AuthServerOptions = {}, mcp: Partial<ProtectedOptions> = {}) {
-  const authServer = await MockAuthorizationServer.start(as);
-  closers.push(() => authServer.close());
-  const resource = await ProtectedMcp.start({ authorizationServer: () => authServer, ...mcp });
-  closers.push(() => resource.close());
-  return { authServer, resource };
-}
+afterEach(() => keeper.closeAll());
 
 async function connect(url: URL, options: ClientCredentialsOptions) {
   const authProvider = new ClientCredentialsProvider(options);
   const client = await Client.connect(new StreamableHttpClientTransport(url, { authProvider }));
-  closers.push(() => client.close());
+  keeper.defer(() => client.close());
   return { client, authProvider };
 }
 

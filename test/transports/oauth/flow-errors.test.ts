@@ -15,28 +15,13 @@ import {
   OAuthClientProvider,
   OAuthError,
 } from "../../../src/transports/http/oauth/index.js";
-import {
-  type AuthServerOptions,
-  consent,
-  MockAuthorizationServer,
-  ProtectedMcp,
-  type ProtectedOptions,
-} from "./world.js";
+import { consent, ProtectedMcp, worldKeeper } from "./world.js";
 
 const REDIRECT = "http://127.0.0.1:8765/callback";
-const closers: (() => Promise<void>)[] = [];
+const keeper = worldKeeper();
+const world = keeper.world;
 
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-});
-
-async function world(as: AuthServerOptions = {}, mcp: Partial<ProtectedOptions> = {}) {
-  const authServer = await MockAuthorizationServer.start(as);
-  closers.push(() => authServer.close());
-  const resource = await ProtectedMcp.start({ authorizationServer: () => authServer, ...mcp });
-  closers.push(() => resource.close());
-  return { authServer, resource };
-}
+afterEach(() => keeper.closeAll());
 
 /** Connects with an OAuth provider and returns what connect rejected with. */
 async function refusal(url: URL, options: Partial<OAuthClientOptions> = {}): Promise<unknown> {
@@ -72,7 +57,7 @@ describe("OAuthClientProvider stops before authorizing", () => {
   it("when the authorization server metadata claims another issuer", async () => {
     const { authServer } = await world({ claimedIssuer: "https://attacker.example.com" });
     const resource = (await ProtectedMcp.start({ authorizationServer: () => authServer })) as ProtectedMcp;
-    closers.push(() => resource.close());
+    keeper.defer(() => resource.close());
     expectOAuthError(await refusal(resource.url), "issuer_mismatch");
     expect(authServer.log.map((entry) => entry.path)).toEqual(["/.well-known/oauth-authorization-server"]);
   });
@@ -195,7 +180,7 @@ describe("the transport's auth hook", () => {
       res.writeHead(req.headers.authorization === "Bearer fresh" ? 202 : 401).end();
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    closers.push(() => new Promise((resolve) => server.close(() => resolve())));
+    keeper.defer(() => new Promise((resolve) => server.close(() => resolve())));
     const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
     let token = "stale";
     const challenges: unknown[] = [];
@@ -239,7 +224,7 @@ describe("the transport's auth hook", () => {
       );
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    closers.push(() => new Promise((resolve) => server.close(() => resolve())));
+    keeper.defer(() => new Promise((resolve) => server.close(() => resolve())));
     const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
     let asked = 0;
     const transport = new LegacyHttpClientTransport(url, {
@@ -271,7 +256,7 @@ describe("the transport's auth hook", () => {
       res.writeHead(202).end();
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    closers.push(() => new Promise((resolve) => server.close(() => resolve())));
+    keeper.defer(() => new Promise((resolve) => server.close(() => resolve())));
     const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
     const transport = new StreamableHttpClientTransport(url, {
       authProvider: {

@@ -13,28 +13,13 @@ import {
   OAuthClientProvider,
   type OAuthState,
 } from "../../../src/transports/http/oauth/index.js";
-import {
-  type AuthServerOptions,
-  consent,
-  MockAuthorizationServer,
-  ProtectedMcp,
-  type ProtectedOptions,
-} from "./world.js";
+import { consent, MockAuthorizationServer, ProtectedMcp, worldKeeper } from "./world.js";
 
 const REDIRECT = "http://127.0.0.1:8765/callback";
-const closers: (() => Promise<void>)[] = [];
+const keeper = worldKeeper();
+const world = keeper.world;
 
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-});
-
-async function world(as: AuthServerOptions = {}, mcp: Partial<ProtectedOptions> = {}) {
-  const authServer = await MockAuthorizationServer.start(as);
-  closers.push(() => authServer.close());
-  const resource = await ProtectedMcp.start({ authorizationServer: () => authServer, ...mcp });
-  closers.push(() => resource.close());
-  return { authServer, resource };
-}
+afterEach(() => keeper.closeAll());
 
 function provider(options: Partial<OAuthClientOptions> = {}) {
   return new OAuthClientProvider({ redirectUri: REDIRECT, authorize: consent, ...options });
@@ -45,12 +30,44 @@ async function connect(url: URL, authProvider: OAuthClientProvider, mode?: "lega
     new StreamableHttpClientTransport(url, { authProvider }),
     mode ? { mode } : {},
   );
-  closers.push(() => client.close());
+  keeper.defer(() => client.close());
   return client;
 }
 
 function textOf(result: unknown): string {
   return ((result as { content: { text: string }[] }).content[0] as { text: string }).text;
+}
+
+/**
+ * A resource whose PRM names `first` (which knows the pre-registered client "pre-1") until
+ * `moveTo(second)`, after which `first`'s tokens are no longer accepted.
+ */
+async function migratingWorld() {
+  const first = await MockAuthorizationServer.start({ clients: { "pre-1": "pre-secret" } });
+  const second = await MockAuthorizationServer.start();
+  keeper.defer(
+    () => first.close(),
+    () => second.close(),
+  );
+  let current = first;
+  const resource = await ProtectedMcp.start({ authorizationServer: () => current });
+  keeper.defer(() => resource.close());
+  const moveTo = (next: MockAuthorizationServer) => {
+    current = next;
+  };
+  return { first, second, resource, moveTo };
+}
+
+/** An OAuthStore that keeps a copy of what was saved, as a file would. */
+function memoryStore() {
+  const store = {
+    saved: undefined as OAuthState | undefined,
+    load: () => store.saved,
+    save: (state: OAuthState) => {
+      store.saved = structuredClone(state);
+    },
+  };
+  return store;
 }
 
 describe("OAuthClientProvider: the authorization-code flow", () => {
@@ -276,16 +293,10 @@ describe("OAuthClientProvider: tokens over time", () => {
 
   it("saves its state to the store, and a provider loaded from it needs no user and no registration", async () => {
     const { authServer, resource } = await world();
-    let saved: OAuthState | undefined;
-    const store = {
-      load: () => saved,
-      save: (state: OAuthState) => {
-        saved = structuredClone(state);
-      },
-    };
+    const store = memoryStore();
     await connect(resource.url, provider({ store }));
-    expect(saved?.clients.map((c) => c.clientId)).toEqual(["client-1"]);
-    expect(saved?.tokens?.accessToken).toMatch(/^at-/);
+    expect(store.saved?.clients.map((c) => c.clientId)).toEqual(["client-1"]);
+    expect(store.saved?.tokens?.accessToken).toMatch(/^at-/);
 
     let asked = 0;
     const again = provider({
@@ -304,27 +315,13 @@ describe("OAuthClientProvider: tokens over time", () => {
 
 describe("OAuthClientProvider: a pre-registered client stays with its server", () => {
   it("after a restart from the store, never presents it to the server the resource moved to", async () => {
-    const first = await MockAuthorizationServer.start({ clients: { "pre-1": "pre-secret" } });
-    const second = await MockAuthorizationServer.start();
-    closers.push(
-      () => first.close(),
-      () => second.close(),
-    );
-    let current = first;
-    const resource = await ProtectedMcp.start({ authorizationServer: () => current });
-    closers.push(() => resource.close());
-    let saved: OAuthState | undefined;
-    const store = {
-      load: () => saved,
-      save: (state: OAuthState) => {
-        saved = structuredClone(state);
-      },
-    };
+    const { first, second, resource, moveTo } = await migratingWorld();
+    const store = memoryStore();
     const client = { clientId: "pre-1", clientSecret: "pre-secret" };
     await connect(resource.url, provider({ client, store }));
-    expect(saved?.clients.map((c) => [c.issuer, c.clientId])).toEqual([[first.issuer, "pre-1"]]);
+    expect(store.saved?.clients.map((c) => [c.issuer, c.clientId])).toEqual([[first.issuer, "pre-1"]]);
 
-    current = second;
+    moveTo(second);
     const restarted = await connect(resource.url, provider({ client, store }));
     expect(textOf(await restarted.callTool("whoami", {}))).toBe("client-1 []");
     const presented = second.log.map((entry) =>
@@ -382,22 +379,14 @@ describe("OAuthClientProvider: step-up and limits", () => {
   });
 
   it("registers anew when the resource moves to another authorization server, never reusing the old client", async () => {
-    const first = await MockAuthorizationServer.start({ clients: { "pre-1": "pre-secret" } });
-    const second = await MockAuthorizationServer.start();
-    closers.push(
-      () => first.close(),
-      () => second.close(),
-    );
-    let current = first;
-    const resource = await ProtectedMcp.start({ authorizationServer: () => current });
-    closers.push(() => resource.close());
+    const { first, second, resource, moveTo } = await migratingWorld();
     const client = await connect(
       resource.url,
       provider({ client: { clientId: "pre-1", clientSecret: "pre-secret" } }),
     );
     expect(textOf(await client.callTool("whoami", {}))).toBe("pre-1 []");
     expect(first.requests("/register")).toHaveLength(0);
-    current = second;
+    moveTo(second);
     expect(textOf(await client.callTool("whoami", {}))).toBe("client-1 []");
     expect(second.requests("/register")).toHaveLength(1);
     const presented = second.log.flatMap((entry) => [

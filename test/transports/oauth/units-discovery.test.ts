@@ -10,58 +10,12 @@ import {
   discoverAuthorizationServer,
   discoverResource,
   endpointUrl,
-  type OAuthFetch,
   resourceCovers,
   secureEnough,
 } from "../../../src/transports/http/oauth/discovery.js";
 import { OAuthError } from "../../../src/transports/http/oauth/errors.js";
 import { prng } from "../../prng.js";
-
-interface Call {
-  readonly url: string;
-  readonly method: string | undefined;
-  readonly headers: Record<string, string>;
-}
-
-type Route = { readonly status?: number; readonly body: unknown } | (() => Response);
-
-/** The request headers by lower-cased name. */
-function headerRecord(init: HeadersInit | undefined): Record<string, string> {
-  const record: Record<string, string> = {};
-  new Headers(init).forEach((value, name) => {
-    record[name] = value;
-  });
-  return record;
-}
-
-/** A fetch that records every call and answers from `routes` (404 for anything else). */
-function fakeFetch(routes: Record<string, Route>) {
-  const calls: Call[] = [];
-  const fetch: OAuthFetch = async (input, init) => {
-    calls.push({
-      url: input.href,
-      method: init.method,
-      headers: headerRecord(init.headers),
-    });
-    const route = routes[input.href];
-    if (route === undefined) return new Response("not found", { status: 404 });
-    if (typeof route === "function") return route();
-    return new Response(JSON.stringify(route.body), {
-      status: route.status ?? 200,
-      headers: { "content-type": "application/json" },
-    });
-  };
-  return { fetch, calls, urls: () => calls.map((call) => call.url) };
-}
-
-async function failure(promise: Promise<unknown>): Promise<OAuthError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(OAuthError);
-  return error as OAuthError;
-}
+import { failure, fakeFetch } from "./fake-fetch.js";
 
 function syncFailure(run: () => unknown): OAuthError {
   try {

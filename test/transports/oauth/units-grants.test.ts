@@ -12,10 +12,7 @@ import {
   tokenFrom,
 } from "../../../src/transports/http/auth.js";
 import { HttpStatusError, HttpTransportError } from "../../../src/transports/http/errors.js";
-import type {
-  AuthorizationServerMetadata,
-  OAuthFetch,
-} from "../../../src/transports/http/oauth/discovery.js";
+import type { AuthorizationServerMetadata } from "../../../src/transports/http/oauth/discovery.js";
 import { OAuthError } from "../../../src/transports/http/oauth/errors.js";
 import { pkcePair, randomToken, sameString } from "../../../src/transports/http/oauth/pkce.js";
 import {
@@ -28,58 +25,11 @@ import {
   type OAuthClientInformation,
   refreshTokens,
 } from "../../../src/transports/http/oauth/token.js";
-
-interface Call {
-  readonly url: string;
-  readonly method: string | undefined;
-  readonly headers: Record<string, string>;
-  readonly body: string | undefined;
-}
-
-type Route = { readonly status?: number; readonly body: unknown } | (() => Response);
-
-/** The request headers by lower-cased name. */
-function headerRecord(init: HeadersInit | undefined): Record<string, string> {
-  const record: Record<string, string> = {};
-  new Headers(init).forEach((value, name) => {
-    record[name] = value;
-  });
-  return record;
-}
-
-/** A fetch that records every call and answers from `routes` (404 for anything else). */
-function fakeFetch(routes: Record<string, Route>) {
-  const calls: Call[] = [];
-  const fetch: OAuthFetch = async (input, init) => {
-    calls.push({
-      url: input.href,
-      method: init.method,
-      headers: headerRecord(init.headers),
-      body: typeof init.body === "string" ? init.body : undefined,
-    });
-    const route = routes[input.href];
-    if (route === undefined) return new Response("not found", { status: 404 });
-    if (typeof route === "function") return route();
-    return new Response(JSON.stringify(route.body), {
-      status: route.status ?? 200,
-      headers: { "content-type": "application/json" },
-    });
-  };
-  return { fetch, calls };
-}
+import { type Call, failure, fakeFetch, type Route } from "./fake-fetch.js";
 
 const rejecting = () => {
   throw new TypeError("fetch failed");
 };
-
-async function failure(promise: Promise<unknown>): Promise<OAuthError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(OAuthError);
-  return error as OAuthError;
-}
 
 const TOKEN_URL = "https://auth.example/token";
 const REGISTER_URL = "https://auth.example/register";

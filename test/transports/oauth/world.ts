@@ -433,3 +433,26 @@ export async function consent(url: URL): Promise<string> {
   if (location === null) throw new Error(`no redirect from the authorize endpoint (HTTP ${response.status})`);
   return location;
 }
+
+/**
+ * Starts worlds for a test file and closes everything registered with it, newest first: call
+ * `closeAll` in `afterEach`, and `defer` anything else a test opens.
+ */
+export function worldKeeper() {
+  const closers: (() => Promise<void>)[] = [];
+  const defer = (...close: (() => Promise<void>)[]) => void closers.push(...close);
+  return {
+    defer,
+    /** A mock authorization server and the protected MCP endpoint whose PRM names it. */
+    async world(as: AuthServerOptions = {}, mcp: Partial<ProtectedOptions> = {}) {
+      const authServer = await MockAuthorizationServer.start(as);
+      defer(() => authServer.close());
+      const resource = await ProtectedMcp.start({ authorizationServer: () => authServer, ...mcp });
+      defer(() => resource.close());
+      return { authServer, resource };
+    },
+    async closeAll() {
+      for (const close of closers.splice(0).reverse()) await close();
+    },
+  };
+}

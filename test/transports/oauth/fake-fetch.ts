@@ -1,0 +1,50 @@
+/** A recording fake fetch for the OAuth unit tests, and a helper to await an OAuthError. */
+import { expect } from "vitest";
+import type { OAuthFetch } from "../../../src/transports/http/oauth/discovery.js";
+import { OAuthError } from "../../../src/transports/http/oauth/errors.js";
+
+export interface Call {
+  readonly url: string;
+  readonly method: string | undefined;
+  readonly headers: Record<string, string>;
+  /** Present only when the request had a string body. */
+  readonly body?: string;
+}
+
+export type Route = { readonly status?: number; readonly body: unknown } | (() => Response);
+
+/** The request headers by lower-cased name. */
+function headerRecord(init: HeadersInit | undefined): Record<string, string> {
+  const record: Record<string, string> = {};
+  new Headers(init).forEach((value, name) => {
+    record[name] = value;
+  });
+  return record;
+}
+
+/** A fetch that records every call and answers from `routes` (404 for anything else). */
+export function fakeFetch(routes: Record<string, Route>) {
+  const calls: Call[] = [];
+  const fetch: OAuthFetch = async (input, init) => {
+    const call: Call = { url: input.href, method: init.method, headers: headerRecord(init.headers) };
+    calls.push(typeof init.body === "string" ? { ...call, body: init.body } : call);
+    const route = routes[input.href];
+    if (route === undefined) return new Response("not found", { status: 404 });
+    if (typeof route === "function") return route();
+    return new Response(JSON.stringify(route.body), {
+      status: route.status ?? 200,
+      headers: { "content-type": "application/json" },
+    });
+  };
+  return { fetch, calls, urls: () => calls.map((call) => call.url) };
+}
+
+/** The OAuthError `promise` rejects with (the test fails if it resolves or rejects otherwise). */
+export async function failure(promise: Promise<unknown>): Promise<OAuthError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(OAuthError);
+  return error as OAuthError;
+}
