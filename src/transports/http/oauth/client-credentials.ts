@@ -7,6 +7,7 @@ import { type AssertionAlgorithm, importAssertionKey, signClientAssertion } from
 import type { AuthorizationServerMetadata, OAuthFetch } from "./discovery.js";
 import { OAuthError } from "./errors.js";
 import { bearerOf, chooseScope, judgeRefusal, locateAuthorizationServer } from "./recovery.js";
+import { SingleFlight } from "./single-flight.js";
 import {
   clientCredentialsTokens,
   freshAccessToken,
@@ -52,7 +53,7 @@ export class ClientCredentialsProvider implements HttpAuthProvider {
   #tokens: OAuthTokens | undefined;
   /** Where the last token came from: what renewing it needs. */
   #last: { server: AuthorizationServerMetadata; resource: string } | undefined;
-  #pending: Promise<boolean> | undefined;
+  readonly #flight = new SingleFlight<boolean>();
 
   constructor(options: ClientCredentialsOptions) {
     if (typeof options?.clientId !== "string" || options.clientId === "") {
@@ -71,24 +72,19 @@ export class ClientCredentialsProvider implements HttpAuthProvider {
   }
 
   async token(): Promise<string | undefined> {
-    await this.#pending?.catch(() => false);
+    await this.#flight.running?.catch(() => false);
     const tokens = this.#tokens;
     if (tokens === undefined) return undefined;
     const fresh = freshAccessToken(tokens);
     if (fresh !== undefined) return fresh;
     const last = this.#last;
     if (last === undefined) return undefined;
-    this.#pending ??= this.#request(last.server, last.resource, tokens.requestedScope).finally(() => {
-      this.#pending = undefined;
-    });
-    return (await this.#pending.catch(() => false)) ? this.#tokens?.accessToken : undefined;
+    const renewed = this.#flight.run(() => this.#request(last.server, last.resource, tokens.requestedScope));
+    return (await renewed.catch(() => false)) ? this.#tokens?.accessToken : undefined;
   }
 
   unauthorized(challenge: HttpAuthChallenge): Promise<boolean> {
-    this.#pending ??= this.#recover(challenge).finally(() => {
-      this.#pending = undefined;
-    });
-    return this.#pending;
+    return this.#flight.run(() => this.#recover(challenge));
   }
 
   async #recover(challenge: HttpAuthChallenge): Promise<boolean> {

@@ -10,6 +10,7 @@ import { OAuthError } from "./errors.js";
 import { pkcePair, randomToken, sameString } from "./pkce.js";
 import { bearerOf, chooseScope, judgeRefusal, locateAuthorizationServer } from "./recovery.js";
 import { chooseAuthMethod, registerClient } from "./registration.js";
+import { SingleFlight } from "./single-flight.js";
 import {
   exchangeCode,
   freshAccessToken,
@@ -108,8 +109,8 @@ export class OAuthClientProvider implements HttpAuthProvider {
   #server: AuthorizationServerMetadata | undefined;
   #resource: string | undefined;
   #loaded: Promise<void> | undefined;
-  #authorizing: Promise<boolean> | undefined;
-  #refreshing: Promise<OAuthTokens | undefined> | undefined;
+  readonly #authorizing = new SingleFlight<boolean>();
+  readonly #refreshing = new SingleFlight<OAuthTokens | undefined>();
 
   constructor(options: OAuthClientOptions) {
     if (typeof options?.authorize !== "function") throw new TypeError("authorize must be a function");
@@ -129,23 +130,17 @@ export class OAuthClientProvider implements HttpAuthProvider {
   async token(): Promise<string | undefined> {
     await this.#load();
     // A request made while an authorization runs waits for its token rather than sending a doomed one.
-    await this.#authorizing?.catch(() => false);
+    await this.#authorizing.running?.catch(() => false);
     const tokens = this.#tokens;
     if (tokens === undefined) return undefined;
     const fresh = freshAccessToken(tokens);
     if (fresh !== undefined) return fresh;
-    this.#refreshing ??= this.#refresh(tokens).finally(() => {
-      this.#refreshing = undefined;
-    });
-    return (await this.#refreshing)?.accessToken;
+    return (await this.#refreshing.run(() => this.#refresh(tokens)))?.accessToken;
   }
 
   /** Acts on a refusal (see the class notes); concurrent refusals share one authorization. */
   unauthorized(challenge: HttpAuthChallenge): Promise<boolean> {
-    this.#authorizing ??= this.#recover(challenge).finally(() => {
-      this.#authorizing = undefined;
-    });
-    return this.#authorizing;
+    return this.#authorizing.run(() => this.#recover(challenge));
   }
 
   async #recover(challenge: HttpAuthChallenge): Promise<boolean> {
