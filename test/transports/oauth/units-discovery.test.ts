@@ -10,6 +10,7 @@ import {
   discoverAuthorizationServer,
   discoverResource,
   endpointUrl,
+  reachable,
   resourceCovers,
   secureEnough,
 } from "../../../src/transports/http/oauth/discovery.js";
@@ -132,10 +133,24 @@ describe("secureEnough and endpointUrl", () => {
   });
 
   it("returns the parsed URL of an acceptable field", () => {
-    expect(endpointUrl("https://auth.example/token", "token_endpoint").href).toBe(
+    expect(endpointUrl("https://auth.example/token", "token_endpoint", false).href).toBe(
       "https://auth.example/token",
     );
-    expect(endpointUrl("http://127.0.0.1:9/t", "token_endpoint").href).toBe("http://127.0.0.1:9/t");
+    expect(endpointUrl("http://127.0.0.1:9/t", "token_endpoint", true).href).toBe("http://127.0.0.1:9/t");
+  });
+
+  it.each([
+    ["https://auth.example/t", false, true],
+    ["https://auth.example/t", true, true],
+    ["http://auth.example/t", true, false],
+    ["http://127.0.0.1:9/t", true, true],
+    ["https://localhost/t", true, true],
+    // A remote MCP server's metadata must not send the client to services on this machine.
+    ["http://127.0.0.1:9/t", false, false],
+    ["https://localhost/t", false, false],
+    ["http://[::1]:9/t", false, false],
+  ])("reachable(%s) for a local server %s → %s", (url, local, expected) => {
+    expect(reachable(new URL(url), local)).toBe(expected);
   });
 
   it.each([
@@ -144,9 +159,9 @@ describe("secureEnough and endpointUrl", () => {
     ["/token", "token_endpoint"],
     ["http://auth.example/token", "registration_endpoint"],
   ])("rejects %j with invalid_metadata naming %s", (value, field) => {
-    const error = syncFailure(() => endpointUrl(value, field));
+    const error = syncFailure(() => endpointUrl(value, field, true));
     expect(error.code).toBe("invalid_metadata");
-    expect(error.message).toBe(`${field} is not an HTTPS (or loopback) URL`);
+    expect(error.message).toBe(`${field} is not an HTTPS URL (or, for a local server, a local one)`);
   });
 });
 
@@ -208,6 +223,21 @@ describe("discoverResource", () => {
       await discoverResource(fake.fetch, server, bad);
       expect(fake.urls()).toStrictEqual([pathBased, root]);
     }
+  });
+
+  it("never follows a remote server's resource_metadata to this machine", async () => {
+    const remote = new URL("https://mcp.example/mcp");
+    const remoteDocument = {
+      resource: "https://mcp.example/mcp",
+      authorization_servers: ["https://auth.example"],
+    };
+    const fake = fakeFetch({
+      "https://mcp.example/.well-known/oauth-protected-resource/mcp": { body: remoteDocument },
+    });
+    for (const local of ["http://127.0.0.1:8080/admin", "https://localhost/prm", "http://[::1]/x"]) {
+      await discoverResource(fake.fetch, remote, local);
+    }
+    expect(fake.urls().every((url) => url.startsWith("https://mcp.example/"))).toBe(true);
   });
 
   it("skips answers that are not JSON, JSON arrays or null", async () => {
@@ -318,7 +348,7 @@ describe("discoverAuthorizationServer", () => {
 
   it("reads the RFC 8414 document", async () => {
     const fake = fakeFetch({ [oauthUrl]: { body: metadata }, [oidcUrl]: { body: metadata } });
-    const found = await discoverAuthorizationServer(fake.fetch, issuer);
+    const found = await discoverAuthorizationServer(fake.fetch, issuer, false);
     expect(fake.calls).toStrictEqual([
       { url: oauthUrl, method: "GET", headers: { accept: "application/json" } },
     ]);
@@ -340,15 +370,29 @@ describe("discoverAuthorizationServer", () => {
     });
   });
 
+  it("refuses a loopback issuer or endpoint for a remote server, and accepts them for a local one", async () => {
+    const loopbackIssuer = "http://127.0.0.1:9000";
+    const fake = fakeFetch({});
+    const error = await failure(discoverAuthorizationServer(fake.fetch, loopbackIssuer, false));
+    expect(error.code).toBe("invalid_metadata");
+    expect(fake.calls).toHaveLength(0);
+    const steered = fakeFetch({
+      [oauthUrl]: { body: { ...metadata, token_endpoint: "http://127.0.0.1:9/token" } },
+    });
+    expect((await failure(discoverAuthorizationServer(steered.fetch, issuer, false))).message).toContain(
+      "token_endpoint",
+    );
+  });
+
   it("falls through 404s to the next candidate", async () => {
     const fake = fakeFetch({ [oidcUrl]: { body: metadata } });
-    expect((await discoverAuthorizationServer(fake.fetch, issuer)).issuer).toBe(issuer);
+    expect((await discoverAuthorizationServer(fake.fetch, issuer, false)).issuer).toBe(issuer);
     expect(fake.urls()).toStrictEqual([oauthUrl, oidcUrl]);
 
     const tenant = "https://auth.example/tenant1";
     const last = "https://auth.example/tenant1/.well-known/openid-configuration";
     const tenantFake = fakeFetch({ [last]: { body: { ...metadata, issuer: tenant } } });
-    expect((await discoverAuthorizationServer(tenantFake.fetch, tenant)).issuer).toBe(tenant);
+    expect((await discoverAuthorizationServer(tenantFake.fetch, tenant, false)).issuer).toBe(tenant);
     expect(tenantFake.urls()).toStrictEqual([
       "https://auth.example/.well-known/oauth-authorization-server/tenant1",
       "https://auth.example/.well-known/openid-configuration/tenant1",
@@ -358,7 +402,9 @@ describe("discoverAuthorizationServer", () => {
 
   it("fails with discovery_failed when no candidate answers", async () => {
     const fake = fakeFetch({});
-    expect((await failure(discoverAuthorizationServer(fake.fetch, issuer))).code).toBe("discovery_failed");
+    expect((await failure(discoverAuthorizationServer(fake.fetch, issuer, false))).code).toBe(
+      "discovery_failed",
+    );
     expect(fake.urls()).toStrictEqual([oauthUrl, oidcUrl]);
   });
 
@@ -367,7 +413,9 @@ describe("discoverAuthorizationServer", () => {
       [oauthUrl]: { body: { ...metadata, issuer: `${issuer}/` } },
       [oidcUrl]: { body: metadata },
     });
-    expect((await failure(discoverAuthorizationServer(fake.fetch, issuer))).code).toBe("issuer_mismatch");
+    expect((await failure(discoverAuthorizationServer(fake.fetch, issuer, false))).code).toBe(
+      "issuer_mismatch",
+    );
     expect(fake.urls()).toStrictEqual([oauthUrl]);
   });
 
@@ -380,14 +428,14 @@ describe("discoverAuthorizationServer", () => {
     const fake = fakeFetch({
       [oauthUrl]: { body: { ...metadata, code_challenge_methods_supported: methods } },
     });
-    expect((await discoverAuthorizationServer(fake.fetch, issuer)).pkceS256).toBe(expected);
+    expect((await discoverAuthorizationServer(fake.fetch, issuer, false)).pkceS256).toBe(expected);
   });
 
   it("refuses a plain-HTTP, non-loopback endpoint", async () => {
     const fake = fakeFetch({
       [oauthUrl]: { body: { ...metadata, token_endpoint: "http://auth.example/token" } },
     });
-    const error = await failure(discoverAuthorizationServer(fake.fetch, issuer));
+    const error = await failure(discoverAuthorizationServer(fake.fetch, issuer, false));
     expect(error.code).toBe("invalid_metadata");
     expect(error.message).toContain("token_endpoint");
   });
@@ -408,7 +456,7 @@ describe("discoverAuthorizationServer", () => {
         },
       },
     });
-    const found = await discoverAuthorizationServer(fake.fetch, local);
+    const found = await discoverAuthorizationServer(fake.fetch, local, true);
     expect(found.tokenEndpoint.href).toBe(`${local}/token`);
     expect(found.registrationEndpoint).toBeUndefined();
     expect(found.scopesSupported).toBeUndefined();
@@ -418,7 +466,9 @@ describe("discoverAuthorizationServer", () => {
 
   it.each(["http://auth.example", "auth.example"])("refuses issuer %s without fetching", async (bad) => {
     const fake = fakeFetch({});
-    expect((await failure(discoverAuthorizationServer(fake.fetch, bad))).code).toBe("invalid_metadata");
+    expect((await failure(discoverAuthorizationServer(fake.fetch, bad, false))).code).toBe(
+      "invalid_metadata",
+    );
     expect(fake.calls).toStrictEqual([]);
   });
 });

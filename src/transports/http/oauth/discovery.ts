@@ -31,21 +31,32 @@ export interface AuthorizationServerMetadata {
   readonly clientIdMetadataDocumentSupported: boolean;
 }
 
+/** True for a host name of this machine (`localhost`, `127.x.y.z`, `[::1]`). */
+export function isLoopbackHost(host: string): boolean {
+  return host === "localhost" || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
 /** HTTPS, or plain HTTP to this machine only (what the MCP spec allows for development). */
 export function secureEnough(url: URL): boolean {
   if (url.protocol === "https:") return true;
-  const host = url.hostname;
-  return (
-    url.protocol === "http:" &&
-    (host === "localhost" || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host))
-  );
+  return url.protocol === "http:" && isLoopbackHost(url.hostname);
 }
 
-/** An absolute, HTTPS-or-loopback URL from a metadata field, or an OAuthError naming the field. */
-export function endpointUrl(value: unknown, field: string): URL {
+/**
+ * Whether the OAuth client may contact `url` on behalf of an MCP server that is (`local`) or is
+ * not on this machine: HTTPS elsewhere, and this machine (plain HTTP allowed) only for a local MCP
+ * server — a remote server's metadata must not steer the client to services on its own host.
+ */
+export function reachable(url: URL, local: boolean): boolean {
+  if (isLoopbackHost(url.hostname)) return local && (url.protocol === "http:" || url.protocol === "https:");
+  return url.protocol === "https:";
+}
+
+/** An absolute URL from a metadata field that `reachable` allows, or an OAuthError naming the field. */
+export function endpointUrl(value: unknown, field: string, local: boolean): URL {
   const url = typeof value === "string" && URL.canParse(value) ? new URL(value) : undefined;
-  if (url === undefined || !secureEnough(url)) {
-    throw new OAuthError("invalid_metadata", `${field} is not an HTTPS (or loopback) URL`);
+  if (url === undefined || !reachable(url, local)) {
+    throw new OAuthError("invalid_metadata", `${field} is not an HTTPS URL (or, for a local server, a local one)`);
   }
   return url;
 }
@@ -111,7 +122,7 @@ export async function discoverResource(
   const candidates: URL[] = [];
   if (resourceMetadata !== undefined && URL.canParse(resourceMetadata)) {
     const hinted = new URL(resourceMetadata);
-    if (secureEnough(hinted)) candidates.push(hinted);
+    if (reachable(hinted, isLoopbackHost(server.hostname))) candidates.push(hinted);
   }
   const path = trimmedPath(server);
   if (path !== "") candidates.push(new URL(`/.well-known/oauth-protected-resource${path}`, server.origin));
@@ -158,15 +169,20 @@ export function authorizationServerMetadataUrls(issuer: URL): URL[] {
 
 /**
  * The metadata of the authorization server `issuer`. Its `issuer` must be `issuer` exactly (RFC
- * 8414 §3.3: no normalisation), and every endpoint must be HTTPS (or loopback).
+ * 8414 §3.3: no normalisation), and it and every endpoint must be `reachable` for an MCP server
+ * that is (`local`) or is not on this machine.
  */
 export async function discoverAuthorizationServer(
   fetchImpl: OAuthFetch,
   issuer: string,
+  local: boolean,
 ): Promise<AuthorizationServerMetadata> {
   const base = URL.canParse(issuer) ? new URL(issuer) : undefined;
-  if (base === undefined || !secureEnough(base)) {
-    throw new OAuthError("invalid_metadata", "the authorization server is not an HTTPS (or loopback) URL");
+  if (base === undefined || !reachable(base, local)) {
+    throw new OAuthError(
+      "invalid_metadata",
+      "the authorization server is not an HTTPS URL (or, for a local server, a local one)",
+    );
   }
   for (const candidate of authorizationServerMetadataUrls(base)) {
     const document = await getJson(fetchImpl, candidate);
@@ -176,12 +192,12 @@ export async function discoverAuthorizationServer(
     }
     return {
       issuer,
-      authorizationEndpoint: endpointUrl(document.authorization_endpoint, "authorization_endpoint"),
-      tokenEndpoint: endpointUrl(document.token_endpoint, "token_endpoint"),
+      authorizationEndpoint: endpointUrl(document.authorization_endpoint, "authorization_endpoint", local),
+      tokenEndpoint: endpointUrl(document.token_endpoint, "token_endpoint", local),
       registrationEndpoint:
         document.registration_endpoint === undefined
           ? undefined
-          : endpointUrl(document.registration_endpoint, "registration_endpoint"),
+          : endpointUrl(document.registration_endpoint, "registration_endpoint", local),
       scopesSupported: stringList(document.scopes_supported),
       tokenEndpointAuthMethods: stringList(document.token_endpoint_auth_methods_supported),
       pkceS256: stringList(document.code_challenge_methods_supported)?.includes("S256") === true,

@@ -8,6 +8,7 @@ import {
   type AuthorizationServerMetadata,
   discoverAuthorizationServer,
   discoverResource,
+  isLoopbackHost,
   type OAuthFetch,
   type ProtectedResourceMetadata,
 } from "./discovery.js";
@@ -46,7 +47,8 @@ export async function locateAuthorizationServer(
 ): Promise<{ resource: ProtectedResourceMetadata; server: AuthorizationServerMetadata }> {
   const resource = await discoverResource(fetchImpl, url, bearer?.resourceMetadata);
   // Non-null: discoverResource returns at least one authorization server.
-  const server = await discoverAuthorizationServer(fetchImpl, resource.authorizationServers[0]!);
+  const local = isLoopbackHost(url.hostname);
+  const server = await discoverAuthorizationServer(fetchImpl, resource.authorizationServers[0]!, local);
   return { resource, server };
 }
 
