@@ -56,7 +56,10 @@ export function reachable(url: URL, local: boolean): boolean {
 export function endpointUrl(value: unknown, field: string, local: boolean): URL {
   const url = typeof value === "string" && URL.canParse(value) ? new URL(value) : undefined;
   if (url === undefined || !reachable(url, local)) {
-    throw new OAuthError("invalid_metadata", `${field} is not an HTTPS URL (or, for a local server, a local one)`);
+    throw new OAuthError(
+      "invalid_metadata",
+      `${field} is not an HTTPS URL (or, for a local server, a local one)`,
+    );
   }
   return url;
 }
