@@ -12,7 +12,7 @@ import {
   ClientCredentialsProvider,
   OAuthError,
 } from "../../../src/transports/http/oauth/index.js";
-import { type MockAuthorizationServer, worldKeeper } from "./world.js";
+import { MockAuthorizationServer, ProtectedMcp, worldKeeper } from "./world.js";
 
 const keeper = worldKeeper();
 const world = keeper.world;
@@ -159,6 +159,37 @@ describe("ClientCredentialsProvider", () => {
       "reports:read",
       "reports:read reports:write",
     ]);
+  });
+
+  it("sends the credentials only to the issuer they belong to", async () => {
+    const { authServer, resource } = await world({ clients: { bot: "s" } });
+    const authProvider = new ClientCredentialsProvider({
+      clientId: "bot",
+      clientSecret: "s",
+      issuer: "https://auth.example.com",
+    });
+    const refused = await Client.connect(
+      new StreamableHttpClientTransport(resource.url, { authProvider }),
+    ).catch((error: unknown) => error);
+    expect((refused as OAuthError).code).toBe("issuer_mismatch");
+    expect(authServer.requests("/token")).toHaveLength(0);
+  });
+
+  it("without an issuer, trusts the first authorization server and refuses the next one", async () => {
+    const first = await MockAuthorizationServer.start({ clients: { bot: "bot-secret" } });
+    const second = await MockAuthorizationServer.start({ clients: { bot: "bot-secret" } });
+    keeper.defer(
+      () => first.close(),
+      () => second.close(),
+    );
+    let current = first;
+    const resource = await ProtectedMcp.start({ authorizationServer: () => current });
+    keeper.defer(() => resource.close());
+    const { client } = await connect(resource.url, { clientId: "bot", clientSecret: "bot-secret" });
+    current = second;
+    const error = await client.callTool("whoami", {}).catch((e: unknown) => e);
+    expect((error as OAuthError).code).toBe("issuer_mismatch");
+    expect(second.requests("/token")).toHaveLength(0);
   });
 
   it("stops before the token endpoint when the resource metadata names another resource", async () => {

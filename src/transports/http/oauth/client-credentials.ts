@@ -32,6 +32,12 @@ export interface ClientCredentialsOptions {
   readonly signingAlgorithm?: AssertionAlgorithm;
   /** The `kid` the authorization server knows the key by, when it holds several. */
   readonly keyId?: string;
+  /**
+   * The issuer of the authorization server these credentials belong to: they are never sent to
+   * another one. Without it, the first authorization server the resource names is trusted, and
+   * any other one refused afterwards.
+   */
+  readonly issuer?: string;
   readonly fetch?: OAuthFetch;
 }
 
@@ -54,6 +60,8 @@ export class ClientCredentialsProvider implements HttpAuthProvider {
   /** Where the last token came from: what renewing it needs. */
   #last: { server: AuthorizationServerMetadata; resource: string } | undefined;
   readonly #flight = new SingleFlight<boolean>();
+  /** `options.issuer`, or the first authorization server met. */
+  #trustedIssuer: string | undefined;
 
   constructor(options: ClientCredentialsOptions) {
     if (typeof options?.clientId !== "string" || options.clientId === "") {
@@ -64,6 +72,7 @@ export class ClientCredentialsProvider implements HttpAuthProvider {
     }
     this.#options = options;
     this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+    this.#trustedIssuer = options.issuer;
   }
 
   /** The tokens in use, if any (secrets: do not log them). */
@@ -127,6 +136,14 @@ export class ClientCredentialsProvider implements HttpAuthProvider {
 
   /** The client as this server takes it: the method follows what it lists (RFC 8414's default when none). */
   #client(server: AuthorizationServerMetadata): OAuthClientInformation {
+    this.#trustedIssuer ??= server.issuer;
+    if (server.issuer !== this.#trustedIssuer) {
+      // SEP-2352: client credentials belong to one authorization server.
+      throw new OAuthError(
+        "issuer_mismatch",
+        "the resource names an authorization server these credentials do not belong to",
+      );
+    }
     const { clientId, clientSecret } = this.#options;
     const offered = server.tokenEndpointAuthMethods ?? ["client_secret_basic"];
     if (clientSecret === undefined) {
