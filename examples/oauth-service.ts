@@ -4,11 +4,13 @@ import { Client } from "roundtrip-mcp/client";
 import { StreamableHttpClientTransport } from "roundtrip-mcp/http";
 import { ClientCredentialsProvider } from "roundtrip-mcp/oauth";
 
-export function serviceClient(url: URL, clientId: string, privateKeyPem: string) {
+/** `issuer` pins the authorization server the key is registered with: nothing is sent to another. */
+export function serviceClient(url: URL, issuer: string, clientId: string, privateKeyPem: string) {
   const authProvider = new ClientCredentialsProvider({
     clientId,
     privateKey: privateKeyPem,
     signingAlgorithm: "ES256",
+    issuer,
   });
   return Client.connect(new StreamableHttpClientTransport(url, { authProvider }));
 }

@@ -93,7 +93,7 @@ it("the example service signs in to the example server with its private key", as
   closers.push(() => authServer.close());
   const publicUrl = await notesFor(authServer);
   const pem = privateKey.export({ format: "pem", type: "pkcs8" }).toString();
-  const client = await serviceClient(publicUrl, "nightly-report", pem);
+  const client = await serviceClient(publicUrl, authServer.issuer, "nightly-report", pem);
   closers.push(() => client.close());
   expect((await client.callTool("add_note", {})).content).toEqual([{ type: "text", text: "added" }]);
   const grants = authServer
