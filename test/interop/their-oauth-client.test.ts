@@ -1,0 +1,69 @@
+// Interop, authorization: the official TypeScript SDK 2.4.0 client with its own client-credentials
+// provider against our endpoint configured as a protected resource (protectedResource, requiredScopes,
+// verifyToken), with the mock authorization server of our OAuth tests. Their client must find our
+// metadata document from our 401 challenge, get a token bound to our resource, and call the tool.
+import {
+  Client,
+  ClientCredentialsProvider,
+  StreamableHTTPClientTransport,
+} from "@modelcontextprotocol/client";
+import { afterEach, expect, it } from "vitest";
+import { MCPServer, silentLogger } from "../../src/server/index.js";
+import { serveHttp } from "../../src/transports/http/node.js";
+import { MockAuthorizationServer } from "../transports/oauth/world.js";
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {});
+});
+
+it("their client-credentials client signs in to our protected resource and calls a scoped tool", async () => {
+  const authServer = await MockAuthorizationServer.start({ clients: { "their-bot": "their-secret" } });
+  cleanups.push(() => authServer.close());
+  const mcp = new MCPServer("protected", { version: "1.0.0", logger: silentLogger });
+  mcp.tool(
+    "whoami",
+    { description: "Who the bearer is." },
+    (_args, ctx) => `hello ${ctx.authInfo?.clientId}`,
+  );
+  // Listen once to learn a free port, then serve for real with the resource identifier on it.
+  const probe = await serveHttp(mcp, { port: 0 });
+  const port = Number(probe.url.port);
+  await probe.close();
+  const resource = `http://127.0.0.1:${port}/mcp`;
+  const http = await serveHttp(mcp, {
+    port,
+    protectedResource: {
+      resource,
+      authorizationServers: [authServer.issuer],
+      scopesSupported: ["mcp:tools"],
+    },
+    verifyToken: (request) => {
+      const token = request.headers.get("authorization")?.replace(/^Bearer /, "") ?? "";
+      const issued = authServer.verify(token);
+      return issued && { token, clientId: issued.clientId, scopes: issued.scopes };
+    },
+    requiredScopes: ({ method }) => (method === "tools/call" ? ["mcp:tools"] : undefined),
+  });
+  cleanups.push(() => http.close());
+
+  const client = new Client(
+    { name: "their-client", version: "1.0.0" },
+    { versionNegotiation: { mode: "auto" } },
+  );
+  const authProvider = new ClientCredentialsProvider({
+    clientId: "their-bot",
+    clientSecret: "their-secret",
+    expectedIssuer: authServer.issuer,
+  });
+  await client.connect(new StreamableHTTPClientTransport(new URL(resource), { authProvider }));
+  cleanups.push(() => client.close());
+  const result = await client.callTool({ name: "whoami", arguments: {} });
+  expect(result.content).toEqual([{ type: "text", text: "hello their-bot" }]);
+
+  const tokens = authServer.requests("/token").map((entry) => entry.body as Record<string, string>);
+  expect(tokens.length).toBeGreaterThanOrEqual(1);
+  expect(tokens.every((form) => form.grant_type === "client_credentials")).toBe(true);
+  expect(tokens.at(-1)?.resource).toBe(resource);
+  expect(tokens.at(-1)?.scope).toBe("mcp:tools");
+});
