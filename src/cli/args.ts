@@ -42,7 +42,18 @@ export interface CliOptions {
   trace: boolean;
   maxRounds: number | undefined;
   timeoutMs: number | undefined;
+  /** How to authenticate to an HTTP server. */
+  auth: CliAuth;
 }
+
+/**
+ * `--bearer-env NAME` (a token read from the environment, never from the command line) or
+ * `--oauth` (sign in when the server asks), or nothing.
+ */
+export type CliAuth =
+  | { readonly kind: "none" }
+  | { readonly kind: "bearer"; readonly env: string }
+  | { readonly kind: "oauth"; readonly clientId: string | undefined; readonly port: number };
 
 export type ParsedCommandLine = { kind: "help" } | { kind: "version" } | { kind: "run"; options: CliOptions };
 
@@ -77,6 +88,13 @@ Options:
   --max-rounds n          input rounds allowed per request (default 10)
   --timeout ms            per-request timeout in milliseconds (default 60000)
   --env KEY=VALUE         an environment variable for the stdio server (repeatable)
+  --bearer-env NAME       HTTP: send the token in environment variable NAME as a bearer token
+  --oauth                 HTTP: sign in with OAuth when the server asks: the consent page is
+                          printed (opened with --open) and the browser comes back to a listener on
+                          127.0.0.1; each run signs in again
+  --oauth-client-id id    with --oauth: a pre-registered client (its secret, if it has one, in
+                          ROUNDTRIP_OAUTH_CLIENT_SECRET) instead of dynamic registration
+  --oauth-port n          with --oauth: the callback listener's port (default: any free port)
   -h, --help              this help
   -V, --version           the version
 
@@ -97,6 +115,10 @@ const OPTIONS: Record<string, OptionKind> = {
   "--max-rounds": "value",
   "--timeout": "value",
   "--env": "value",
+  "--bearer-env": "value",
+  "--oauth": "flag",
+  "--oauth-client-id": "value",
+  "--oauth-port": "value",
   "--help": "flag",
   "--version": "flag",
 };
@@ -205,6 +227,10 @@ export function parseCommandLine(argv: readonly string[], cwd: string): ParsedCo
     samplingCommand: undefined as string | undefined,
     maxRounds: undefined as number | undefined,
     timeoutMs: undefined as number | undefined,
+    bearerEnv: undefined as string | undefined,
+    oauth: false,
+    oauthClientId: undefined as string | undefined,
+    oauthPort: undefined as number | undefined,
   };
   let argsUsed = false;
 
@@ -234,6 +260,7 @@ export function parseCommandLine(argv: readonly string[], cwd: string): ParsedCo
         if (inline !== undefined) throw new UsageError(`${name} takes no value`);
         if (name === "--open") options.open = true;
         else if (name === "--trace") options.trace = true;
+        else if (name === "--oauth") options.oauth = true;
         else if (name === "--help") options.help = true;
         else if (name === "--version") options.version = true;
         continue;
@@ -277,6 +304,18 @@ export function parseCommandLine(argv: readonly string[], cwd: string): ParsedCo
           env[key] = text;
           break;
         }
+        case "--bearer-env":
+          if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(value)) {
+            throw new UsageError("--bearer-env takes the name of an environment variable, not a token");
+          }
+          options.bearerEnv = value;
+          break;
+        case "--oauth-client-id":
+          options.oauthClientId = value;
+          break;
+        case "--oauth-port":
+          options.oauthPort = parseCount(name, value, 1);
+          break;
       }
     } else positionals.push(token);
   }
@@ -306,6 +345,10 @@ export function parseCommandLine(argv: readonly string[], cwd: string): ParsedCo
     operandValues = rest.slice(1);
     if (Object.keys(env).length > 0)
       throw new UsageError("--env applies to a stdio server (-- command args...)");
+  }
+  const auth = authFrom(options);
+  if (auth.kind !== "none" && typeof target !== "string") {
+    throw new UsageError("--bearer-env and --oauth apply to an HTTP server, not a stdio one");
   }
   const names = OPERANDS[command];
   if (operandValues.length < names.length) {
@@ -338,6 +381,29 @@ export function parseCommandLine(argv: readonly string[], cwd: string): ParsedCo
       trace: options.trace,
       maxRounds: options.maxRounds,
       timeoutMs: options.timeoutMs,
+      auth,
     },
   };
+}
+
+function authFrom(options: {
+  bearerEnv: string | undefined;
+  oauth: boolean;
+  oauthClientId: string | undefined;
+  oauthPort: number | undefined;
+}): CliAuth {
+  if (!options.oauth && (options.oauthClientId !== undefined || options.oauthPort !== undefined)) {
+    throw new UsageError("--oauth-client-id and --oauth-port go with --oauth");
+  }
+  if (options.oauth && options.bearerEnv !== undefined) {
+    throw new UsageError("choose one of --bearer-env and --oauth");
+  }
+  if (options.bearerEnv !== undefined) return { kind: "bearer", env: options.bearerEnv };
+  if (options.oauth) {
+    if (options.oauthPort !== undefined && options.oauthPort > 65_535) {
+      throw new UsageError("--oauth-port must be a port number");
+    }
+    return { kind: "oauth", clientId: options.oauthClientId, port: options.oauthPort ?? 0 };
+  }
+  return { kind: "none" };
 }

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 import { Client } from "../client/client.js";
 import type { CallOptions } from "../client/session.js";
+import { StreamableHttpClientTransport } from "../transports/http/client.js";
 import { ErrorCode, McpError } from "../types/core.js";
 import type {
   Implementation,
@@ -17,6 +18,7 @@ import type {
   Tool,
 } from "../types/index.js";
 import { type CliOptions, parseCommandLine, USAGE } from "./args.js";
+import { type CliAuthSession, cliAuth } from "./auth.js";
 import { createCallbacks } from "./callbacks.js";
 import { describeError, ExitCode, exitCodeFor, UsageError } from "./exit.js";
 import {
@@ -196,8 +198,20 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     onProgress: (params: ProgressNotificationParams) => ui.progress(params),
   };
   let client: Client | undefined;
+  let auth: CliAuthSession | undefined;
   try {
-    client = await Client.connect(options.target, {
+    auth = await cliAuth(options.auth, {
+      env: io.env,
+      ui,
+      open: options.open,
+      opener: (href) => openUrl(href, io.platform),
+      signal: io.signal,
+    });
+    const target =
+      auth.provider !== undefined && typeof options.target === "string"
+        ? new StreamableHttpClientTransport(options.target, { authProvider: auth.provider })
+        : options.target;
+    client = await Client.connect(target, {
       ...callbacks,
       clientInfo,
       inputRequiredMaxRounds: options.maxRounds,
@@ -219,6 +233,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     return exitCodeFor(error, io.signal?.aborted === true);
   } finally {
     await client?.close().catch(() => {});
+    await auth?.close();
   }
 }
 

@@ -98,6 +98,38 @@ describe("the command line", () => {
     expect(() => rootFrom("https://example.com", "/")).toThrow(UsageError);
   });
 
+  it("reads the authentication options: a token's environment variable, or an OAuth sign-in", () => {
+    expect(run(["tools", URL_TARGET]).auth).toEqual({ kind: "none" });
+    expect(run(["tools", URL_TARGET, "--bearer-env", "MCP_TOKEN"]).auth).toEqual({
+      kind: "bearer",
+      env: "MCP_TOKEN",
+    });
+    expect(run(["tools", URL_TARGET, "--oauth"]).auth).toEqual({
+      kind: "oauth",
+      clientId: undefined,
+      port: 0,
+    });
+    expect(
+      run(["tools", URL_TARGET, "--oauth", "--oauth-client-id", "cli-1", "--oauth-port", "8765"]).auth,
+    ).toEqual({
+      kind: "oauth",
+      clientId: "cli-1",
+      port: 8765,
+    });
+  });
+
+  it.each([
+    [["tools", URL_TARGET, "--bearer-env", "eyJhbGciOi.secret-token"], "not a token"],
+    [["tools", URL_TARGET, "--bearer-env", "T", "--oauth"], "choose one"],
+    [["tools", URL_TARGET, "--oauth-client-id", "c"], "go with --oauth"],
+    [["tools", URL_TARGET, "--oauth-port", "80"], "go with --oauth"],
+    [["tools", URL_TARGET, "--oauth", "--oauth-port", "70000"], "port number"],
+    [["tools", "--oauth", "--", "node", "server.js"], "not a stdio one"],
+    [["tools", "--bearer-env", "T", "--", "node", "server.js"], "not a stdio one"],
+  ])("refuses %j: %s", (argv, message) => {
+    expect(() => parseCommandLine(argv, "/")).toThrow(message);
+  });
+
   it("reports every misuse as a UsageError", () => {
     for (const argv of [
       [],

@@ -1,0 +1,114 @@
+/**
+ * How the CLI authenticates to an HTTP server: a bearer token from the environment, or an OAuth
+ * sign-in in the user's browser that comes back to a one-shot listener on 127.0.0.1.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { AuthProviderOption } from "../transports/http/auth.js";
+import { OAuthClientProvider } from "../transports/http/oauth/provider.js";
+import type { CliAuth } from "./args.js";
+import { UsageError } from "./exit.js";
+import type { Ui } from "./ui.js";
+import { inspectUrl, renderUrl } from "./url.js";
+
+/** How long a sign-in may take in the browser. */
+const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
+
+/** The authentication of one run: the provider for the transport, and what to stop afterwards. */
+export interface CliAuthSession {
+  readonly provider: AuthProviderOption | undefined;
+  close(): Promise<void>;
+}
+
+const NONE: CliAuthSession = { provider: undefined, close: async () => {} };
+
+/**
+ * The provider for `auth`. A missing `--bearer-env` variable is a usage error; `--oauth` listens
+ * for the browser's return only while a sign-in waits for it.
+ *
+ * @example
+ * const session = await cliAuth({ kind: "bearer", env: "MCP_TOKEN" }, { env: process.env, ui, open: false, opener });
+ */
+export async function cliAuth(
+  auth: CliAuth,
+  context: {
+    env: Record<string, string | undefined>;
+    ui: Ui;
+    open: boolean;
+    opener: (href: string) => Promise<void>;
+    signal?: AbortSignal;
+  },
+): Promise<CliAuthSession> {
+  if (auth.kind === "none") return NONE;
+  if (auth.kind === "bearer") {
+    const token = context.env[auth.env];
+    if (token === undefined || token === "")
+      throw new UsageError(`the environment variable ${auth.env} is not set`);
+    return { provider: () => token, close: async () => {} };
+  }
+  const callback = await listenForCallback(auth.port);
+  const secret = context.env.ROUNDTRIP_OAUTH_CLIENT_SECRET;
+  const provider = new OAuthClientProvider({
+    clientName: "roundtrip CLI",
+    redirectUri: callback.redirectUri,
+    ...(auth.clientId !== undefined
+      ? { client: { clientId: auth.clientId, ...(secret ? { clientSecret: secret } : {}) } }
+      : {}),
+    authorize: async (page) => {
+      const returned = callback.next(context.signal);
+      const { ui } = context;
+      ui.line(`${ui.style.bold("Sign in")} to continue: ${renderUrl(inspectUrl(page.href), ui.style)}`);
+      for (const warning of inspectUrl(page.href).warnings) ui.line(ui.style.yellow(warning));
+      if (context.open) await context.opener(page.href).catch(() => ui.line("(could not open a browser)"));
+      return returned;
+    },
+  });
+  return { provider, close: callback.close };
+}
+
+/** A listener for the authorization server's redirect, on 127.0.0.1 (a native app's redirect URI). */
+async function listenForCallback(port: number) {
+  let deliver: ((url: URL) => void) | undefined;
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? "/", redirectUri);
+    if (url.pathname !== "/callback" || deliver === undefined) {
+      res.writeHead(404).end();
+      return;
+    }
+    res
+      .writeHead(200, { "content-type": "text/plain" })
+      .end("Signed in to roundtrip. You can close this tab.");
+    deliver(url);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => resolve());
+  });
+  const redirectUri = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`;
+  return {
+    redirectUri,
+    /** The URL the browser comes back to; fails after the sign-in timeout or on Ctrl-C. */
+    next: (signal?: AbortSignal) =>
+      new Promise<URL>((resolve, reject) => {
+        const timer = setTimeout(
+          () => finish(new Error("the sign-in was not completed in time")),
+          SIGN_IN_TIMEOUT_MS,
+        );
+        const aborted = () => finish(new Error("the sign-in was cancelled"));
+        function finish(outcome: URL | Error) {
+          clearTimeout(timer);
+          signal?.removeEventListener("abort", aborted);
+          deliver = undefined;
+          if (outcome instanceof URL) resolve(outcome);
+          else reject(outcome);
+        }
+        signal?.addEventListener("abort", aborted, { once: true });
+        deliver = finish;
+      }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,93 @@
+// The CLI against a protected server, as a real process: a bearer token from the environment
+// (--bearer-env), and an OAuth sign-in (--oauth --open) whose "browser" is a stand-in platform
+// opener that fetches the consent page and follows its redirect back to the CLI's listener.
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, it } from "vitest";
+import { MCPServer, silentLogger } from "../../src/server/index.js";
+import { type HttpServerHandle, serveHttp } from "../../src/transports/http/node.js";
+import { MockAuthorizationServer } from "../transports/oauth/world.js";
+import { runCli } from "./harness.js";
+
+const tmp = mkdtempSync(join(tmpdir(), "roundtrip-cli-auth-"));
+const STATIC_TOKEN = "static-token-0123456789";
+let authServer: MockAuthorizationServer;
+let http: HttpServerHandle;
+let url = "";
+
+beforeAll(async () => {
+  authServer = await MockAuthorizationServer.start();
+  const mcp = new MCPServer("protected", { version: "1.0.0", logger: silentLogger });
+  mcp.tool(
+    "whoami",
+    { description: "Who the bearer is." },
+    (_args, ctx) => `hello ${ctx.authInfo?.clientId}`,
+  );
+  const probe = await serveHttp(mcp, { port: 0 });
+  const port = Number(probe.url.port);
+  await probe.close();
+  url = `http://127.0.0.1:${port}/mcp`;
+  http = await serveHttp(mcp, {
+    port,
+    protectedResource: { resource: url, authorizationServers: [authServer.issuer] },
+    requireAuth: true,
+    verifyToken: (request) => {
+      const token = request.headers.get("authorization")?.replace(/^Bearer /, "") ?? "";
+      if (token === STATIC_TOKEN) return { token, clientId: "static", scopes: [] };
+      const issued = authServer.verify(token);
+      return issued && { token, clientId: issued.clientId, scopes: issued.scopes };
+    },
+  });
+});
+
+afterAll(async () => {
+  await http.close();
+  await authServer.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+describe.concurrent("the roundtrip process against a protected server", { timeout: 60_000 }, () => {
+  it("sends the token of --bearer-env, which never appears in its output", async ({ expect }) => {
+    const run = await runCli(["call", url, "whoami", "--bearer-env", "MCP_TOKEN"], {
+      MCP_TOKEN: STATIC_TOKEN,
+    });
+    expect(run).toMatchObject({ code: 0, stdout: "hello static\n" });
+    expect(run.stderr).not.toContain(STATIC_TOKEN);
+  });
+
+  it("exits 2 when the --bearer-env variable is not set", async ({ expect }) => {
+    const run = await runCli(["call", url, "whoami", "--bearer-env", "MCP_TOKEN_MISSING"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("the environment variable MCP_TOKEN_MISSING is not set");
+  });
+
+  it("exits 3 on the 401 without authentication", async ({ expect }) => {
+    const run = await runCli(["call", url, "whoami"]);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain("401");
+  });
+
+  it.skipIf(process.platform !== "linux")(
+    "--oauth --open signs in through the browser and the loopback listener, then calls the tool",
+    async ({ expect }) => {
+      const bin = join(tmp, "bin");
+      mkdirSync(bin, { recursive: true });
+      // The stand-in browser: fetch the page and follow the redirect to the CLI's callback.
+      const browser = "fetch(process.argv[1]).then((r) => r.text())";
+      writeFileSync(join(bin, "xdg-open"), `#!/bin/sh\nexec node -e '${browser}' "$1"\n`);
+      chmodSync(join(bin, "xdg-open"), 0o755);
+      const run = await runCli(["call", url, "whoami", "--oauth", "--open"], {
+        PATH: `${bin}:${process.env.PATH ?? ""}`,
+      });
+      expect(run).toMatchObject({ code: 0 });
+      expect(run.stdout).toMatch(/^hello client-\d+\n$/);
+      expect(run.stderr).toContain(`Sign in to continue: ${authServer.issuer}/authorize?`);
+      const registration = authServer.requests("/register").at(-1)?.body as Record<string, unknown>;
+      expect(registration).toMatchObject({ client_name: "roundtrip CLI", application_type: "native" });
+      expect(String((registration.redirect_uris as string[])[0])).toMatch(
+        /^http:\/\/127\.0\.0\.1:\d+\/callback$/,
+      );
+    },
+  );
+});
