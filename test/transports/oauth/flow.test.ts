@@ -291,6 +291,33 @@ describe("OAuthClientProvider: tokens over time", () => {
     expect(resource.log.filter((entry) => entry.method === "GET")).toHaveLength(1);
   });
 
+  it("after a restart, refreshes an expired token from the store instead of asking the user", async () => {
+    const { authServer, resource } = await world({ refreshTokens: true });
+    const store = memoryStore();
+    await connect(resource.url, provider({ store }));
+    const saved = store.saved?.tokens;
+    expect(saved?.refreshToken).toMatch(/^rt-/);
+    store.saved = {
+      clients: store.saved?.clients ?? [],
+      tokens: { ...saved!, expiresAt: Date.now() - 1_000 },
+    };
+    authServer.revokeAccessTokens();
+
+    let asked = 0;
+    const restarted = provider({
+      store,
+      authorize: async (url) => {
+        asked++;
+        return consent(url);
+      },
+    });
+    const client = await connect(resource.url, restarted);
+    expect(textOf(await client.callTool("whoami", {}))).toBe("client-1 []");
+    expect(asked).toBe(0);
+    const grants = authServer.requests("/token").map((t) => (t.body as Record<string, string>).grant_type);
+    expect(grants).toEqual(["authorization_code", "refresh_token"]);
+  });
+
   it("saves its state to the store, and a provider loaded from it needs no user and no registration", async () => {
     const { authServer, resource } = await world();
     const store = memoryStore();

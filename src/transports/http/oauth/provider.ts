@@ -171,32 +171,23 @@ export class OAuthClientProvider implements HttpAuthProvider {
     return true;
   }
 
-  /** New tokens from the refresh token, or undefined (and the tokens dropped) when that fails. */
+  /**
+   * New tokens from the refresh token, or undefined when there are none. Tokens that cannot be
+   * refreshed (no refresh token, another issuer, a refused refresh) are dropped; tokens loaded from
+   * the store before the server is known are kept for the recovery of the coming 401 to refresh.
+   */
   async #refresh(tokens: OAuthTokens): Promise<OAuthTokens | undefined> {
     const server = this.#server;
-    const client = server && this.#clients.get(server.issuer);
+    const resource = this.#resource;
+    if (server === undefined || resource === undefined) return undefined;
+    const client = this.#clients.get(server.issuer);
     const refreshToken = tokens.refreshToken;
-    if (
-      refreshToken === undefined ||
-      server === undefined ||
-      client === undefined ||
-      this.#resource === undefined
-    ) {
-      this.#tokens = undefined;
-      return undefined;
-    }
-    if (server.issuer !== tokens.issuer) {
+    if (refreshToken === undefined || client === undefined || server.issuer !== tokens.issuer) {
       this.#tokens = undefined;
       return undefined;
     }
     try {
-      this.#tokens = await refreshTokens(
-        this.#fetch,
-        server,
-        client,
-        { ...tokens, refreshToken },
-        this.#resource,
-      );
+      this.#tokens = await refreshTokens(this.#fetch, server, client, { ...tokens, refreshToken }, resource);
     } catch {
       // A refused refresh (expired, revoked): the next 401 runs a full authorization.
       this.#tokens = undefined;
