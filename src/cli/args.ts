@@ -53,7 +53,13 @@ export interface CliOptions {
 export type CliAuth =
   | { readonly kind: "none" }
   | { readonly kind: "bearer"; readonly env: string }
-  | { readonly kind: "oauth"; readonly clientId: string | undefined; readonly port: number };
+  | {
+      readonly kind: "oauth";
+      readonly clientId: string | undefined;
+      readonly port: number;
+      /** `--oauth-store FILE`: keep the registration and tokens between runs (absolute path). */
+      readonly store: string | undefined;
+    };
 
 export type ParsedCommandLine = { kind: "help" } | { kind: "version" } | { kind: "run"; options: CliOptions };
 
@@ -95,6 +101,8 @@ Options:
   --oauth-client-id id    with --oauth: a pre-registered client (its secret, if it has one, in
                           ROUNDTRIP_OAUTH_CLIENT_SECRET) instead of dynamic registration
   --oauth-port n          with --oauth: the callback listener's port (default: any free port)
+  --oauth-store file      with --oauth: keep the registration and tokens in file (created with
+                          mode 600; refused if others can read it), so later runs need no sign-in
   -h, --help              this help
   -V, --version           the version
 
@@ -119,6 +127,7 @@ const OPTIONS: Record<string, OptionKind> = {
   "--oauth": "flag",
   "--oauth-client-id": "value",
   "--oauth-port": "value",
+  "--oauth-store": "value",
   "--help": "flag",
   "--version": "flag",
 };
@@ -231,6 +240,7 @@ export function parseCommandLine(argv: readonly string[], cwd: string): ParsedCo
     oauth: false,
     oauthClientId: undefined as string | undefined,
     oauthPort: undefined as number | undefined,
+    oauthStore: undefined as string | undefined,
   };
   let argsUsed = false;
 
@@ -316,6 +326,10 @@ export function parseCommandLine(argv: readonly string[], cwd: string): ParsedCo
         case "--oauth-port":
           options.oauthPort = parseCount(name, value, 1);
           break;
+        case "--oauth-store":
+          if (value.trim() === "") throw new UsageError("--oauth-store needs a file");
+          options.oauthStore = resolve(cwd, value);
+          break;
       }
     } else positionals.push(token);
   }
@@ -391,9 +405,11 @@ function authFrom(options: {
   oauth: boolean;
   oauthClientId: string | undefined;
   oauthPort: number | undefined;
+  oauthStore: string | undefined;
 }): CliAuth {
-  if (!options.oauth && (options.oauthClientId !== undefined || options.oauthPort !== undefined)) {
-    throw new UsageError("--oauth-client-id and --oauth-port go with --oauth");
+  const oauthOnly = [options.oauthClientId, options.oauthPort, options.oauthStore];
+  if (!options.oauth && oauthOnly.some((value) => value !== undefined)) {
+    throw new UsageError("--oauth-client-id, --oauth-port and --oauth-store go with --oauth");
   }
   if (options.oauth && options.bearerEnv !== undefined) {
     throw new UsageError("choose one of --bearer-env and --oauth");
@@ -403,7 +419,12 @@ function authFrom(options: {
     if (options.oauthPort !== undefined && options.oauthPort > 65_535) {
       throw new UsageError("--oauth-port must be a port number");
     }
-    return { kind: "oauth", clientId: options.oauthClientId, port: options.oauthPort ?? 0 };
+    return {
+      kind: "oauth",
+      clientId: options.oauthClientId,
+      port: options.oauthPort ?? 0,
+      store: options.oauthStore,
+    };
   }
   return { kind: "none" };
 }

@@ -2,10 +2,11 @@
  * How the CLI authenticates to an HTTP server: a bearer token from the environment, or an OAuth
  * sign-in in the user's browser that comes back to a one-shot listener on 127.0.0.1.
  */
+import { chmod, readFile, stat, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { AuthProviderOption } from "../transports/http/auth.js";
-import { OAuthClientProvider } from "../transports/http/oauth/provider.js";
+import { OAuthClientProvider, type OAuthState, type OAuthStore } from "../transports/http/oauth/provider.js";
 import type { CliAuth } from "./args.js";
 import { UsageError } from "./exit.js";
 import type { Ui } from "./ui.js";
@@ -46,10 +47,14 @@ export async function cliAuth(
       throw new UsageError(`the environment variable ${auth.env} is not set`);
     return { provider: () => token, close: async () => {} };
   }
+  const store = auth.store === undefined ? undefined : fileStore(auth.store);
+  // Read once here, so a loose or broken store file is a usage error rather than a failed request.
+  await store?.load();
   const callback = await listenForCallback(auth.port);
   const secret = context.env.ROUNDTRIP_OAUTH_CLIENT_SECRET;
   const provider = new OAuthClientProvider({
     clientName: "roundtrip CLI",
+    ...(store !== undefined ? { store } : {}),
     redirectUri: callback.redirectUri,
     ...(auth.clientId !== undefined
       ? { client: { clientId: auth.clientId, ...(secret ? { clientSecret: secret } : {}) } }
@@ -64,6 +69,35 @@ export async function cliAuth(
     },
   });
   return { provider, close: callback.close };
+}
+
+/**
+ * The provider's state in a JSON file only its owner can read: created with mode 600, and refused
+ * (a usage error) when group or others may read or write it, as ssh refuses a loose key.
+ */
+export function fileStore(path: string): OAuthStore {
+  return {
+    load: async () => {
+      let mode: number;
+      try {
+        mode = (await stat(path)).mode;
+      } catch {
+        return undefined; // not there yet: the first sign-in creates it
+      }
+      if ((mode & 0o077) !== 0) {
+        throw new UsageError(`${path} is readable or writable by others: chmod 600 it, or remove it`);
+      }
+      try {
+        return JSON.parse(await readFile(path, "utf8")) as OAuthState;
+      } catch {
+        throw new UsageError(`${path} is not a roundtrip OAuth store`);
+      }
+    },
+    save: async (state) => {
+      await writeFile(path, JSON.stringify(state), { mode: 0o600 });
+      await chmod(path, 0o600);
+    },
+  };
 }
 
 /** A listener for the authorization server's redirect, on 127.0.0.1 (a native app's redirect URI). */

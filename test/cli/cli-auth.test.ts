@@ -1,7 +1,7 @@
 // The CLI against a protected server, as a real process: a bearer token from the environment
 // (--bearer-env), and an OAuth sign-in (--oauth --open) whose "browser" is a stand-in platform
 // opener that fetches the consent page and follows its redirect back to the CLI's listener.
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, it } from "vitest";
@@ -67,6 +67,36 @@ describe.concurrent("the roundtrip process against a protected server", { timeou
     expect(run.code).toBe(3);
     expect(run.stderr).toContain("401");
   });
+
+  it.skipIf(process.platform !== "linux")(
+    "--oauth-store keeps the sign-in for the next run, in a file only its owner can read",
+    async ({ expect }) => {
+      const bin = join(tmp, "bin-store");
+      mkdirSync(bin, { recursive: true });
+      const opened = join(tmp, "store-opened.txt");
+      const browser = "fetch(process.argv[1]).then((r) => r.text())";
+      writeFileSync(
+        join(bin, "xdg-open"),
+        `#!/bin/sh\necho "$1" >> '${opened}'\nexec node -e '${browser}' "$1"\n`,
+      );
+      chmodSync(join(bin, "xdg-open"), 0o755);
+      const env = { PATH: `${bin}:${process.env.PATH ?? ""}` };
+      const file = join(tmp, "oauth.json");
+      const first = await runCli(["call", url, "whoami", "--oauth", "--open", "--oauth-store", file], env);
+      expect(first.code).toBe(0);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(JSON.parse(readFileSync(file, "utf8")).tokens.accessToken).toMatch(/^at-/);
+      const second = await runCli(["call", url, "whoami", "--oauth", "--open", "--oauth-store", file], env);
+      expect(second).toMatchObject({ code: 0, stdout: first.stdout });
+      expect(second.stderr).not.toContain("Sign in");
+      expect(readFileSync(opened, "utf8").trim().split("\n")).toHaveLength(1);
+
+      chmodSync(file, 0o644);
+      const loose = await runCli(["call", url, "whoami", "--oauth", "--oauth-store", file], env);
+      expect(loose.code).toBe(2);
+      expect(loose.stderr).toContain("is readable or writable by others");
+    },
+  );
 
   it.skipIf(process.platform !== "linux")(
     "--oauth --open signs in through the browser and the loopback listener, then calls the tool",

@@ -104,10 +104,14 @@ describe("the command line", () => {
       kind: "bearer",
       env: "MCP_TOKEN",
     });
-    expect(run(["tools", URL_TARGET, "--oauth"]).auth).toEqual({
+    expect(run(["tools", URL_TARGET, "--oauth"]).auth).toStrictEqual({
       kind: "oauth",
       clientId: undefined,
       port: 0,
+      store: undefined,
+    });
+    expect(run(["tools", URL_TARGET, "--oauth", "--oauth-store", "state/oauth.json"]).auth).toMatchObject({
+      store: "/work/state/oauth.json",
     });
     expect(
       run(["tools", URL_TARGET, "--oauth", "--oauth-client-id", "cli-1", "--oauth-port", "8765"]).auth,
@@ -123,6 +127,7 @@ describe("the command line", () => {
     [["tools", URL_TARGET, "--bearer-env", "T", "--oauth"], "choose one"],
     [["tools", URL_TARGET, "--oauth-client-id", "c"], "go with --oauth"],
     [["tools", URL_TARGET, "--oauth-port", "80"], "go with --oauth"],
+    [["tools", URL_TARGET, "--oauth-store", "f.json"], "go with --oauth"],
     [["tools", URL_TARGET, "--oauth", "--oauth-port", "70000"], "port number"],
     [["tools", "--oauth", "--", "node", "server.js"], "not a stdio one"],
     [["tools", "--bearer-env", "T", "--", "node", "server.js"], "not a stdio one"],
