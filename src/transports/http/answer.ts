@@ -152,7 +152,8 @@ export async function readAnswer(response: Received, ctx: AnswerContext): Promis
     const error = type === "application/json" ? await errorBody(response) : undefined;
     if (type !== "application/json") await response.discard();
     const detail = error ? `: ${error.message}` : "";
-    throw new HttpStatusError(status, `HTTP ${status} for ${method}${detail}`, challenge, error);
+    const nonce = response.header("dpop-nonce") ?? undefined;
+    throw new HttpStatusError(status, `HTTP ${status} for ${method}${detail}`, challenge, error, nonce);
   }
   if (type === "text/event-stream") return readStream(response, ctx, dropped);
   if (type !== "application/json") {

@@ -25,7 +25,34 @@ export interface HttpAuthChallenge {
    * token the provider has already replaced needs no new authorization, only a retry.
    */
   readonly token: string | undefined;
+  /** The `DPoP-Nonce` header of the refusal, for providers that send DPoP proofs. */
+  readonly dpopNonce?: string | undefined;
 }
+
+/**
+ * One request a provider authorizes with `headers` (its method and URL go into DPoP proofs).
+ *
+ * @example
+ * const request: HttpAuthRequest = { method: "POST", url: new URL("https://mcp.example.com/mcp") };
+ */
+export interface HttpAuthRequest {
+  readonly method: string;
+  readonly url: URL;
+}
+
+/**
+ * What authorizes one request: the headers to set, and the access token they carry (the
+ * transport hands it back in a refusal's challenge).
+ *
+ * @example
+ * const credentials: HttpCredentials = { token: "abc", headers: [["Authorization", "Bearer abc"]] };
+ */
+export interface HttpCredentials {
+  readonly token: string | undefined;
+  readonly headers: readonly (readonly [string, string])[];
+}
+
+const ANONYMOUS: HttpCredentials = Object.freeze({ token: undefined, headers: Object.freeze([]) });
 
 /**
  * A source of bearer tokens that can also act on a refusal: `unauthorized` resolves `true` when
@@ -41,6 +68,11 @@ export interface HttpAuthChallenge {
  */
 export interface HttpAuthProvider {
   token(): string | undefined | Promise<string | undefined>;
+  /**
+   * The authorization headers of one request, when they depend on the request (a DPoP proof per
+   * request, RFC 9449); used instead of `token` when present.
+   */
+  headers?(request: HttpAuthRequest): Promise<HttpCredentials>;
   unauthorized?(challenge: HttpAuthChallenge): Promise<boolean>;
 }
 
@@ -65,6 +97,25 @@ export async function tokenFrom(option: AuthProviderOption): Promise<string | un
 }
 
 /**
+ * The credentials of one request: the provider's `headers` when it has them, else its token as
+ * `Authorization: Bearer`. A provider that throws fails the request with the fixed message.
+ */
+export async function credentialsFrom(
+  option: AuthProviderOption,
+  request: HttpAuthRequest,
+): Promise<HttpCredentials> {
+  if (typeof option === "function" || option.headers === undefined) {
+    const token = await tokenFrom(option);
+    return token === undefined ? ANONYMOUS : { token, headers: [["Authorization", `Bearer ${token}`]] };
+  }
+  try {
+    return await option.headers(request);
+  } catch {
+    throw new HttpTransportError("The authProvider failed to supply a token");
+  }
+}
+
+/**
  * Whether a refused message should be sent again: only a 401/403 `HttpStatusError`, only with a
  * provider that has `unauthorized`, and at most `MAX_AUTH_ATTEMPTS` times per message.
  */
@@ -84,5 +135,6 @@ export async function reauthorized(
     url,
     attempt,
     token,
+    dpopNonce: error.dpopNonce,
   });
 }

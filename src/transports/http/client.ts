@@ -8,7 +8,7 @@ import { Cancellation } from "../../shared/cancellation.js";
 import type { MessageInfo, Transport } from "../../shared/transport.js";
 import type { JSONRPCMessage, RequestId } from "../../types/index.js";
 import { ANSWERED, describe, FetchReceived, type Outcome, type Received, readAnswer } from "./answer.js";
-import { type AuthProviderOption, reauthorized, tokenFrom } from "./auth.js";
+import { type AuthProviderOption, credentialsFrom, type HttpCredentials, reauthorized } from "./auth.js";
 import { HttpStatusError, HttpTransportError } from "./errors.js";
 import { envelopeVersionOf, standardHeadersFor } from "./headers.js";
 import { LegacyHttpClientTransport } from "./legacy-client.js";
@@ -203,7 +203,7 @@ export class StreamableHttpClientTransport implements Transport {
   }
 
   /** The headers of one POST, as operations on `options.headers` (see `HeaderPlan`). */
-  #headers(message: Record<string, unknown>, token: string | undefined): HeaderPlan {
+  #headers(message: Record<string, unknown>, credentials: HttpCredentials | undefined): HeaderPlan {
     const init = this.#options.headers;
     const set: [string, string][] = [
       ["Content-Type", "application/json"],
@@ -218,7 +218,7 @@ export class StreamableHttpClientTransport implements Transport {
         set.push([name, value]);
       }
     }
-    if (token !== undefined) set.push(["Authorization", `Bearer ${token}`]);
+    if (credentials !== undefined) for (const [name, value] of credentials.headers) set.push([name, value]);
     return { init, set };
   }
 
@@ -229,9 +229,9 @@ export class StreamableHttpClientTransport implements Transport {
   #request(
     message: Record<string, unknown>,
     cancellation: Cancellation,
-    token: string | undefined,
+    credentials: HttpCredentials | undefined,
   ): () => Promise<Received> {
-    return this.#sender(message, this.#headers(message, token), cancellation);
+    return this.#sender(message, this.#headers(message, credentials), cancellation);
   }
 
   #sender(
@@ -267,11 +267,11 @@ export class StreamableHttpClientTransport implements Transport {
     auth: AuthProviderOption,
   ): Promise<Outcome> {
     for (let attempt = 1; ; attempt++) {
-      const token = await tokenFrom(auth);
+      const credentials = await credentialsFrom(auth, { method: "POST", url: this.url });
       try {
-        return await this.#post(message, id, cancellation, token);
+        return await this.#post(message, id, cancellation, credentials);
       } catch (error) {
-        if (!(await reauthorized(auth, error, this.url, attempt, token))) throw error;
+        if (!(await reauthorized(auth, error, this.url, attempt, credentials.token))) throw error;
       }
     }
   }
@@ -279,11 +279,12 @@ export class StreamableHttpClientTransport implements Transport {
   async #authorizedNotify(message: Record<string, unknown>, cancellation: Cancellation): Promise<void> {
     const auth = this.#options.authProvider;
     for (let attempt = 1; ; attempt++) {
-      const token = auth === undefined ? undefined : await tokenFrom(auth);
+      const credentials =
+        auth === undefined ? undefined : await credentialsFrom(auth, { method: "POST", url: this.url });
       try {
-        return await this.#notify(message, cancellation, token);
+        return await this.#notify(message, cancellation, credentials);
       } catch (error) {
-        if (!(await reauthorized(auth, error, this.url, attempt, token))) throw error;
+        if (!(await reauthorized(auth, error, this.url, attempt, credentials?.token))) throw error;
       }
     }
   }
@@ -291,9 +292,9 @@ export class StreamableHttpClientTransport implements Transport {
   async #notify(
     message: Record<string, unknown>,
     cancellation: Cancellation,
-    token: string | undefined,
+    credentials: HttpCredentials | undefined,
   ): Promise<void> {
-    const send = this.#request(message, cancellation, token);
+    const send = this.#request(message, cancellation, credentials);
     let response: Received;
     try {
       response = await send();
@@ -306,6 +307,8 @@ export class StreamableHttpClientTransport implements Transport {
         response.status,
         `HTTP ${response.status} for ${String(message.method)}`,
         response.header("www-authenticate") ?? undefined,
+        undefined,
+        response.header("dpop-nonce") ?? undefined,
       );
   }
 
@@ -314,10 +317,10 @@ export class StreamableHttpClientTransport implements Transport {
     message: Record<string, unknown>,
     id: RequestId,
     cancellation: Cancellation,
-    token: string | undefined,
+    credentials: HttpCredentials | undefined,
   ): Promise<Outcome> {
     const method = String(message.method);
-    const send = this.#request(message, cancellation, token);
+    const send = this.#request(message, cancellation, credentials);
     let response: Received;
     try {
       response = await send();

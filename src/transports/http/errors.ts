@@ -28,11 +28,20 @@ export class HttpStatusError extends HttpTransportError {
   readonly wwwAuthenticate: string | undefined;
   /** The JSON-RPC error the body carried, when it carried one. */
   readonly error: ErrorObject | undefined;
+  /** The `DPoP-Nonce` the server asked proofs to carry (RFC 9449 §9), when it sent one. */
+  readonly dpopNonce: string | undefined;
 
-  constructor(status: number, message: string, wwwAuthenticate?: string, error?: ErrorObject) {
+  constructor(
+    status: number,
+    message: string,
+    wwwAuthenticate?: string,
+    error?: ErrorObject,
+    dpopNonce?: string,
+  ) {
     super(message);
     this.status = status;
     this.wwwAuthenticate = wwwAuthenticate;
     this.error = error;
+    this.dpopNonce = dpopNonce;
   }
 }

@@ -9,7 +9,7 @@ import type { MessageInfo, Transport } from "../../shared/transport.js";
 import { isJSONRPCErrorResponse, isJSONRPCResultResponse } from "../../types/core.js";
 import type { JSONRPCMessage, RequestId } from "../../types/index.js";
 import { describe } from "./answer.js";
-import { reauthorized, tokenFrom } from "./auth.js";
+import { credentialsFrom, reauthorized } from "./auth.js";
 import type { StreamableHttpClientOptions } from "./client.js";
 import { HttpStatusError, HttpTransportError } from "./errors.js";
 import { SseParser } from "./sse.js";
@@ -134,17 +134,20 @@ export class LegacyHttpClientTransport implements Transport {
     const init: RequestInit = { method, headers, signal };
     if (body !== undefined) init.body = JSON.stringify(body);
     for (let attempt = 1; ; attempt++) {
-      const token = auth === undefined ? undefined : await tokenFrom(auth);
-      if (token !== undefined) headers.set("Authorization", `Bearer ${token}`);
+      const credentials =
+        auth === undefined ? undefined : await credentialsFrom(auth, { method, url: this.url });
+      for (const [name, value] of credentials?.headers ?? []) headers.set(name, value);
       const response = await this.#fetch(this.url, init);
       if (response.status !== 401 && response.status !== 403) return response;
       const refusal = new HttpStatusError(
         response.status,
         `HTTP ${response.status} for ${method}`,
         response.headers.get("www-authenticate") ?? undefined,
+        undefined,
+        response.headers.get("dpop-nonce") ?? undefined,
       );
       // Ending the session is best effort: it never starts a sign-in.
-      if (method === "DELETE" || !(await reauthorized(auth, refusal, this.url, attempt, token)))
+      if (method === "DELETE" || !(await reauthorized(auth, refusal, this.url, attempt, credentials?.token)))
         return response;
       await response.body?.cancel().catch(() => {});
     }

@@ -365,6 +365,7 @@ describe("discoverAuthorizationServer", () => {
       scopesSupported: ["files:read"],
       tokenEndpointAuthMethods: ["none", "client_secret_post"],
       pkceS256: true,
+      dpopAlgorithms: undefined,
       issParameterSupported: true,
       clientIdMetadataDocumentSupported: true,
     });

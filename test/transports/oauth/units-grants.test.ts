@@ -43,6 +43,7 @@ function authServer(overrides: Partial<AuthorizationServerMetadata> = {}): Autho
     scopesSupported: undefined,
     tokenEndpointAuthMethods: undefined,
     pkceS256: true,
+    dpopAlgorithms: undefined,
     issParameterSupported: false,
     clientIdMetadataDocumentSupported: false,
     ...overrides,
@@ -470,6 +471,7 @@ describe("reauthorized", () => {
       url,
       attempt: MAX_AUTH_ATTEMPTS,
       token: "sent-token",
+      dpopNonce: undefined,
     });
 
     const no = provider(false);
@@ -483,6 +485,7 @@ describe("reauthorized", () => {
       url,
       attempt: 2,
       token: undefined,
+      dpopNonce: undefined,
     });
     expect(challenge?.url).toBe(url);
   });

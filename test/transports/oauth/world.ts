@@ -10,6 +10,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { MCPServer, silentLogger } from "../../../src/server/index.js";
 import { createHttpHandler, toNodeListener } from "../../../src/transports/http/index.js";
+import { checkProof } from "./dpop-check.js";
 
 export interface Logged {
   readonly path: string;
@@ -39,6 +40,8 @@ export interface AuthServerOptions {
   readonly refreshTokens?: boolean;
   /** Answer refresh grants with 400 invalid_grant. */
   readonly refuseRefresh?: boolean;
+  /** Issue DPoP-bound tokens (ES256 proofs), requiring `nonce` in token-request proofs when set. */
+  readonly dpop?: { readonly nonce?: string };
   /** The only scopes it ever grants (default: whatever is asked). */
   readonly grantable?: readonly string[];
   /** Public keys of clients that authenticate with private_key_jwt, by client id. */
@@ -51,6 +54,8 @@ interface Issued {
   readonly clientId: string;
   readonly scopes: readonly string[];
   readonly issuer: string;
+  /** The thumbprint of the DPoP key the token is bound to. */
+  readonly jkt?: string;
 }
 
 function listen(server: Server): Promise<number> {
@@ -163,6 +168,7 @@ export class MockAuthorizationServer {
       metadata.code_challenge_methods_supported = o.codeChallengeMethods ?? ["S256"];
     if (o.cimd) metadata.client_id_metadata_document_supported = true;
     if (o.scopesSupported) metadata.scopes_supported = o.scopesSupported;
+    if (o.dpop) metadata.dpop_signing_alg_values_supported = ["ES256"];
     return metadata;
   }
 
@@ -263,7 +269,7 @@ export class MockAuthorizationServer {
     this.#access.set(access, granted);
     const answer: Record<string, unknown> = {
       access_token: access,
-      token_type: "Bearer",
+      token_type: granted.jkt === undefined ? "Bearer" : "DPoP",
       expires_in: this.#options.expiresIn ?? 3600,
     };
     if (this.#options.refreshTokens) {
@@ -281,9 +287,26 @@ export class MockAuthorizationServer {
       json(res, 401, { error: "invalid_client" });
       return;
     }
+    let jkt: string | undefined;
+    const proof = req.headers.dpop as string | undefined;
+    // A request without a proof gets a Bearer token, as DPoP-capable servers do.
+    if (this.#options.dpop && proof !== undefined) {
+      const nonce = this.#options.dpop.nonce;
+      const verdict = checkProof(proof, {
+        htm: "POST",
+        htu: `${this.issuer}/token`,
+        ...(nonce ? { nonce } : {}),
+      });
+      if (!verdict.ok) {
+        const error = verdict.reason === "nonce" ? "use_dpop_nonce" : "invalid_dpop_proof";
+        json(res, 400, { error }, nonce ? { "dpop-nonce": nonce } : {});
+        return;
+      }
+      jkt = verdict.jkt;
+    }
     if (body.grant_type === "client_credentials") {
       const scopes = (body.scope ?? "").split(" ").filter(Boolean);
-      this.#issue(res, { clientId, scopes, issuer: this.issuer });
+      this.#issue(res, { clientId, scopes, issuer: this.issuer, ...(jkt ? { jkt } : {}) });
       return;
     }
     if (body.grant_type === "refresh_token") {
@@ -293,7 +316,7 @@ export class MockAuthorizationServer {
         return;
       }
       this.#refresh.delete(body.refresh_token ?? "");
-      this.#issue(res, granted);
+      this.#issue(res, jkt ? { ...granted, jkt } : granted);
       return;
     }
     const code = this.#codes.get(body.code ?? "");
@@ -314,7 +337,7 @@ export class MockAuthorizationServer {
     const asked = code.scope.split(" ").filter(Boolean);
     const grantable = this.#options.grantable;
     const scopes = grantable === undefined ? asked : asked.filter((scope) => grantable.includes(scope));
-    this.#issue(res, { clientId, scopes, issuer: this.issuer });
+    this.#issue(res, { clientId, scopes, issuer: this.issuer, ...(jkt ? { jkt } : {}) });
   }
 }
 
@@ -330,6 +353,40 @@ export interface ProtectedOptions {
   readonly requiredScopes?: (method: string, name: string | undefined) => readonly string[];
   /** The scope parameter of the 401 challenge. */
   readonly challengeScope?: string;
+  /** The nonce DPoP proofs to this resource must carry (RFC 9449 §9). */
+  readonly dpopNonce?: string;
+}
+
+/**
+ * Why a request with a DPoP-bound token is refused, if it is: not the DPoP scheme, no valid proof
+ * for this request and token, another key, or (first) a missing nonce.
+ */
+function dpopRefusal(
+  req: IncomingMessage,
+  url: URL,
+  token: string,
+  jkt: string,
+  nonce: string | undefined,
+): { error: string; headers: Record<string, string> } | undefined {
+  const scheme = req.headers.authorization?.split(" ")[0];
+  const proof = req.headers.dpop as string | undefined;
+  const verdict = checkProof(proof, {
+    htm: "POST",
+    htu: url.href,
+    accessToken: token,
+    ...(nonce ? { nonce } : {}),
+  });
+  if (verdict.ok && verdict.jkt === jkt && scheme === "DPoP") return undefined;
+  if (!verdict.ok && verdict.reason === "nonce" && nonce !== undefined) {
+    return {
+      error: "use_dpop_nonce",
+      headers: { "www-authenticate": 'DPoP error="use_dpop_nonce", algs="ES256"', "dpop-nonce": nonce },
+    };
+  }
+  return {
+    error: "invalid_token",
+    headers: { "www-authenticate": 'DPoP error="invalid_token", algs="ES256"' },
+  };
 }
 
 /** Our MCPServer behind a bearer gate, with its PRM document at the path-based well-known URL. */
@@ -347,7 +404,7 @@ export class ProtectedMcp {
     const listener = toNodeListener(
       createHttpHandler(mcp, {
         verifyToken: (request) => {
-          const token = request.headers.get("authorization")?.replace(/^Bearer /, "") ?? "";
+          const token = request.headers.get("authorization")?.replace(/^(Bearer|DPoP) /, "") ?? "";
           const issued = options.authorizationServer().verify(token);
           return issued && { token, clientId: issued.clientId, scopes: issued.scopes, issuer: issued.issuer };
         },
@@ -374,8 +431,15 @@ export class ProtectedMcp {
       if (options.advertiseMetadata !== false) {
         challenge.push(`resource_metadata="${url.origin}/.well-known/oauth-protected-resource/mcp"`);
       }
-      const token = req.headers.authorization?.replace(/^Bearer /, "") ?? "";
+      const token = req.headers.authorization?.replace(/^(Bearer|DPoP) /, "") ?? "";
       const issued = options.authorizationServer().verify(token);
+      if (issued?.jkt !== undefined) {
+        const refusal = dpopRefusal(req, url, token, issued.jkt, options.dpopNonce);
+        if (refusal !== undefined) {
+          json(res, 401, { error: refusal.error }, refusal.headers);
+          return;
+        }
+      }
       if (issued === undefined) {
         if (options.challengeScope) challenge.push(`scope="${options.challengeScope}"`);
         return json(

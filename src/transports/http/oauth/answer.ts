@@ -11,7 +11,7 @@ export async function askEndpoint(
   url: URL,
   init: RequestInit,
   failure: { code: string; endpoint: string },
-): Promise<{ ok: boolean; status: number; answer: Record<string, unknown> }> {
+): Promise<{ ok: boolean; status: number; answer: Record<string, unknown>; dpopNonce: string | undefined }> {
   let response: Response;
   try {
     response = await fetchImpl(url, init);
@@ -25,5 +25,6 @@ export async function askEndpoint(
     body = undefined;
   }
   const answer = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
-  return { ok: response.ok, status: response.status, answer };
+  const dpopNonce = response.headers.get("dpop-nonce") ?? undefined;
+  return { ok: response.ok, status: response.status, answer, dpopNonce };
 }

@@ -29,6 +29,17 @@ const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*(?=\s*(?:,|$))/;
  * parseBearerChallenge('Bearer resource_metadata="https://api.example.com/.well-known/oauth-protected-resource/mcp"');
  */
 export function parseBearerChallenge(header: string | undefined): BearerChallenge | undefined {
+  return parseChallenge(header, "bearer");
+}
+
+/**
+ * The parameters of the challenge of `scheme` (lower case: "bearer", "dpop"), or `undefined` when
+ * the header has none.
+ *
+ * @example
+ * parseChallenge('DPoP error="use_dpop_nonce", algs="ES256"', "dpop"); // { error: "use_dpop_nonce" }
+ */
+export function parseChallenge(header: string | undefined, scheme: string): BearerChallenge | undefined {
   if (header === undefined) return undefined;
   let rest = header;
   let afterScheme = false;
@@ -49,7 +60,7 @@ export function parseBearerChallenge(header: string | undefined): BearerChalleng
     const afterName = rest.slice(name.length).replace(/^\s*/, "");
     if (!afterName.startsWith("=")) {
       // A new challenge: its scheme, maybe followed by a token68 we do not need.
-      inBearer = name.toLowerCase() === "bearer";
+      inBearer = name.toLowerCase() === scheme;
       found ||= inBearer;
       afterScheme = true;
       rest = afterName;

@@ -24,6 +24,8 @@ export interface AuthorizationServerMetadata {
   readonly registrationEndpoint: URL | undefined;
   readonly scopesSupported: readonly string[] | undefined;
   readonly tokenEndpointAuthMethods: readonly string[] | undefined;
+  /** DPoP proof algorithms the server accepts (RFC 9449 §5.1). */
+  readonly dpopAlgorithms: readonly string[] | undefined;
   /** PKCE with S256 is offered: the authorization-code flow refuses to run without it. */
   readonly pkceS256: boolean;
   /** RFC 9207: the server promises an `iss` parameter in every authorization response. */
@@ -204,6 +206,7 @@ export async function discoverAuthorizationServer(
       scopesSupported: stringList(document.scopes_supported),
       tokenEndpointAuthMethods: stringList(document.token_endpoint_auth_methods_supported),
       pkceS256: stringList(document.code_challenge_methods_supported)?.includes("S256") === true,
+      dpopAlgorithms: stringList(document.dpop_signing_alg_values_supported),
       issParameterSupported: document.authorization_response_iss_parameter_supported === true,
       clientIdMetadataDocumentSupported: document.client_id_metadata_document_supported === true,
     };

@@ -4,11 +4,18 @@
  * flow with PKCE and resource indicators, and the transport re-sends the refused message with the
  * new token; on a 403 `insufficient_scope` it re-authorizes with the union of the scopes.
  */
-import type { HttpAuthChallenge, HttpAuthProvider } from "../auth.js";
+import type { HttpAuthChallenge, HttpAuthProvider, HttpAuthRequest, HttpCredentials } from "../auth.js";
 import type { AuthorizationServerMetadata, OAuthFetch } from "./discovery.js";
+import { DpopKey } from "./dpop.js";
 import { OAuthError } from "./errors.js";
 import { pkcePair, randomToken, sameString } from "./pkce.js";
-import { bearerOf, chooseScope, judgeRefusal, locateAuthorizationServer } from "./recovery.js";
+import {
+  bearerOf,
+  chooseScope,
+  judgeRefusal,
+  locateAuthorizationServer,
+  wantsDpopNonce,
+} from "./recovery.js";
 import { chooseAuthMethod, registerClient } from "./registration.js";
 import { SingleFlight } from "./single-flight.js";
 import {
@@ -77,6 +84,12 @@ export interface OAuthClientOptions {
   };
   /** Ask for `offline_access` (a refresh token) when the server lists it (default true). */
   readonly offlineAccess?: boolean;
+  /**
+   * Bind tokens to a key of this client with DPoP (RFC 9449) when the authorization server offers
+   * ES256 proofs (default true). The key lives in memory only: a stored DPoP token is useless to the
+   * next process, which signs in again.
+   */
+  readonly dpop?: boolean;
   /** The fetch for discovery, registration and token requests (default: the global one). */
   readonly fetch?: OAuthFetch;
   readonly store?: OAuthStore;
@@ -110,6 +123,8 @@ export class OAuthClientProvider implements HttpAuthProvider {
   #resource: string | undefined;
   #loaded: Promise<void> | undefined;
   readonly #authorizing = new SingleFlight<boolean>();
+  /** This client's DPoP key, made on first use. */
+  #dpopKey: DpopKey | undefined;
   readonly #refreshing = new SingleFlight<OAuthTokens | undefined>();
 
   constructor(options: OAuthClientOptions) {
@@ -138,6 +153,26 @@ export class OAuthClientProvider implements HttpAuthProvider {
     return (await this.#refreshing.run(() => this.#refresh(tokens)))?.accessToken;
   }
 
+  /**
+   * The credentials of one request: `Authorization: DPoP` and a fresh proof for a DPoP-bound token,
+   * `Authorization: Bearer` otherwise.
+   */
+  async headers(request: HttpAuthRequest): Promise<HttpCredentials> {
+    const token = await this.token();
+    if (token === undefined) return { token, headers: [] };
+    if (this.#tokens?.tokenType !== "DPoP" || this.#dpopKey === undefined) {
+      return { token, headers: [["Authorization", `Bearer ${token}`]] };
+    }
+    const proof = await this.#dpopKey.proof({ method: request.method, url: request.url, accessToken: token });
+    return {
+      token,
+      headers: [
+        ["Authorization", `DPoP ${token}`],
+        ["DPoP", proof],
+      ],
+    };
+  }
+
   /** Acts on a refusal (see the class notes); concurrent refusals share one authorization. */
   unauthorized(challenge: HttpAuthChallenge): Promise<boolean> {
     return this.#authorizing.run(() => this.#recover(challenge));
@@ -145,6 +180,10 @@ export class OAuthClientProvider implements HttpAuthProvider {
 
   async #recover(challenge: HttpAuthChallenge): Promise<boolean> {
     await this.#load();
+    if (this.#dpopKey !== undefined && wantsDpopNonce(challenge)) {
+      this.#dpopKey.rememberNonce(challenge.url, challenge.dpopNonce);
+      return true;
+    }
     const bearer = bearerOf(challenge);
     const verdict = judgeRefusal(challenge, bearer, this.#tokens?.accessToken);
     if (verdict !== "authorize") return verdict === "retry";
@@ -187,7 +226,15 @@ export class OAuthClientProvider implements HttpAuthProvider {
       return undefined;
     }
     try {
-      this.#tokens = await refreshTokens(this.#fetch, server, client, { ...tokens, refreshToken }, resource);
+      const dpop = this.#dpopFor(server);
+      this.#tokens = await refreshTokens(
+        this.#fetch,
+        server,
+        client,
+        { ...tokens, refreshToken },
+        resource,
+        dpop,
+      );
     } catch {
       // A refused refresh (expired, revoked): the next 401 runs a full authorization.
       this.#tokens = undefined;
@@ -275,13 +322,15 @@ export class OAuthClientProvider implements HttpAuthProvider {
     const code = answer.get("code");
     if (code === null || code === "")
       throw new OAuthError("invalid_callback", "the authorization response has no code");
-    return exchangeCode(this.#fetch, server, client, {
-      code,
-      verifier,
-      redirectUri: this.#options.redirectUri,
-      resource,
-      scope,
-    });
+    const grant = { code, verifier, redirectUri: this.#options.redirectUri, resource, scope };
+    return exchangeCode(this.#fetch, server, client, grant, this.#dpopFor(server));
+  }
+
+  /** The DPoP key for this server's grants, when DPoP is on and the server takes ES256 proofs. */
+  #dpopFor(server: AuthorizationServerMetadata): DpopKey | undefined {
+    if (this.#options.dpop === false || !server.dpopAlgorithms?.includes("ES256")) return undefined;
+    this.#dpopKey ??= new DpopKey();
+    return this.#dpopKey;
   }
 
   #load(): Promise<void> {

@@ -3,7 +3,7 @@
  * the authorization server afresh (the resource may have moved), and choose the scope to ask for.
  */
 import type { HttpAuthChallenge } from "../auth.js";
-import { type BearerChallenge, parseBearerChallenge } from "./challenge.js";
+import { type BearerChallenge, parseBearerChallenge, parseChallenge } from "./challenge.js";
 import {
   type AuthorizationServerMetadata,
   discoverAuthorizationServer,
@@ -34,9 +34,18 @@ export function judgeRefusal(
   return "authorize";
 }
 
-/** The challenge's `Bearer` parameters, if any. */
+/**
+ * The challenge's parameters: its `Bearer` challenge, or else its `DPoP` one (a resource that
+ * expects DPoP-bound tokens challenges with that scheme).
+ */
 export function bearerOf(challenge: HttpAuthChallenge): BearerChallenge | undefined {
-  return parseBearerChallenge(challenge.wwwAuthenticate);
+  return parseBearerChallenge(challenge.wwwAuthenticate) ?? parseChallenge(challenge.wwwAuthenticate, "dpop");
+}
+
+/** A 401 asking for a DPoP nonce (RFC 9449 §9): retry with it rather than authorize again. */
+export function wantsDpopNonce(challenge: HttpAuthChallenge): boolean {
+  const dpop = parseChallenge(challenge.wwwAuthenticate, "dpop");
+  return challenge.dpopNonce !== undefined && dpop?.error === "use_dpop_nonce";
 }
 
 /** The resource's metadata and its (first) authorization server's, both validated. */

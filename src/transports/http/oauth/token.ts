@@ -4,6 +4,7 @@
  */
 import { askEndpoint } from "./answer.js";
 import type { AuthorizationServerMetadata, OAuthFetch } from "./discovery.js";
+import type { DpopKey } from "./dpop.js";
 import { OAuthError } from "./errors.js";
 
 /** How the client authenticates at the token endpoint. */
@@ -41,6 +42,8 @@ export interface OAuthTokens {
   readonly expiresAt?: number;
   /** The scopes asked for when these tokens were obtained (space-separated), kept for step-up unions. */
   readonly requestedScope?: string;
+  /** "DPoP" for a token bound to this client's DPoP key (sent with a proof); absent for Bearer. */
+  readonly tokenType?: "DPoP";
 }
 
 /** A token this close to its expiry is renewed (or dropped) rather than sent. */
@@ -74,11 +77,13 @@ function withoutSecrets(
   return out;
 }
 
+/** One token request; with `dpop`, a proof is sent, and sent again once with the nonce a server asks for. */
 async function tokenRequest(
   fetchImpl: OAuthFetch,
   server: AuthorizationServerMetadata,
   client: OAuthClientInformation,
   params: Record<string, string>,
+  dpop: DpopKey | undefined,
 ): Promise<Record<string, unknown>> {
   const body = new URLSearchParams(params);
   const headers: Record<string, string> = {
@@ -93,10 +98,16 @@ async function tokenRequest(
       body.set("client_secret", client.clientSecret);
     }
   }
-  const init = { method: "POST", headers, body: body.toString() };
   const failure = { code: "token_request_failed", endpoint: "token endpoint" };
-  const { ok, status, answer: record } = await askEndpoint(fetchImpl, server.tokenEndpoint, init, failure);
-  if (!ok) {
+  for (let attempt = 1; ; attempt++) {
+    if (dpop !== undefined) headers.DPoP = await dpop.proof({ method: "POST", url: server.tokenEndpoint });
+    const init = { method: "POST", headers, body: body.toString() };
+    const asked = await askEndpoint(fetchImpl, server.tokenEndpoint, init, failure);
+    dpop?.rememberNonce(server.tokenEndpoint, asked.dpopNonce);
+    const { ok, status, answer: record } = asked;
+    if (ok) return record;
+    // RFC 9449 §8: the server wants its nonce in the proof; one more try carries it.
+    if (dpop !== undefined && attempt === 1 && record.error === "use_dpop_nonce" && asked.dpopNonce) continue;
     const code = typeof record.error === "string" ? record.error : "token_request_failed";
     const detail =
       typeof record.error_description === "string"
@@ -104,22 +115,23 @@ async function tokenRequest(
         : "";
     throw new OAuthError(code, `the token endpoint refused (HTTP ${status})${detail}`);
   }
-  return record;
 }
 
 function tokensFrom(
   record: Record<string, unknown>,
   issuer: string,
   requestedScope: string | undefined,
+  dpop: DpopKey | undefined,
   previousRefresh?: string,
 ): OAuthTokens {
   if (typeof record.access_token !== "string" || record.access_token === "") {
     throw new OAuthError("invalid_token_response", "the token endpoint answered without an access_token");
   }
-  if (typeof record.token_type !== "string" || record.token_type.toLowerCase() !== "bearer") {
+  const type = typeof record.token_type === "string" ? record.token_type.toLowerCase() : "";
+  if (type !== "bearer" && !(type === "dpop" && dpop !== undefined)) {
     throw new OAuthError(
       "invalid_token_response",
-      "the token endpoint issued a token that is not a Bearer token",
+      "the token endpoint issued a token that is neither Bearer nor a DPoP token this client asked for",
     );
   }
   const tokens: { -readonly [K in keyof OAuthTokens]: OAuthTokens[K] } = {
@@ -132,6 +144,7 @@ function tokensFrom(
     tokens.expiresAt = Date.now() + record.expires_in * 1000;
   }
   if (requestedScope !== undefined) tokens.requestedScope = requestedScope;
+  if (type === "dpop") tokens.tokenType = "DPoP";
   return tokens;
 }
 
@@ -141,15 +154,17 @@ export async function exchangeCode(
   server: AuthorizationServerMetadata,
   client: OAuthClientInformation,
   grant: { code: string; verifier: string; redirectUri: string; resource: string; scope: string | undefined },
+  dpop?: DpopKey,
 ): Promise<OAuthTokens> {
-  const record = await tokenRequest(fetchImpl, server, client, {
+  const params = {
     grant_type: "authorization_code",
     code: grant.code,
     code_verifier: grant.verifier,
     redirect_uri: grant.redirectUri,
     resource: grant.resource,
-  });
-  return tokensFrom(record, server.issuer, grant.scope);
+  };
+  const record = await tokenRequest(fetchImpl, server, client, params, dpop);
+  return tokensFrom(record, server.issuer, grant.scope, dpop);
 }
 
 /**
@@ -161,6 +176,7 @@ export async function clientCredentialsTokens(
   server: AuthorizationServerMetadata,
   client: OAuthClientInformation,
   grant: { resource: string; scope: string | undefined; assertion: string | undefined },
+  dpop?: DpopKey,
 ): Promise<OAuthTokens> {
   const params: Record<string, string> = { grant_type: "client_credentials", resource: grant.resource };
   if (grant.scope !== undefined) params.scope = grant.scope;
@@ -168,8 +184,8 @@ export async function clientCredentialsTokens(
     params.client_assertion_type = JWT_BEARER_ASSERTION;
     params.client_assertion = grant.assertion;
   }
-  const record = await tokenRequest(fetchImpl, server, client, params);
-  return tokensFrom(record, server.issuer, grant.scope);
+  const record = await tokenRequest(fetchImpl, server, client, params, dpop);
+  return tokensFrom(record, server.issuer, grant.scope, dpop);
 }
 
 /** Uses a refresh token; a server that rotates it gives a new one, otherwise the old one stays. */
@@ -179,11 +195,9 @@ export async function refreshTokens(
   client: OAuthClientInformation,
   tokens: OAuthTokens & { refreshToken: string },
   resource: string,
+  dpop?: DpopKey,
 ): Promise<OAuthTokens> {
-  const record = await tokenRequest(fetchImpl, server, client, {
-    grant_type: "refresh_token",
-    refresh_token: tokens.refreshToken,
-    resource,
-  });
-  return tokensFrom(record, server.issuer, tokens.requestedScope, tokens.refreshToken);
+  const params = { grant_type: "refresh_token", refresh_token: tokens.refreshToken, resource };
+  const record = await tokenRequest(fetchImpl, server, client, params, dpop);
+  return tokensFrom(record, server.issuer, tokens.requestedScope, dpop, tokens.refreshToken);
 }
