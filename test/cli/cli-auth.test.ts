@@ -5,9 +5,8 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writ
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { MCPServer, silentLogger } from "../../src/server/index.js";
 import { type HttpServerHandle, serveHttp } from "../../src/transports/http/node.js";
-import { MockAuthorizationServer } from "../transports/oauth/world.js";
+import { freePort, MockAuthorizationServer, whoamiServer } from "../transports/oauth/world.js";
 import { runCli } from "./harness.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "roundtrip-cli-auth-"));
@@ -18,15 +17,8 @@ let url = "";
 
 beforeAll(async () => {
   authServer = await MockAuthorizationServer.start();
-  const mcp = new MCPServer("protected", { version: "1.0.0", logger: silentLogger });
-  mcp.tool(
-    "whoami",
-    { description: "Who the bearer is." },
-    (_args, ctx) => `hello ${ctx.authInfo?.clientId}`,
-  );
-  const probe = await serveHttp(mcp, { port: 0 });
-  const port = Number(probe.url.port);
-  await probe.close();
+  const mcp = whoamiServer();
+  const port = await freePort();
   url = `http://127.0.0.1:${port}/mcp`;
   http = await serveHttp(mcp, {
     port,

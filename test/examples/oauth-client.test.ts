@@ -1,11 +1,9 @@
 import { generateKeyPairSync } from "node:crypto";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterEach, expect, it } from "vitest";
 import { callbackListener, signedInClient } from "../../examples/oauth-client.js";
 import { serveNotes } from "../../examples/oauth-server.js";
 import { serviceClient } from "../../examples/oauth-service.js";
-import { MockAuthorizationServer, ProtectedMcp } from "../transports/oauth/world.js";
+import { freePort, MockAuthorizationServer, ProtectedMcp } from "../transports/oauth/world.js";
 
 const closers: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -14,10 +12,7 @@ afterEach(async () => {
 
 /** The example notes server on a free loopback port, trusting `authServer`'s tokens; its public URL. */
 async function notesFor(authServer: MockAuthorizationServer): Promise<URL> {
-  const spare = createServer();
-  await new Promise<void>((resolve) => spare.listen(0, "127.0.0.1", resolve));
-  const port = (spare.address() as AddressInfo).port;
-  await new Promise((resolve) => spare.close(resolve));
+  const port = await freePort();
   const publicUrl = new URL(`http://127.0.0.1:${port}/mcp`);
   const http = await serveNotes(publicUrl, authServer.issuer, (token) => {
     const issued = authServer.verify(token);

@@ -8,9 +8,8 @@ import {
   StreamableHTTPClientTransport,
 } from "@modelcontextprotocol/client";
 import { afterEach, expect, it } from "vitest";
-import { MCPServer, silentLogger } from "../../src/server/index.js";
 import { serveHttp } from "../../src/transports/http/node.js";
-import { MockAuthorizationServer } from "../transports/oauth/world.js";
+import { freePort, MockAuthorizationServer, whoamiServer } from "../transports/oauth/world.js";
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -20,16 +19,8 @@ afterEach(async () => {
 it("their client-credentials client signs in to our protected resource and calls a scoped tool", async () => {
   const authServer = await MockAuthorizationServer.start({ clients: { "their-bot": "their-secret" } });
   cleanups.push(() => authServer.close());
-  const mcp = new MCPServer("protected", { version: "1.0.0", logger: silentLogger });
-  mcp.tool(
-    "whoami",
-    { description: "Who the bearer is." },
-    (_args, ctx) => `hello ${ctx.authInfo?.clientId}`,
-  );
-  // Listen once to learn a free port, then serve for real with the resource identifier on it.
-  const probe = await serveHttp(mcp, { port: 0 });
-  const port = Number(probe.url.port);
-  await probe.close();
+  const mcp = whoamiServer();
+  const port = await freePort();
   const resource = `http://127.0.0.1:${port}/mcp`;
   const http = await serveHttp(mcp, {
     port,

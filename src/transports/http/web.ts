@@ -8,7 +8,13 @@
  * export default { fetch: createHttpHandler(server, { allowedHosts: ["mcp.example.com"] }) };
  */
 
-export type { AuthProviderOption, HttpAuthChallenge, HttpAuthProvider } from "./auth.js";
+export type {
+  AuthProviderOption,
+  HttpAuthChallenge,
+  HttpAuthProvider,
+  HttpAuthRequest,
+  HttpCredentials,
+} from "./auth.js";
 export { DEFAULT_MAX_BODY_BYTES } from "./body.js";
 export { type StreamableHttpClientOptions, StreamableHttpClientTransport } from "./client.js";
 export { HttpStatusError, HttpTransportError } from "./errors.js";

@@ -15,7 +15,7 @@ import {
   createResourceMetadataHandler,
   resourceMetadataUrl,
 } from "../../../src/transports/http/protected-resource.js";
-import { consent, MockAuthorizationServer } from "../oauth/world.js";
+import { consent, freePort, MockAuthorizationServer } from "../oauth/world.js";
 import { post, rpc } from "./helpers.js";
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -168,10 +168,7 @@ describe("our OAuth client against our protected resource", () => {
       const issued = authServer.verify(token);
       return issued && { token, clientId: issued.clientId, scopes: issued.scopes };
     };
-    // The resource identifier is the endpoint's own URL, known once it listens: serve, then re-serve on it.
-    const probe = await serveHttp(mcp, { port: 0 });
-    const port = probe.url.port;
-    await probe.close();
+    const port = await freePort();
     const http = await serveHttp(mcp, {
       port: Number(port),
       protectedResource: {

@@ -12,7 +12,7 @@ import {
   ClientCredentialsProvider,
   OAuthError,
 } from "../../../src/transports/http/oauth/index.js";
-import { MockAuthorizationServer, ProtectedMcp, worldKeeper } from "./world.js";
+import { type MockAuthorizationServer, worldKeeper } from "./world.js";
 
 const keeper = worldKeeper();
 const world = keeper.world;
@@ -176,17 +176,10 @@ describe("ClientCredentialsProvider", () => {
   });
 
   it("without an issuer, trusts the first authorization server and refuses the next one", async () => {
-    const first = await MockAuthorizationServer.start({ clients: { bot: "bot-secret" } });
-    const second = await MockAuthorizationServer.start({ clients: { bot: "bot-secret" } });
-    keeper.defer(
-      () => first.close(),
-      () => second.close(),
-    );
-    let current = first;
-    const resource = await ProtectedMcp.start({ authorizationServer: () => current });
-    keeper.defer(() => resource.close());
+    const bot = { clients: { bot: "bot-secret" } };
+    const { second, resource, moveTo } = await keeper.migrating(bot, bot);
     const { client } = await connect(resource.url, { clientId: "bot", clientSecret: "bot-secret" });
-    current = second;
+    moveTo(second);
     const error = await client.callTool("whoami", {}).catch((e: unknown) => e);
     expect((error as OAuthError).code).toBe("issuer_mismatch");
     expect(second.requests("/token")).toHaveLength(0);

@@ -13,7 +13,7 @@ import {
   OAuthClientProvider,
   type OAuthState,
 } from "../../../src/transports/http/oauth/index.js";
-import { consent, MockAuthorizationServer, ProtectedMcp, worldKeeper } from "./world.js";
+import { consent, worldKeeper } from "./world.js";
 
 const REDIRECT = "http://127.0.0.1:8765/callback";
 const keeper = worldKeeper();
@@ -36,26 +36,6 @@ async function connect(url: URL, authProvider: OAuthClientProvider, mode?: "lega
 
 function textOf(result: unknown): string {
   return ((result as { content: { text: string }[] }).content[0] as { text: string }).text;
-}
-
-/**
- * A resource whose PRM names `first` (which knows the pre-registered client "pre-1") until
- * `moveTo(second)`, after which `first`'s tokens are no longer accepted.
- */
-async function migratingWorld() {
-  const first = await MockAuthorizationServer.start({ clients: { "pre-1": "pre-secret" } });
-  const second = await MockAuthorizationServer.start();
-  keeper.defer(
-    () => first.close(),
-    () => second.close(),
-  );
-  let current = first;
-  const resource = await ProtectedMcp.start({ authorizationServer: () => current });
-  keeper.defer(() => resource.close());
-  const moveTo = (next: MockAuthorizationServer) => {
-    current = next;
-  };
-  return { first, second, resource, moveTo };
 }
 
 /** An OAuthStore that keeps a copy of what was saved, as a file would. */
@@ -342,7 +322,9 @@ describe("OAuthClientProvider: tokens over time", () => {
 
 describe("OAuthClientProvider: a pre-registered client stays with its server", () => {
   it("after a restart from the store, never presents it to the server the resource moved to", async () => {
-    const { first, second, resource, moveTo } = await migratingWorld();
+    const { first, second, resource, moveTo } = await keeper.migrating({
+      clients: { "pre-1": "pre-secret" },
+    });
     const store = memoryStore();
     const client = { clientId: "pre-1", clientSecret: "pre-secret" };
     await connect(resource.url, provider({ client, store }));
@@ -406,7 +388,9 @@ describe("OAuthClientProvider: step-up and limits", () => {
   });
 
   it("registers anew when the resource moves to another authorization server, never reusing the old client", async () => {
-    const { first, second, resource, moveTo } = await migratingWorld();
+    const { first, second, resource, moveTo } = await keeper.migrating({
+      clients: { "pre-1": "pre-secret" },
+    });
     const client = await connect(
       resource.url,
       provider({ client: { clientId: "pre-1", clientSecret: "pre-secret" } }),

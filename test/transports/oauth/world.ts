@@ -515,8 +515,46 @@ export function worldKeeper() {
       defer(() => resource.close());
       return { authServer, resource };
     },
+    /**
+     * A resource whose PRM names `first` until `moveTo(second)`, after which `first`'s tokens are no
+     * longer accepted.
+     */
+    async migrating(first: AuthServerOptions = {}, second: AuthServerOptions = {}) {
+      const from = await MockAuthorizationServer.start(first);
+      const to = await MockAuthorizationServer.start(second);
+      defer(
+        () => from.close(),
+        () => to.close(),
+      );
+      let current = from;
+      const resource = await ProtectedMcp.start({ authorizationServer: () => current });
+      defer(() => resource.close());
+      const moveTo = (next: MockAuthorizationServer) => {
+        current = next;
+      };
+      return { first: from, second: to, resource, moveTo };
+    },
     async closeAll() {
       for (const close of closers.splice(0).reverse()) await close();
     },
   };
+}
+
+/** A free port on 127.0.0.1 (listened on once, then released): for servers whose URL must be known first. */
+export async function freePort(): Promise<number> {
+  const spare = createServer();
+  const port = await listen(spare);
+  await new Promise((resolve) => spare.close(resolve));
+  return port;
+}
+
+/** A server with one tool, `whoami`, that answers `hello <client id of the bearer>`. */
+export function whoamiServer(): MCPServer {
+  const mcp = new MCPServer("protected", { version: "1.0.0", logger: silentLogger });
+  mcp.tool(
+    "whoami",
+    { description: "Who the bearer is." },
+    (_args, ctx) => `hello ${ctx.authInfo?.clientId}`,
+  );
+  return mcp;
 }

@@ -2,6 +2,7 @@
  * `private_key_jwt` client authentication (RFC 7523 §2.2): a short-lived JWT signed with the
  * client's private key, instead of a shared secret. WebCrypto only (ES256 or RS256).
  */
+import { signJwt } from "./jwt.js";
 import { randomToken } from "./pkce.js";
 
 /** The algorithms a client assertion can be signed with. */
@@ -11,22 +12,8 @@ const IMPORT: Record<AssertionAlgorithm, EcKeyImportParams | RsaHashedImportPara
   ES256: { name: "ECDSA", namedCurve: "P-256" },
   RS256: { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" },
 };
-const SIGN: Record<AssertionAlgorithm, AlgorithmIdentifier | EcdsaParams> = {
-  ES256: { name: "ECDSA", hash: "SHA-256" },
-  RS256: { name: "RSASSA-PKCS1-v1_5" },
-};
 /** Assertions live one minute: long enough for clock skew, short enough to be useless if captured. */
 const LIFETIME_SECONDS = 60;
-
-function base64UrlOf(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
-function base64UrlJson(value: unknown): string {
-  return base64UrlOf(new TextEncoder().encode(JSON.stringify(value)));
-}
 
 /**
  * A PKCS #8 PEM private key as a non-extractable signing key.
@@ -74,12 +61,5 @@ export async function signClientAssertion(claims: {
     exp: now + LIFETIME_SECONDS,
     jti: randomToken(16),
   };
-  const input = `${base64UrlJson(header)}.${base64UrlJson(payload)}`;
-  // WebCrypto's ECDSA signature is r ‖ s, which is exactly the JWS form of ES256.
-  const signature = await globalThis.crypto.subtle.sign(
-    SIGN[claims.algorithm],
-    claims.key,
-    new TextEncoder().encode(input),
-  );
-  return `${input}.${base64UrlOf(new Uint8Array(signature))}`;
+  return signJwt(header, payload, claims.key);
 }

@@ -100,13 +100,13 @@ export class ClientCredentialsProvider implements HttpAuthProvider {
     const bearer = bearerOf(challenge);
     const verdict = judgeRefusal(challenge, bearer, this.#tokens?.accessToken);
     if (verdict !== "authorize") return verdict === "retry";
-    const { resource, server } = await locateAuthorizationServer(this.#fetch, challenge.url, bearer);
+    const located = await locateAuthorizationServer(this.#fetch, challenge.url, bearer);
+    const { resource, server } = located;
     const previous = this.#tokens;
     const scope = chooseScope({
+      ...located,
       status: challenge.status,
       bearer,
-      resource,
-      server,
       previous,
       offlineAccess: false,
     });

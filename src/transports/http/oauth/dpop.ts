@@ -3,17 +3,8 @@
  * request to the resource carries a fresh proof — a JWT signed with that key, naming the method
  * and URL (and, to the resource, a hash of the access token) — so a stolen token is useless alone.
  */
+import { base64UrlOf, signJwt } from "./jwt.js";
 import { randomToken } from "./pkce.js";
-
-function base64UrlOf(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
-function base64UrlJson(value: unknown): string {
-  return base64UrlOf(new TextEncoder().encode(JSON.stringify(value)));
-}
 
 /** The request a proof is for: `htm` and `htu` (the URL without query or fragment, RFC 9449 §4.2). */
 export interface ProofTarget {
@@ -61,14 +52,7 @@ export class DpopKey {
       );
       claims.ath = base64UrlOf(new Uint8Array(hash));
     }
-    const header = { typ: "dpop+jwt", alg: "ES256", jwk };
-    const input = `${base64UrlJson(header)}.${base64UrlJson(claims)}`;
-    const signature = await globalThis.crypto.subtle.sign(
-      { name: "ECDSA", hash: "SHA-256" },
-      privateKey,
-      new TextEncoder().encode(input),
-    );
-    return `${input}.${base64UrlOf(new Uint8Array(signature))}`;
+    return signJwt({ typ: "dpop+jwt", alg: "ES256", jwk }, claims, privateKey);
   }
 
   #keys(): Promise<{ privateKey: CryptoKey; jwk: JsonWebKey }> {

@@ -6,7 +6,7 @@
  * const authProvider = new OAuthClientProvider({ redirectUri, authorize: openBrowserAndWait });
  * const client = await Client.connect(new StreamableHttpClientTransport(url, { authProvider }));
  */
-export type { HttpAuthChallenge, HttpAuthProvider } from "../auth.js";
+export type { HttpAuthChallenge, HttpAuthProvider, HttpAuthRequest, HttpCredentials } from "../auth.js";
 export { type AssertionAlgorithm, importAssertionKey, signClientAssertion } from "./assertion.js";
 export { type BearerChallenge, parseBearerChallenge } from "./challenge.js";
 export { type ClientCredentialsOptions, ClientCredentialsProvider } from "./client-credentials.js";

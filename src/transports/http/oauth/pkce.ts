@@ -2,16 +2,11 @@
  * The random parts of one authorization: the PKCE verifier and its S256 challenge (RFC 7636) and
  * the `state`. WebCrypto only, so the OAuth client also runs in browsers and workers.
  */
-
-function base64Url(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
+import { base64UrlOf } from "./jwt.js";
 
 /** `bytes` of randomness as unpadded base64url. */
 export function randomToken(bytes: number): string {
-  return base64Url(globalThis.crypto.getRandomValues(new Uint8Array(bytes)));
+  return base64UrlOf(globalThis.crypto.getRandomValues(new Uint8Array(bytes)));
 }
 
 /**
@@ -23,7 +18,7 @@ export function randomToken(bytes: number): string {
 export async function pkcePair(): Promise<{ verifier: string; challenge: string }> {
   const verifier = randomToken(32);
   const digest = await globalThis.crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier));
-  return { verifier, challenge: base64Url(new Uint8Array(digest)) };
+  return { verifier, challenge: base64UrlOf(new Uint8Array(digest)) };
 }
 
 /** Compares two strings without an early exit on the first difference (the `state` check). */

@@ -187,7 +187,8 @@ export class OAuthClientProvider implements HttpAuthProvider {
     const bearer = bearerOf(challenge);
     const verdict = judgeRefusal(challenge, bearer, this.#tokens?.accessToken);
     if (verdict !== "authorize") return verdict === "retry";
-    const { resource, server } = await locateAuthorizationServer(this.#fetch, challenge.url, bearer);
+    const located = await locateAuthorizationServer(this.#fetch, challenge.url, bearer);
+    const { resource, server } = located;
     this.#server = server;
     this.#resource = resource.resource;
     const previous = this.#tokens;
@@ -197,14 +198,7 @@ export class OAuthClientProvider implements HttpAuthProvider {
     }
     const client = await this.#clientFor(server);
     const offlineAccess = this.#options.offlineAccess !== false;
-    const scope = chooseScope({
-      status: challenge.status,
-      bearer,
-      resource,
-      server,
-      previous,
-      offlineAccess,
-    });
+    const scope = chooseScope({ ...located, status: challenge.status, bearer, previous, offlineAccess });
     this.#tokens = await this.#authorize(server, client, resource.resource, scope);
     await this.#save();
     return true;
