@@ -232,7 +232,8 @@ async function followAuthorization(url: URL): Promise<string> {
  */
 const authScenario: Scenario = (url, context) => {
   const { client_id: clientId, client_secret: clientSecret } = context;
-  const authProvider = process.env.MCP_CONFORMANCE_SCENARIO?.startsWith("auth/client-credentials")
+  const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
+  const authProvider = /^auth\/(client-credentials|wif-)/.test(scenario)
     ? machineProvider(context)
     : new OAuthClientProvider({
         redirectUri: REDIRECT_URI,
@@ -249,15 +250,22 @@ const authScenario: Scenario = (url, context) => {
   });
 };
 
-/** The client credentials scenarios (extension, not scored): a secret, or a PEM key and its algorithm. */
+/**
+ * The service scenarios (extensions, not scored): client credentials with a secret or a PEM key and
+ * its algorithm, or workload identity with the platform's JWT.
+ */
 function machineProvider(context: Record<string, unknown>): ClientCredentialsProvider {
   const {
     client_id: clientId,
     client_secret: clientSecret,
     private_key_pem: pem,
     signing_algorithm: alg,
+    valid_jwt: workloadJwt,
   } = context;
   if (typeof clientId !== "string") throw new Error("the context names no client_id");
+  if (typeof workloadJwt === "string") {
+    return new ClientCredentialsProvider({ clientId, workloadToken: () => workloadJwt });
+  }
   if (typeof clientSecret === "string") return new ClientCredentialsProvider({ clientId, clientSecret });
   if (typeof pem !== "string") throw new Error("the context has neither client_secret nor private_key_pem");
   return new ClientCredentialsProvider({

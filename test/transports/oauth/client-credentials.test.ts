@@ -10,7 +10,9 @@ import { StreamableHttpClientTransport } from "../../../src/transports/http/clie
 import {
   type ClientCredentialsOptions,
   ClientCredentialsProvider,
+  importAssertionKey,
   OAuthError,
+  signClientAssertion,
 } from "../../../src/transports/http/oauth/index.js";
 import { type MockAuthorizationServer, worldKeeper } from "./world.js";
 
@@ -125,8 +127,55 @@ describe("ClientCredentialsProvider", () => {
     expect((bad as Error).message).toBe("privateKey is not a PKCS #8 ES256 private key");
   });
 
+  it("trades a workload identity JWT with the JWT-bearer grant, read afresh for each token", async () => {
+    const platform = generateKeyPairSync("ec", { namedCurve: "P-256" });
+    const { authServer, resource } = await world({ workloadIssuerKey: platform.publicKey, expiresIn: 1 });
+    const key = await importAssertionKey(
+      platform.privateKey.export({ format: "pem", type: "pkcs8" }).toString(),
+      "ES256",
+    );
+    let issued = 0;
+    const workloadToken = async () => {
+      issued++;
+      // The platform's JWT: audience the authorization server, subject the workload.
+      return signClientAssertion({
+        clientId: "ci-job-42",
+        audience: authServer.issuer,
+        key,
+        algorithm: "ES256",
+      });
+    };
+    const { client } = await connect(resource.url, { clientId: "ci-job-42", workloadToken });
+    expect(textOf(await client.callTool("whoami", {}))).toBe("ci-job-42 []");
+    const grants = forms(authServer);
+    expect(grants[0]).toMatchObject({
+      grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer",
+      resource: resource.url.href,
+      client_id: "ci-job-42",
+    });
+    expect(grants[0]?.assertion?.split(".")).toHaveLength(3);
+    expect(issued).toBe(grants.length);
+    expect(new Set(grants.map((form) => form.assertion)).size).toBe(grants.length);
+  });
+
+  it("surfaces a refused workload JWT as the server's error, without trying another grant", async () => {
+    const platform = generateKeyPairSync("ec", { namedCurve: "P-256" });
+    const { authServer, resource } = await world({ workloadIssuerKey: platform.publicKey });
+    const provider = new ClientCredentialsProvider({ clientId: "ci", workloadToken: () => "not.a.jwt" });
+    const refused = await Client.connect(
+      new StreamableHttpClientTransport(resource.url, { authProvider: provider }),
+    ).catch((error: unknown) => error);
+    expect((refused as OAuthError).code).toBe("invalid_grant");
+    expect((refused as Error).message).not.toContain("not.a.jwt");
+    expect(forms(authServer)).toHaveLength(1);
+    expect(authServer.requests("/authorize")).toHaveLength(0);
+  });
+
   it("needs exactly one of a secret and a key, and a client id", () => {
     expect(() => new ClientCredentialsProvider({ clientId: "b" })).toThrow(/exactly one/);
+    expect(
+      () => new ClientCredentialsProvider({ clientId: "b", clientSecret: "s", workloadToken: () => "jwt" }),
+    ).toThrow(/exactly one/);
     expect(
       () => new ClientCredentialsProvider({ clientId: "b", clientSecret: "s", privateKey: "k" }),
     ).toThrow(/exactly one/);

@@ -44,6 +44,8 @@ export interface AuthServerOptions {
   readonly dpop?: { readonly nonce?: string };
   /** The only scopes it ever grants (default: whatever is asked). */
   readonly grantable?: readonly string[];
+  /** The public key of the platform that issues workload JWTs (the JWT-bearer grant). */
+  readonly workloadIssuerKey?: KeyObject;
   /** Public keys of clients that authenticate with private_key_jwt, by client id. */
   readonly assertionKeys?: Readonly<Record<string, KeyObject>>;
   /** Pre-registered clients: client_id → secret (undefined for a public client). */
@@ -264,6 +266,31 @@ export class MockAuthorizationServer {
     return ok ? String(claims.iss) : undefined;
   }
 
+  /** RFC 7523 §3: a workload JWT signed by the platform, for this server, alive; its subject. */
+  #workload(assertion: string): string | undefined {
+    const [header, payload, signature] = assertion.split(".");
+    const key = this.#options.workloadIssuerKey;
+    if (header === undefined || payload === undefined || signature === undefined || key === undefined) {
+      return undefined;
+    }
+    let claims: Record<string, unknown>;
+    try {
+      claims = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as Record<string, unknown>;
+    } catch {
+      return undefined;
+    }
+    const signed = verify(
+      "sha256",
+      Buffer.from(`${header}.${payload}`),
+      { key, dsaEncoding: "ieee-p1363" },
+      Buffer.from(signature, "base64url"),
+    );
+    const alive = typeof claims.exp === "number" && claims.exp * 1000 > Date.now();
+    return signed && alive && claims.aud === this.issuer && typeof claims.sub === "string"
+      ? claims.sub
+      : undefined;
+  }
+
   #issue(res: ServerResponse, granted: Issued): void {
     const access = `at-${randomBytes(9).toString("base64url")}`;
     this.#access.set(access, granted);
@@ -282,6 +309,16 @@ export class MockAuthorizationServer {
   }
 
   #token(req: IncomingMessage, body: Record<string, string>, res: ServerResponse): void {
+    if (body.grant_type === "urn:ietf:params:oauth:grant-type:jwt-bearer") {
+      const workload = this.#workload(body.assertion ?? "");
+      if (workload === undefined) {
+        json(res, 400, { error: "invalid_grant", error_description: "the workload JWT does not verify" });
+        return;
+      }
+      const scopes = (body.scope ?? "").split(" ").filter(Boolean);
+      this.#issue(res, { clientId: workload, scopes, issuer: this.issuer });
+      return;
+    }
     const clientId = this.#authenticate(req, body);
     if (clientId === undefined) {
       json(res, 401, { error: "invalid_client" });

@@ -11,13 +11,14 @@ import { SingleFlight } from "./single-flight.js";
 import {
   clientCredentialsTokens,
   freshAccessToken,
+  jwtBearerTokens,
   type OAuthClientInformation,
   type OAuthTokens,
 } from "./token.js";
 
 /**
- * Options of {@link ClientCredentialsProvider}: a client id with exactly one of a secret or a
- * private key.
+ * Options of {@link ClientCredentialsProvider}: a client id with exactly one of a secret, a private
+ * key, or a workload identity token.
  *
  * @example
  * const options: ClientCredentialsOptions = { clientId: "reporting-bot", clientSecret: process.env.BOT_SECRET! };
@@ -32,6 +33,12 @@ export interface ClientCredentialsOptions {
   readonly signingAlgorithm?: AssertionAlgorithm;
   /** The `kid` the authorization server knows the key by, when it holds several. */
   readonly keyId?: string;
+  /**
+   * Workload identity federation (SEP-1933): the JWT the platform issued this workload (a CI job,
+   * a cluster service account), read afresh for each token request and traded with the JWT-bearer
+   * grant (RFC 7523) instead of a client credentials grant.
+   */
+  readonly workloadToken?: () => string | Promise<string>;
   /**
    * The issuer of the authorization server these credentials belong to: they are never sent to
    * another one. Without it, the first authorization server the resource names is trusted, and
@@ -67,8 +74,9 @@ export class ClientCredentialsProvider implements HttpAuthProvider {
     if (typeof options?.clientId !== "string" || options.clientId === "") {
       throw new TypeError("clientId must be a non-empty string");
     }
-    if ((options.clientSecret === undefined) === (options.privateKey === undefined)) {
-      throw new TypeError("give exactly one of clientSecret and privateKey");
+    const credentials = [options.clientSecret, options.privateKey, options.workloadToken];
+    if (credentials.filter((credential) => credential !== undefined).length !== 1) {
+      throw new TypeError("give exactly one of clientSecret, privateKey and workloadToken");
     }
     this.#options = options;
     this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
@@ -119,6 +127,16 @@ export class ClientCredentialsProvider implements HttpAuthProvider {
     scope: string | undefined,
   ): Promise<boolean> {
     const client = this.#client(server);
+    const workload = this.#options.workloadToken;
+    if (workload !== undefined) {
+      this.#tokens = await jwtBearerTokens(this.#fetch, server, client, {
+        resource,
+        scope,
+        assertion: await workload(),
+      });
+      this.#last = { server, resource };
+      return true;
+    }
     const assertion =
       client.authMethod === "private_key_jwt"
         ? await signClientAssertion({
@@ -145,6 +163,9 @@ export class ClientCredentialsProvider implements HttpAuthProvider {
       );
     }
     const { clientId, clientSecret } = this.#options;
+    // The workload's JWT is the credential: the client itself authenticates with nothing more.
+    if (this.#options.workloadToken !== undefined)
+      return { issuer: server.issuer, clientId, authMethod: "none" };
     const offered = server.tokenEndpointAuthMethods ?? ["client_secret_basic"];
     if (clientSecret === undefined) {
       if (!offered.includes("private_key_jwt")) {

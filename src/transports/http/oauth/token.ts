@@ -61,7 +61,7 @@ function formEncode(value: string): string {
   return encodeURIComponent(value).replace(/%20/g, "+");
 }
 
-const SECRET_PARAMS = ["code", "code_verifier", "refresh_token", "client_assertion"];
+const SECRET_PARAMS = ["code", "code_verifier", "refresh_token", "client_assertion", "assertion"];
 const JWT_BEARER_ASSERTION = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
 
 /** The server's description with anything secret we sent cut out, should it echo one. */
@@ -186,6 +186,26 @@ export async function clientCredentialsTokens(
   }
   const record = await tokenRequest(fetchImpl, server, client, params, dpop);
   return tokensFrom(record, server.issuer, grant.scope, dpop);
+}
+
+/**
+ * The JWT-bearer grant (RFC 7523 §2.1) of workload identity federation (SEP-1933): a token for a
+ * JWT the workload's platform issued.
+ */
+export async function jwtBearerTokens(
+  fetchImpl: OAuthFetch,
+  server: AuthorizationServerMetadata,
+  client: OAuthClientInformation,
+  grant: { resource: string; scope: string | undefined; assertion: string },
+): Promise<OAuthTokens> {
+  const params: Record<string, string> = {
+    grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer",
+    assertion: grant.assertion,
+    resource: grant.resource,
+  };
+  if (grant.scope !== undefined) params.scope = grant.scope;
+  const record = await tokenRequest(fetchImpl, server, client, params, undefined);
+  return tokensFrom(record, server.issuer, grant.scope, undefined);
 }
 
 /** Uses a refresh token; a server that rotates it gives a new one, otherwise the old one stays. */
