@@ -12,7 +12,11 @@
 //   MCP_CONFORMANCE_SCENARIO=tools_call node --import tsx conformance/everything-client.ts http://localhost:3000/mcp
 import { Client, type ClientOptions } from "roundtrip-mcp/client";
 import { StreamableHttpClientTransport } from "roundtrip-mcp/http";
-import { ClientCredentialsProvider, OAuthClientProvider } from "roundtrip-mcp/oauth";
+import {
+  ClientCredentialsProvider,
+  idJagFromIdentityProvider,
+  OAuthClientProvider,
+} from "roundtrip-mcp/oauth";
 
 type Scenario = (url: string, context: Record<string, unknown>) => Promise<void>;
 
@@ -233,7 +237,7 @@ async function followAuthorization(url: URL): Promise<string> {
 const authScenario: Scenario = (url, context) => {
   const { client_id: clientId, client_secret: clientSecret } = context;
   const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
-  const authProvider = /^auth\/(client-credentials|wif-)/.test(scenario)
+  const authProvider = /^auth\/(client-credentials|wif-|enterprise-managed)/.test(scenario)
     ? machineProvider(context)
     : new OAuthClientProvider({
         redirectUri: REDIRECT_URI,
@@ -261,8 +265,28 @@ function machineProvider(context: Record<string, unknown>): ClientCredentialsPro
     private_key_pem: pem,
     signing_algorithm: alg,
     valid_jwt: workloadJwt,
+    idp_token_endpoint: idpTokenEndpoint,
+    idp_id_token: idToken,
+    idp_client_id: idpClientId,
   } = context;
   if (typeof clientId !== "string") throw new Error("the context names no client_id");
+  if (
+    typeof idpTokenEndpoint === "string" &&
+    typeof idToken === "string" &&
+    typeof idpClientId === "string"
+  ) {
+    // Enterprise-managed: an ID-JAG from the IdP, presented by the client authenticated with its secret.
+    const workloadToken = idJagFromIdentityProvider({
+      tokenEndpoint: idpTokenEndpoint,
+      idToken,
+      clientId: idpClientId,
+    });
+    return new ClientCredentialsProvider({
+      clientId,
+      ...(typeof clientSecret === "string" ? { clientSecret } : {}),
+      workloadToken,
+    });
+  }
   if (typeof workloadJwt === "string") {
     return new ClientCredentialsProvider({ clientId, workloadToken: () => workloadJwt });
   }

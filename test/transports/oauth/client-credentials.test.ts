@@ -171,15 +171,16 @@ describe("ClientCredentialsProvider", () => {
     expect(authServer.requests("/authorize")).toHaveLength(0);
   });
 
-  it("needs exactly one of a secret and a key, and a client id", () => {
-    expect(() => new ClientCredentialsProvider({ clientId: "b" })).toThrow(/exactly one/);
-    expect(
-      () => new ClientCredentialsProvider({ clientId: "b", clientSecret: "s", workloadToken: () => "jwt" }),
-    ).toThrow(/exactly one/);
+  it("needs a credential, not both a secret and a key, and a client id", () => {
+    expect(() => new ClientCredentialsProvider({ clientId: "b" })).toThrow(/give a clientSecret/);
     expect(
       () => new ClientCredentialsProvider({ clientId: "b", clientSecret: "s", privateKey: "k" }),
-    ).toThrow(/exactly one/);
+    ).toThrow(/not both/);
     expect(() => new ClientCredentialsProvider({ clientId: "", clientSecret: "s" })).toThrow(/clientId/);
+    // A secret (the client's authentication) with a workload token (the grant) is a valid pair.
+    expect(
+      () => new ClientCredentialsProvider({ clientId: "b", clientSecret: "s", workloadToken: () => "jwt" }),
+    ).not.toThrow();
   });
 
   it("renews a token about to expire before sending, without a refusal", async () => {

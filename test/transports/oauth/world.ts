@@ -315,8 +315,15 @@ export class MockAuthorizationServer {
         json(res, 400, { error: "invalid_grant", error_description: "the workload JWT does not verify" });
         return;
       }
+      // A client that authenticates as well must do so correctly, and the token is then its own.
+      const authenticates = req.headers.authorization !== undefined || body.client_secret !== undefined;
+      const client = authenticates ? this.#authenticate(req, body) : workload;
+      if (client === undefined) {
+        json(res, 401, { error: "invalid_client" });
+        return;
+      }
       const scopes = (body.scope ?? "").split(" ").filter(Boolean);
-      this.#issue(res, { clientId: workload, scopes, issuer: this.issuer });
+      this.#issue(res, { clientId: client, scopes, issuer: this.issuer });
       return;
     }
     const clientId = this.#authenticate(req, body);

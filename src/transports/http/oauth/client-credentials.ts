@@ -17,8 +17,21 @@ import {
 } from "./token.js";
 
 /**
- * Options of {@link ClientCredentialsProvider}: a client id with exactly one of a secret, a private
- * key, or a workload identity token.
+ * What a `workloadToken` is asked for: the authorization server and resource the JWT-bearer grant
+ * goes to, and the scope it asks for.
+ *
+ * @example
+ * const target: GrantTarget = { issuer: "https://auth.example.com", resource: "https://mcp.example.com/mcp", scope: undefined };
+ */
+export interface GrantTarget {
+  readonly issuer: string;
+  readonly resource: string;
+  readonly scope: string | undefined;
+}
+
+/**
+ * Options of {@link ClientCredentialsProvider}: a client id, and a secret or a private key (the
+ * client's authentication), a `workloadToken` (an assertion the client presents), or both.
  *
  * @example
  * const options: ClientCredentialsOptions = { clientId: "reporting-bot", clientSecret: process.env.BOT_SECRET! };
@@ -34,11 +47,13 @@ export interface ClientCredentialsOptions {
   /** The `kid` the authorization server knows the key by, when it holds several. */
   readonly keyId?: string;
   /**
-   * Workload identity federation (SEP-1933): the JWT the platform issued this workload (a CI job,
-   * a cluster service account), read afresh for each token request and traded with the JWT-bearer
-   * grant (RFC 7523) instead of a client credentials grant.
+   * A JWT to trade with the JWT-bearer grant (RFC 7523) instead of a client credentials grant, asked
+   * for afresh for each token request with the authorization server and resource it is for: the
+   * JWT a platform issued this workload (workload identity federation, SEP-1933), or an ID-JAG from
+   * the enterprise's identity provider (`idJagFromIdentityProvider`, SEP-990). With a secret or a
+   * key the client also authenticates; alone it authenticates with nothing more.
    */
-  readonly workloadToken?: () => string | Promise<string>;
+  readonly workloadToken?: (target: GrantTarget) => string | Promise<string>;
   /**
    * The issuer of the authorization server these credentials belong to: they are never sent to
    * another one. Without it, the first authorization server the resource names is trusted, and
@@ -74,9 +89,12 @@ export class ClientCredentialsProvider implements HttpAuthProvider {
     if (typeof options?.clientId !== "string" || options.clientId === "") {
       throw new TypeError("clientId must be a non-empty string");
     }
-    const credentials = [options.clientSecret, options.privateKey, options.workloadToken];
-    if (credentials.filter((credential) => credential !== undefined).length !== 1) {
-      throw new TypeError("give exactly one of clientSecret, privateKey and workloadToken");
+    const { clientSecret, privateKey, workloadToken } = options;
+    if (clientSecret !== undefined && privateKey !== undefined) {
+      throw new TypeError("give clientSecret or privateKey, not both");
+    }
+    if (clientSecret === undefined && privateKey === undefined && workloadToken === undefined) {
+      throw new TypeError("give a clientSecret, a privateKey or a workloadToken");
     }
     this.#options = options;
     this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
@@ -127,17 +145,7 @@ export class ClientCredentialsProvider implements HttpAuthProvider {
     scope: string | undefined,
   ): Promise<boolean> {
     const client = this.#client(server);
-    const workload = this.#options.workloadToken;
-    if (workload !== undefined) {
-      this.#tokens = await jwtBearerTokens(this.#fetch, server, client, {
-        resource,
-        scope,
-        assertion: await workload(),
-      });
-      this.#last = { server, resource };
-      return true;
-    }
-    const assertion =
+    const clientAssertion =
       client.authMethod === "private_key_jwt"
         ? await signClientAssertion({
             clientId: client.clientId,
@@ -147,7 +155,15 @@ export class ClientCredentialsProvider implements HttpAuthProvider {
             ...(this.#options.keyId !== undefined ? { keyId: this.#options.keyId } : {}),
           })
         : undefined;
-    this.#tokens = await clientCredentialsTokens(this.#fetch, server, client, { resource, scope, assertion });
+    const workload = this.#options.workloadToken;
+    if (workload === undefined) {
+      const grant = { resource, scope, assertion: clientAssertion };
+      this.#tokens = await clientCredentialsTokens(this.#fetch, server, client, grant);
+    } else {
+      const assertion = await workload({ issuer: server.issuer, resource, scope });
+      const grant = { resource, scope, assertion, clientAssertion };
+      this.#tokens = await jwtBearerTokens(this.#fetch, server, client, grant);
+    }
     this.#last = { server, resource };
     return true;
   }
@@ -162,10 +178,11 @@ export class ClientCredentialsProvider implements HttpAuthProvider {
         "the resource names an authorization server these credentials do not belong to",
       );
     }
-    const { clientId, clientSecret } = this.#options;
-    // The workload's JWT is the credential: the client itself authenticates with nothing more.
-    if (this.#options.workloadToken !== undefined)
+    const { clientId, clientSecret, privateKey } = this.#options;
+    // A workload JWT alone is the credential: the client itself authenticates with nothing more.
+    if (clientSecret === undefined && privateKey === undefined) {
       return { issuer: server.issuer, clientId, authMethod: "none" };
+    }
     const offered = server.tokenEndpointAuthMethods ?? ["client_secret_basic"];
     if (clientSecret === undefined) {
       if (!offered.includes("private_key_jwt")) {

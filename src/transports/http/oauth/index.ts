@@ -9,9 +9,14 @@
 export type { HttpAuthChallenge, HttpAuthProvider, HttpAuthRequest, HttpCredentials } from "../auth.js";
 export { type AssertionAlgorithm, importAssertionKey, signClientAssertion } from "./assertion.js";
 export { type BearerChallenge, parseBearerChallenge } from "./challenge.js";
-export { type ClientCredentialsOptions, ClientCredentialsProvider } from "./client-credentials.js";
+export {
+  type ClientCredentialsOptions,
+  ClientCredentialsProvider,
+  type GrantTarget,
+} from "./client-credentials.js";
 export type { AuthorizationServerMetadata, OAuthFetch, ProtectedResourceMetadata } from "./discovery.js";
 export { OAuthError } from "./errors.js";
+export { type IdJagOptions, idJagFromIdentityProvider } from "./id-jag.js";
 export {
   type OAuthClientOptions,
   OAuthClientProvider,

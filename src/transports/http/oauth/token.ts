@@ -196,7 +196,12 @@ export async function jwtBearerTokens(
   fetchImpl: OAuthFetch,
   server: AuthorizationServerMetadata,
   client: OAuthClientInformation,
-  grant: { resource: string; scope: string | undefined; assertion: string },
+  grant: {
+    resource: string;
+    scope: string | undefined;
+    assertion: string;
+    clientAssertion: string | undefined;
+  },
 ): Promise<OAuthTokens> {
   const params: Record<string, string> = {
     grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer",
@@ -204,6 +209,10 @@ export async function jwtBearerTokens(
     resource: grant.resource,
   };
   if (grant.scope !== undefined) params.scope = grant.scope;
+  if (grant.clientAssertion !== undefined) {
+    params.client_assertion_type = JWT_BEARER_ASSERTION;
+    params.client_assertion = grant.clientAssertion;
+  }
   const record = await tokenRequest(fetchImpl, server, client, params, undefined);
   return tokensFrom(record, server.issuer, grant.scope, undefined);
 }
