@@ -167,32 +167,48 @@ export async function exchangeCode(
   return tokensFrom(record, server.issuer, grant.scope, dpop);
 }
 
+/** A grant a service asks for itself: the optional scope and client assertion added, then asked. */
+async function serviceGrant(
+  fetchImpl: OAuthFetch,
+  server: AuthorizationServerMetadata,
+  client: OAuthClientInformation,
+  params: Record<string, string>,
+  extra: { scope: string | undefined; clientAssertion: string | undefined; dpop?: DpopKey },
+): Promise<OAuthTokens> {
+  if (extra.scope !== undefined) params.scope = extra.scope;
+  if (extra.clientAssertion !== undefined) {
+    params.client_assertion_type = JWT_BEARER_ASSERTION;
+    params.client_assertion = extra.clientAssertion;
+  }
+  const record = await tokenRequest(fetchImpl, server, client, params, extra.dpop);
+  return tokensFrom(record, server.issuer, extra.scope, extra.dpop);
+}
+
 /**
  * The client credentials grant (OAuth 2.1 §4.2, SEP-1046): a token for the client itself, with a
  * signed `assertion` when the client authenticates with `private_key_jwt`.
  */
-export async function clientCredentialsTokens(
+export function clientCredentialsTokens(
   fetchImpl: OAuthFetch,
   server: AuthorizationServerMetadata,
   client: OAuthClientInformation,
   grant: { resource: string; scope: string | undefined; assertion: string | undefined },
   dpop?: DpopKey,
 ): Promise<OAuthTokens> {
-  const params: Record<string, string> = { grant_type: "client_credentials", resource: grant.resource };
-  if (grant.scope !== undefined) params.scope = grant.scope;
-  if (grant.assertion !== undefined) {
-    params.client_assertion_type = JWT_BEARER_ASSERTION;
-    params.client_assertion = grant.assertion;
-  }
-  const record = await tokenRequest(fetchImpl, server, client, params, dpop);
-  return tokensFrom(record, server.issuer, grant.scope, dpop);
+  const params = { grant_type: "client_credentials", resource: grant.resource };
+  return serviceGrant(fetchImpl, server, client, params, {
+    scope: grant.scope,
+    clientAssertion: grant.assertion,
+    dpop,
+  });
 }
 
 /**
- * The JWT-bearer grant (RFC 7523 §2.1) of workload identity federation (SEP-1933): a token for a
- * JWT the workload's platform issued.
+ * The JWT-bearer grant (RFC 7523 §2.1): a token for a JWT someone else issued — a workload's
+ * platform (workload identity federation, SEP-1933) or an enterprise identity provider (an ID-JAG,
+ * SEP-990) — with the client's own assertion when it authenticates with `private_key_jwt`.
  */
-export async function jwtBearerTokens(
+export function jwtBearerTokens(
   fetchImpl: OAuthFetch,
   server: AuthorizationServerMetadata,
   client: OAuthClientInformation,
@@ -203,18 +219,12 @@ export async function jwtBearerTokens(
     clientAssertion: string | undefined;
   },
 ): Promise<OAuthTokens> {
-  const params: Record<string, string> = {
+  const params = {
     grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer",
     assertion: grant.assertion,
     resource: grant.resource,
   };
-  if (grant.scope !== undefined) params.scope = grant.scope;
-  if (grant.clientAssertion !== undefined) {
-    params.client_assertion_type = JWT_BEARER_ASSERTION;
-    params.client_assertion = grant.clientAssertion;
-  }
-  const record = await tokenRequest(fetchImpl, server, client, params, undefined);
-  return tokensFrom(record, server.issuer, grant.scope, undefined);
+  return serviceGrant(fetchImpl, server, client, params, grant);
 }
 
 /** Uses a refresh token; a server that rotates it gives a new one, otherwise the old one stays. */
