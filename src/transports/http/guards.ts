@@ -5,6 +5,7 @@ import type { AuthInfo } from "../../shared/dispatch.js";
 import { ErrorCode } from "../../types/core.js";
 import { errorResponse, type PlainReply } from "./body.js";
 import type { Incoming } from "./incoming.js";
+import { isLoopbackHostname } from "./loopback.js";
 import {
   missingScopes,
   type ProtectedResourceOptions,
@@ -29,20 +30,6 @@ export interface OriginGuardOptions {
    * `Origin` a loopback origin. `serveHttp` sets it for 127.0.0.1 / localhost / ::1 binds.
    */
   localhostOnly?: boolean;
-}
-
-const IPV4_LOOPBACK = /^127(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}$/;
-
-/**
- * True for `localhost`, `127.x.y.z` and `::1` (with or without brackets).
- *
- * @example
- * isLoopbackHostname("127.0.0.1"); // true
- * isLoopbackHostname("localhost.evil.com"); // false
- */
-export function isLoopbackHostname(hostname: string): boolean {
-  const name = hostname.toLowerCase();
-  return name === "localhost" || IPV4_LOOPBACK.test(name) || name === "[::1]" || name === "::1";
 }
 
 /** Splits `host[:port]` (IPv6 in brackets); `undefined` when malformed. */

@@ -18,11 +18,12 @@ export type {
 export { DEFAULT_MAX_BODY_BYTES } from "./body.js";
 export { type StreamableHttpClientOptions, StreamableHttpClientTransport } from "./client.js";
 export { HttpStatusError, HttpTransportError } from "./errors.js";
-export { type AuthOptions, isLoopbackHostname, type OriginGuardOptions } from "./guards.js";
+export type { AuthOptions, OriginGuardOptions } from "./guards.js";
 export { createHttpHandler, type FetchHandler, type HttpHandlerOptions } from "./handler.js";
 export { decodeHeaderValue, encodeHeaderValue, type HeaderDecodeResult, HttpHeader } from "./headers.js";
 export { LegacyHttpClientTransport } from "./legacy-client.js";
 export type { LegacyHttpOptions } from "./legacy-sessions.js";
+export { isLoopbackHostname } from "./loopback.js";
 export {
   createResourceMetadataHandler,
   type ProtectedResourceOptions,

@@ -7,6 +7,7 @@ import { type AssertionAlgorithm, importAssertionKey, signClientAssertion } from
 import type { AuthorizationServerMetadata, OAuthFetch } from "./discovery.js";
 import { OAuthError } from "./errors.js";
 import { bearerOf, chooseScope, judgeRefusal, locateAuthorizationServer } from "./recovery.js";
+import { chooseAuthMethod } from "./registration.js";
 import { SingleFlight } from "./single-flight.js";
 import {
   clientCredentialsTokens,
@@ -183,21 +184,14 @@ export class ClientCredentialsProvider implements HttpAuthProvider {
     if (clientSecret === undefined && privateKey === undefined) {
       return { issuer: server.issuer, clientId, authMethod: "none" };
     }
-    const offered = server.tokenEndpointAuthMethods ?? ["client_secret_basic"];
     if (clientSecret === undefined) {
-      if (!offered.includes("private_key_jwt")) {
+      if (!(server.tokenEndpointAuthMethods ?? ["client_secret_basic"]).includes("private_key_jwt")) {
         throw new OAuthError("unsupported_auth_method", "the token endpoint does not accept private_key_jwt");
       }
       return { issuer: server.issuer, clientId, authMethod: "private_key_jwt" };
     }
-    const method = offered.includes("client_secret_basic")
-      ? "client_secret_basic"
-      : offered.includes("client_secret_post")
-        ? "client_secret_post"
-        : undefined;
-    if (method === undefined) {
-      throw new OAuthError("unsupported_auth_method", "the token endpoint accepts no client secret");
-    }
+    // The registration rule: the first secret method the server lists (basic, then post).
+    const method = chooseAuthMethod(server.tokenEndpointAuthMethods?.filter((m) => m !== "none"));
     return { issuer: server.issuer, clientId, clientSecret, authMethod: method };
   }
 

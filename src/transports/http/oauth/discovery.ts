@@ -3,6 +3,7 @@
  * and the server's own metadata (RFC 8414, or OpenID Connect Discovery), in the orders the MCP
  * authorization spec gives, each document checked before anything in it is used.
  */
+import { isLoopbackHostname } from "../loopback.js";
 import { OAuthError } from "./errors.js";
 
 /** The fetch the OAuth client uses for every request it makes. */
@@ -33,15 +34,10 @@ export interface AuthorizationServerMetadata {
   readonly clientIdMetadataDocumentSupported: boolean;
 }
 
-/** True for a host name of this machine (`localhost`, `127.x.y.z`, `[::1]`). */
-export function isLoopbackHost(host: string): boolean {
-  return host === "localhost" || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
-
 /** HTTPS, or plain HTTP to this machine only (what the MCP spec allows for development). */
 export function secureEnough(url: URL): boolean {
   if (url.protocol === "https:") return true;
-  return url.protocol === "http:" && isLoopbackHost(url.hostname);
+  return url.protocol === "http:" && isLoopbackHostname(url.hostname);
 }
 
 /**
@@ -50,7 +46,8 @@ export function secureEnough(url: URL): boolean {
  * server — a remote server's metadata must not steer the client to services on its own host.
  */
 export function reachable(url: URL, local: boolean): boolean {
-  if (isLoopbackHost(url.hostname)) return local && (url.protocol === "http:" || url.protocol === "https:");
+  if (isLoopbackHostname(url.hostname))
+    return local && (url.protocol === "http:" || url.protocol === "https:");
   return url.protocol === "https:";
 }
 
@@ -127,7 +124,7 @@ export async function discoverResource(
   const candidates: URL[] = [];
   if (resourceMetadata !== undefined && URL.canParse(resourceMetadata)) {
     const hinted = new URL(resourceMetadata);
-    if (reachable(hinted, isLoopbackHost(server.hostname))) candidates.push(hinted);
+    if (reachable(hinted, isLoopbackHostname(server.hostname))) candidates.push(hinted);
   }
   const path = trimmedPath(server);
   if (path !== "") candidates.push(new URL(`/.well-known/oauth-protected-resource${path}`, server.origin));
