@@ -47,9 +47,11 @@ export async function cliAuth(
       throw new UsageError(`the environment variable ${auth.env} is not set`);
     return { provider: () => token, close: async () => {} };
   }
-  const store = auth.store === undefined ? undefined : fileStore(auth.store);
-  // Read once here, so a loose or broken store file is a usage error rather than a failed request.
-  await store?.load();
+  const file = auth.store === undefined ? undefined : fileStore(auth.store);
+  // Read once, here, so a loose or broken store file is a usage error rather than a failed request;
+  // the provider then gets what was read.
+  const initial = await file?.load();
+  const store = file && { load: () => initial, save: file.save };
   const callback = await listenForCallback(auth.port);
   const secret = context.env.ROUNDTRIP_OAUTH_CLIENT_SECRET;
   const provider = new OAuthClientProvider({
