@@ -1,9 +1,12 @@
 import {
   CACHEABLE_METHODS,
+  declaresTasks,
   describeFailure,
+  describeTaskProblem,
   ErrorCode,
   INPUT_REQUIRED_METHODS,
   isCoreMethod,
+  isTaskStatus,
   McpError,
   METHOD_RULES,
   MetaKey,
@@ -72,10 +75,31 @@ export function finishResult(
     if (valid && !valid(result)) {
       throw invalidResult(`not a valid ${method} result (${describeFailure(valid, result)})`);
     }
+  } else if (resultType === "task") {
+    checkCreateTaskResult(method, result, declared);
   } else {
     throw invalidResult(`unknown resultType ${JSON.stringify(resultType)}`);
   }
   return stamp(method, result, resultType, rules);
+}
+
+/**
+ * A task handle goes only to a `tools/call` whose request declared the Tasks extension (a MUST), and
+ * carries the task metadata alone: its payload lives on `tasks/get`, and MRTR's `requestState` never
+ * leaks into it.
+ */
+function checkCreateTaskResult(method: string, result: Record<string, unknown>, declared: ClientCapabilities): void {
+  if (method !== "tools/call") throw invalidResult(`${method} cannot answer with a task`);
+  if (!declaresTasks(declared)) {
+    throw invalidResult("a task was returned to a request that did not declare the tasks extension");
+  }
+  if (!isTaskStatus(result.status)) throw invalidResult("a CreateTaskResult needs a task status");
+  // The metadata only: whatever the seed status, its payload is read through tasks/get.
+  const problem = describeTaskProblem({ ...result, status: "working" });
+  if (problem) throw invalidResult(`not a valid CreateTaskResult (${problem})`);
+  for (const field of ["requestState", "inputRequests", "result", "error"]) {
+    if (field in result) throw invalidResult(`a CreateTaskResult cannot carry ${field}`);
+  }
 }
 
 /** The stamps of a checked result: `resultType`, cache hints where they belong, the serverInfo `_meta`. */

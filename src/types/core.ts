@@ -8,4 +8,5 @@ export * from "./constants.js";
 export * from "./errors.js";
 export * from "./guards.js";
 export * from "./method-table.js";
+export * from "./tasks.js";
 export * from "./versions.js";

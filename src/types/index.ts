@@ -17,5 +17,6 @@ export * from "./notifications.js";
 export * from "./prompts.js";
 export * from "./resources.js";
 export * from "./result.js";
+export * from "./tasks.js";
 export * from "./tools.js";
 export * from "./versions.js";

@@ -4,7 +4,7 @@
  * from a message body. Web-standard only (`atob`/`btoa`, `TextEncoder`): this file also runs on
  * Workers, Deno and Bun.
  */
-import { isCoreMethod, METHOD_RULES, MetaKey } from "../../types/core.js";
+import { isCoreMethod, isTaskMethod, METHOD_RULES, MetaKey } from "../../types/core.js";
 
 /**
  * Header names, spelled as the spec does (header names are case-insensitive on the wire).
@@ -105,9 +105,14 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** The body value a named method mirrors into `Mcp-Name` (`params.name` or `params.uri`). */
-export function nameParamOf(method: string): "name" | "uri" | undefined {
-  return isCoreMethod(method) ? METHOD_RULES[method].nameParam : undefined;
+/**
+ * The body value a named method mirrors into `Mcp-Name`: `params.name` or `params.uri`, and
+ * `params.taskId` for the Tasks extension's methods (so a balancer can route a task's requests to
+ * the instance that holds it).
+ */
+export function nameParamOf(method: string): "name" | "uri" | "taskId" | undefined {
+  if (isCoreMethod(method)) return METHOD_RULES[method].nameParam;
+  return isTaskMethod(method) ? "taskId" : undefined;
 }
 
 /** `params._meta["io.modelcontextprotocol/protocolVersion"]`, when it is a string. */
@@ -119,7 +124,8 @@ export function envelopeVersionOf(params: unknown): string | undefined {
 
 /**
  * The standard headers a client sends with one message: `MCP-Protocol-Version` (from the
- * envelope), `Mcp-Method`, and `Mcp-Name` for `tools/call`, `prompts/get` and `resources/read`.
+ * envelope), `Mcp-Method`, and `Mcp-Name` for `tools/call`, `prompts/get`, `resources/read` and the
+ * `tasks/*` methods.
  *
  * @example
  * standardHeadersFor({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "add", _meta } });
