@@ -29,6 +29,7 @@ import {
   withOutcome,
 } from "roundtrip-mcp/server";
 import { z } from "zod";
+import { registerTaskTools } from "./everything-tasks.js";
 
 // A 1×1 PNG (red pixel).
 const PNG_BASE64 =
@@ -623,6 +624,7 @@ export function createEverythingServer(): MCPServer {
     ({ id }) => JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }),
   );
 
+  registerTaskTools(mcp);
   return mcp;
 }
 

@@ -1,3 +1,4 @@
+import { TASKS_EXTENSION } from "../types/core.js";
 import type { ServerCapabilities } from "../types/index.js";
 
 /**
@@ -22,6 +23,8 @@ export function deriveCapabilities(
     capabilities.resources = listChanged ? { subscribe: true, listChanged: true } : {};
   }
   if (methods.has("completion/complete")) capabilities.completions = {};
+  // Serving tasks/get is what the Tasks extension's advertisement promises.
+  if (methods.has("tasks/get")) capabilities.extensions = { [TASKS_EXTENSION]: {} };
   for (const [key, value] of Object.entries(extra)) {
     const current = capabilities[key];
     capabilities[key] =

@@ -18,3 +18,4 @@ export { logLevelAllows, sendLog, sendProgress } from "./notify.js";
 export { CONSERVATIVE_CACHE_HINTS } from "./outbound.js";
 export { Server, type ServerOptions } from "./server.js";
 export * from "./state/index.js";
+export * from "./tasks/index.js";

@@ -88,7 +88,11 @@ export function finishResult(
  * carries the task metadata alone: its payload lives on `tasks/get`, and MRTR's `requestState` never
  * leaks into it.
  */
-function checkCreateTaskResult(method: string, result: Record<string, unknown>, declared: ClientCapabilities): void {
+function checkCreateTaskResult(
+  method: string,
+  result: Record<string, unknown>,
+  declared: ClientCapabilities,
+): void {
   if (method !== "tools/call") throw invalidResult(`${method} cannot answer with a task`);
   if (!declaresTasks(declared)) {
     throw invalidResult("a task was returned to a request that did not declare the tasks extension");

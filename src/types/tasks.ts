@@ -65,7 +65,13 @@ export interface UpdateTaskParams {
   inputResponses: InputResponses;
 }
 
-const STATUSES: ReadonlySet<string> = new Set(["working", "input_required", "completed", "failed", "cancelled"]);
+const STATUSES: ReadonlySet<string> = new Set([
+  "working",
+  "input_required",
+  "completed",
+  "failed",
+  "cancelled",
+]);
 
 /** The statuses a task never leaves. */
 export const TERMINAL_TASK_STATUSES: ReadonlySet<TaskStatus> = new Set<TaskStatus>([
@@ -118,7 +124,8 @@ export function describeTaskProblem(value: unknown): string | undefined {
   }
   if (typeof value.createdAt !== "string") return "createdAt must be an ISO 8601 string";
   if (typeof value.lastUpdatedAt !== "string") return "lastUpdatedAt must be an ISO 8601 string";
-  if (value.ttlMs !== null && !isPositiveInteger(value.ttlMs)) return "ttlMs must be null or a positive integer";
+  if (value.ttlMs !== null && !isPositiveInteger(value.ttlMs))
+    return "ttlMs must be null or a positive integer";
   if (value.pollIntervalMs !== undefined && !isPositiveInteger(value.pollIntervalMs)) {
     return "pollIntervalMs must be a positive integer";
   }
@@ -133,7 +140,9 @@ export function describeTaskProblem(value: unknown): string | undefined {
     case "completed":
       return isRecord(value.result) ? undefined : "a completed task needs a result object";
     case "failed":
-      return isRecord(value.error) && typeof value.error.code === "number" && typeof value.error.message === "string"
+      return isRecord(value.error) &&
+        typeof value.error.code === "number" &&
+        typeof value.error.message === "string"
         ? undefined
         : "a failed task needs an error with a numeric code and a message";
     default:

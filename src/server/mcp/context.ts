@@ -11,6 +11,7 @@ import type {
 import { missingCapabilityFor } from "../capability-gate.js";
 import type { AuthInfo, ServerRequestContext } from "../context.js";
 import { sendLog, sendProgress } from "../notify.js";
+import { type TaskHandle, taskHandleOf } from "../tasks/control.js";
 
 /** Reads a resource as a nested, first-round request (no outer answers, no outer state). */
 export type NestedResourceReader = (
@@ -69,9 +70,20 @@ export class Context {
     return this.request.authInfo;
   }
 
-  /** Fires when the client cancels the request or disconnects. */
+  /**
+   * Fires when the client cancels the request or disconnects; for a call that became a task, when
+   * the client cancels the task (`tasks/cancel`) or the task expires.
+   */
   get signal(): AbortSignal {
     return this.request.signal;
+  }
+
+  /**
+   * The task this call may run as: set for a task-capable tool called by a client that declared the
+   * Tasks extension (its `taskId` appears once the call outlasts `immediateResultMs`).
+   */
+  get task(): TaskHandle | undefined {
+    return taskHandleOf(this.request);
   }
 
   /**

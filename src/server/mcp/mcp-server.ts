@@ -2,6 +2,7 @@ import type { DispatchContext, Dispatcher } from "../../shared/dispatch.js";
 import { ErrorCode, LATEST_PROTOCOL_VERSION, McpError } from "../../types/core.js";
 import type {
   CacheHints,
+  CallToolRequestParams,
   CompleteRequestParams,
   CompleteResult,
   ContentBlock,
@@ -18,9 +19,12 @@ import { deriveContext, type Logger, type ServerRequestContext } from "../contex
 import type { LegacyOptions, LegacyShimOptions } from "../legacy/options.js";
 import type { LegacyService } from "../legacy/service.js";
 import { consoleLogger } from "../logger.js";
+import { finishResult } from "../outbound.js";
 import { Server } from "../server.js";
 import { RequestStateBoundary } from "../state/boundary.js";
 import { RequestStateSecurity } from "../state/policy.js";
+import { TaskService } from "../tasks/service.js";
+import { type TaskOptions, TaskStore } from "../tasks/store.js";
 import { Context } from "./context.js";
 import { type ArgumentCompleter, type PromptConfig, PromptRegistry, type PromptReturn } from "./prompts.js";
 import { schemaProperties, withResolvers } from "./resolvers/consumer.js";
@@ -59,6 +63,11 @@ export interface MCPServerOptions {
   legacyShim?: boolean | LegacyShimOptions;
   /** Serving 2025 clients through `initialize` (default on); `false` makes the server modern-only. */
   legacy?: LegacyOptions | false;
+  /**
+   * How tools registered with `task` run as tasks (the Tasks extension, advertised as soon as one
+   * such tool exists): TTL, suggested polling interval, how long a call may answer inline, capacity.
+   */
+  tasks?: TaskOptions;
 }
 
 /** Arguments a handler receives for a given schema (no schema: an empty object). */
@@ -117,6 +126,8 @@ export class MCPServer implements Dispatcher {
   readonly #tools: ToolRegistry;
   readonly #prompts = new PromptRegistry();
   readonly #resources = new ResourceRegistry();
+  readonly #taskOptions: TaskOptions | undefined;
+  #tasks: TaskService | undefined;
 
   constructor(name: string, options: MCPServerOptions = {}) {
     const explicit = options.requestStateSecurity;
@@ -137,6 +148,9 @@ export class MCPServer implements Dispatcher {
           : { ...options.legacy, shim: options.legacyShim ?? options.legacy?.shim },
     });
     this.#tools = new ToolRegistry(logger);
+    this.#taskOptions = options.tasks;
+    // Checked now, so a bad option fails at construction rather than at the first task tool.
+    if (options.tasks) new TaskStore(options.tasks);
     const security = explicit ?? RequestStateSecurity.ephemeral();
     this.server.middleware.push(
       new RequestStateBoundary(security, { defaultAudience: name === "" ? "mcp-server" : name }),
@@ -192,14 +206,38 @@ export class MCPServer implements Dispatcher {
       const run = withResolvers(`Tool ${name}`, resolve, schemaProperties(inputSchema), body);
       return async (args, ctx) => (await run(args, ctx)) as ToolReturn;
     });
+    if (config.task !== undefined) this.#enableTasks();
     this.server.notifyToolsListChanged();
     if (!this.server.hasHandler("tools/call")) {
       this.server.setRequestHandler("tools/list", () => ({ tools: this.#tools.list() }));
-      this.server.setRequestHandler("tools/call", (ctx, params) =>
-        this.#tools.call(params as never, this.#context(ctx)),
-      );
+      this.server.setRequestHandler("tools/call", (ctx, params) => this.#callTool(ctx, params as never));
     }
     return definition;
+  }
+
+  #callTool(ctx: ServerRequestContext, params: CallToolRequestParams): Promise<unknown> {
+    const support = this.#tasks ? this.#tools.taskSupport(params.name) : undefined;
+    if (support === undefined || this.#tasks === undefined)
+      return this.#tools.call(params, this.#context(ctx));
+    return this.#tasks.call(support, ctx, (entry, entryCtx) =>
+      this.#tools.call(entry as CallToolRequestParams, this.#context(entryCtx)),
+    );
+  }
+
+  #enableTasks(): void {
+    if (this.#tasks) return;
+    const tasks = new TaskService(new TaskStore(this.#taskOptions), {
+      logger: this.server.logger,
+      finishToolResult: (result, ctx) =>
+        finishResult("tools/call", result, ctx.clientCapabilities, {
+          serverInfo: this.server.serverInfo,
+          cacheHints: {},
+        }),
+    });
+    for (const [method, handler] of Object.entries(tasks.handlers())) {
+      this.server.setRequestHandler(method, handler);
+    }
+    this.#tasks = tasks;
   }
 
   /**

@@ -8,6 +8,7 @@ import type {
   ToolAnnotations,
 } from "../../types/index.js";
 import type { Logger } from "../context.js";
+import type { TaskSupport } from "../tasks/service.js";
 import type { Context } from "./context.js";
 import {
   isCallToolResult,
@@ -29,6 +30,12 @@ export interface ToolConfig<Input extends SchemaLike | undefined = SchemaLike | 
   annotations?: ToolAnnotations;
   icons?: Icon[];
   _meta?: Record<string, unknown>;
+  /**
+   * Run as a task (the Tasks extension) for clients that declare it, when the call outlasts the
+   * server's `tasks.immediateResultMs`. `"required"` refuses other clients with -32021; `"optional"`
+   * runs inline for them. Default: never a task.
+   */
+  task?: TaskSupport;
 }
 
 /** Runs one call of a registered tool with validated arguments. */
@@ -39,6 +46,7 @@ interface RegisteredTool {
   readonly input: CompiledSchema<Record<string, unknown>>;
   readonly output: CompiledSchema | undefined;
   readonly run: ToolRunner;
+  readonly task: TaskSupport | undefined;
 }
 
 const NO_ARGUMENTS = { type: "object", properties: {} };
@@ -79,12 +87,17 @@ export class ToolRegistry {
     if (config.annotations !== undefined) definition.annotations = config.annotations;
     if (config.icons !== undefined) definition.icons = config.icons;
     if (config._meta !== undefined) definition._meta = config._meta;
-    this.#tools.set(name, { definition, input, output, run });
+    this.#tools.set(name, { definition, input, output, run, task: config.task });
     return definition;
   }
 
   list(): Tool[] {
     return [...this.#tools.values()].map((tool) => tool.definition);
+  }
+
+  /** Whether a tool may run as a task (undefined: never, or no such tool). */
+  taskSupport(name: string): TaskSupport | undefined {
+    return this.#tools.get(name)?.task;
   }
 
   /** The advertised input schema of a tool (for `x-mcp-header` checks), if it exists. */

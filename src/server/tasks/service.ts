@@ -1,0 +1,272 @@
+import {
+  declaresTasks,
+  ErrorCode,
+  isInputRequiredResult,
+  McpError,
+  TASKS_REQUIRED_CAPABILITIES,
+  TaskMethod,
+  validInputRequests,
+  validInputResponse,
+} from "../../types/core.js";
+import type {
+  CreateTaskResult,
+  ErrorObject,
+  InputRequests,
+  InputResponse,
+  InputResponses,
+  ResultObject,
+} from "../../types/index.js";
+import { assertInputRequestsDeclared } from "../capability-gate.js";
+import { deriveContext, type Logger, type ServerRequestContext } from "../context.js";
+import type { RequestHandler } from "../handlers.js";
+import { authenticatedPrincipal } from "../state/principal.js";
+import { TaskControl } from "./control.js";
+import type { TaskRecord } from "./record.js";
+import type { TaskStore } from "./store.js";
+
+/** Whether a tool may run as a task: `"required"` refuses clients without the extension (-32021). */
+export type TaskSupport = "optional" | "required";
+
+/** Runs one (re-)entry of a tool with the given params and context. */
+export type ToolEntry = (params: Record<string, unknown>, ctx: ServerRequestContext) => Promise<ResultObject>;
+
+/** What the service needs from the server that owns it. */
+export interface TaskServiceHost {
+  readonly logger: Logger;
+  /** The outbound rules of a `tools/call` result: checks and stamps it as the wire would carry it. */
+  finishToolResult(result: ResultObject, ctx: ServerRequestContext): ResultObject;
+}
+
+/** First pause before re-entering a handler whose round carried only `requestState`, then doubled. */
+const STATE_ONLY_PAUSE_MS = 50;
+const STATE_ONLY_PAUSE_CAP_MS = 1_000;
+
+type Outcome = { ok: true; value: ResultObject } | { ok: false; error: unknown };
+
+function settle(promise: Promise<ResultObject>): Promise<Outcome> {
+  return promise.then(
+    (value) => ({ ok: true, value }),
+    (error: unknown) => ({ ok: false, error }),
+  );
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
+
+function taskIdOf(params: Readonly<Record<string, unknown>>): string {
+  const taskId = params.taskId;
+  if (typeof taskId !== "string" || taskId === "") {
+    throw new McpError(ErrorCode.InvalidParams, "Invalid params: taskId must be a non-empty string");
+  }
+  return taskId;
+}
+
+/** The retry's params: the original call with this round's answers and the handler's plaintext state. */
+function reentryParams(
+  params: Readonly<Record<string, unknown>>,
+  answers: InputResponses | undefined,
+  requestState: string | undefined,
+): Record<string, unknown> {
+  const next: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(params)) {
+    if (key !== "inputResponses" && key !== "requestState") next[key] = value;
+  }
+  if (answers !== undefined) next.inputResponses = answers;
+  if (requestState !== undefined) next.requestState = requestState;
+  return next;
+}
+
+/**
+ * The Tasks extension (SEP-2663) for an MCPServer's task-capable tools. A call from a client that
+ * declared the extension starts as usual; if it has not finished, failed or asked a question
+ * within `immediateResultMs`, it becomes a task: the client gets a `CreateTaskResult` and the
+ * handler keeps running under the task's signal. An `InputRequiredResult` it returns later parks
+ * the task in `input_required`, and the answers from `tasks/update` re-enter it exactly as an MRTR
+ * retry would, its `requestState` kept server-side in plaintext. So one handler serves both.
+ */
+export class TaskService {
+  readonly store: TaskStore;
+  readonly #host: TaskServiceHost;
+
+  constructor(store: TaskStore, host: TaskServiceHost) {
+    this.store = store;
+    this.#host = host;
+  }
+
+  /** Serves one `tools/call` of a task-capable tool; `entry` runs the tool itself. */
+  async call(support: TaskSupport, ctx: ServerRequestContext, entry: ToolEntry): Promise<ResultObject> {
+    if (!declaresTasks(ctx.clientCapabilities)) {
+      if (support === "optional") return entry(ctx.params, ctx);
+      throw new McpError(
+        ErrorCode.MissingRequiredClientCapability,
+        `Tool ${String(ctx.params.name)} runs only as a task: declare the io.modelcontextprotocol/tasks extension`,
+        { requiredCapabilities: TASKS_REQUIRED_CAPABILITIES },
+      );
+    }
+    if (!this.store.makeRoom()) {
+      if (support === "optional") return entry(ctx.params, ctx);
+      throw new McpError(ErrorCode.InternalError, "The server holds too many tasks; try again later");
+    }
+    const controller = new AbortController();
+    const control = new TaskControl();
+    // Until the call becomes a task, cancelling the request cancels the work; afterwards only
+    // tasks/cancel and expiry do, since the request that started it is over.
+    const request = ctx.signal;
+    const forward = () => controller.abort();
+    request.addEventListener("abort", forward, { once: true });
+    const taskCtx = deriveContext(ctx, Object.assign({ signal: controller.signal }, control.carriedBy()));
+    const first = settle(entry(ctx.params, taskCtx));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const window = new Promise<undefined>((resolve) => {
+      timer = setTimeout(resolve, this.store.immediateResultMs, undefined);
+    });
+    const early = await Promise.race([first, window]);
+    clearTimeout(timer);
+    request.removeEventListener("abort", forward);
+    if (early !== undefined) {
+      if (early.ok) return early.value;
+      throw early.error;
+    }
+    const record = this.store.create(authenticatedPrincipal(ctx), controller);
+    control.attach(record);
+    void this.#drive(record, first, taskCtx, entry);
+    const created: CreateTaskResult = { resultType: "task", ...record.snapshot() };
+    return created as unknown as ResultObject;
+  }
+
+  /** The handlers of `tasks/get`, `tasks/update` and `tasks/cancel`. */
+  handlers(): Record<string, RequestHandler<Record<string, unknown>, unknown>> {
+    return {
+      [TaskMethod.Get]: (ctx, params) => this.#record(ctx, params).snapshot(),
+      [TaskMethod.Update]: (ctx, params) => {
+        const record = this.#record(ctx, params);
+        record.answer(this.#outstandingAnswers(record, params.inputResponses));
+        return {};
+      },
+      [TaskMethod.Cancel]: (ctx, params) => {
+        const record = this.#record(ctx, params);
+        record.cancel("Cancelled by the client");
+        return {};
+      },
+    };
+  }
+
+  #record(ctx: ServerRequestContext, params: Readonly<Record<string, unknown>>): TaskRecord {
+    if (!declaresTasks(ctx.clientCapabilities)) {
+      throw new McpError(
+        ErrorCode.MissingRequiredClientCapability,
+        `${ctx.method} needs the io.modelcontextprotocol/tasks extension declared on the request`,
+        { requiredCapabilities: TASKS_REQUIRED_CAPABILITIES },
+      );
+    }
+    return this.store.get(taskIdOf(params), authenticatedPrincipal(ctx));
+  }
+
+  /**
+   * The answers that count: keys not outstanding are ignored unread (the spec's SHOULD), and an
+   * answer to an outstanding key must be a well-formed response, or nothing is applied.
+   */
+  #outstandingAnswers(record: TaskRecord, inputResponses: unknown): Record<string, InputResponse> {
+    if (typeof inputResponses !== "object" || inputResponses === null || Array.isArray(inputResponses)) {
+      throw new McpError(ErrorCode.InvalidParams, "Invalid params: inputResponses must be an object");
+    }
+    const answers: Record<string, InputResponse> = {};
+    for (const [key, response] of Object.entries(inputResponses)) {
+      if (!record.isOutstanding(key)) continue;
+      if (!validInputResponse(response)) {
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `Invalid params: inputResponses.${key} is not a valid response`,
+        );
+      }
+      answers[key] = response as InputResponse;
+    }
+    return answers;
+  }
+
+  /** Runs the task to its end: each `InputRequiredResult` becomes a round of questions, then a re-entry. */
+  async #drive(
+    record: TaskRecord,
+    first: Promise<Outcome>,
+    ctx: ServerRequestContext,
+    entry: ToolEntry,
+  ): Promise<void> {
+    let outcome = await first;
+    let stateOnlyPause = STATE_ONLY_PAUSE_MS;
+    for (;;) {
+      if (record.terminal) return;
+      if (!outcome.ok) {
+        this.#fail(record, outcome.error);
+        return;
+      }
+      const result = outcome.value;
+      if (!isInputRequiredResult(result)) {
+        try {
+          record.complete(this.#host.finishToolResult(result, ctx));
+        } catch (error) {
+          this.#fail(record, error);
+        }
+        return;
+      }
+      const requests = result.inputRequests;
+      let answers: InputResponses | undefined;
+      if (requests !== undefined && Object.keys(requests).length > 0) {
+        try {
+          this.#checkRequests(requests, ctx);
+        } catch (error) {
+          this.#fail(record, error);
+          return;
+        }
+        answers = await record.ask(requests);
+        if (answers === undefined) return;
+        stateOnlyPause = STATE_ONLY_PAUSE_MS;
+      } else {
+        // A state-only round means "not yet": the server paces itself as a client would.
+        await pause(stateOnlyPause, record.controller.signal);
+        stateOnlyPause = Math.min(stateOnlyPause * 2, STATE_ONLY_PAUSE_CAP_MS);
+        if (record.terminal) return;
+      }
+      const params = reentryParams(ctx.params, answers, result.requestState);
+      outcome = await settle(entry(params, deriveContext(ctx, { params })));
+    }
+  }
+
+  #checkRequests(requests: InputRequests, ctx: ServerRequestContext): void {
+    if (!validInputRequests(requests)) {
+      throw new McpError(ErrorCode.InternalError, "Handler returned an invalid result", {
+        detail: "inputRequests holds something that is not an embedded request",
+      });
+    }
+    assertInputRequestsDeclared(requests, ctx.clientCapabilities);
+  }
+
+  #fail(record: TaskRecord, error: unknown): void {
+    const wire = this.#wireError(record, error);
+    record.fail(wire, `Tool execution failed: ${wire.message}`);
+  }
+
+  #wireError(record: TaskRecord, error: unknown): ErrorObject {
+    if (error instanceof McpError) {
+      if (error.code === ErrorCode.InternalError && error.message === "Handler returned an invalid result") {
+        this.#host.logger.error(
+          `task ${record.taskId}: handler returned an invalid result: ${String((error.data as { detail?: unknown })?.detail)}`,
+        );
+        return { code: error.code, message: error.message };
+      }
+      return error.toErrorObject();
+    }
+    this.#host.logger.error(
+      `task ${record.taskId} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
+    return { code: ErrorCode.InternalError, message: "Internal error" };
+  }
+}

@@ -1,0 +1,139 @@
+import { ErrorCode, McpError } from "../../types/core.js";
+import { TaskRecord } from "./record.js";
+
+/**
+ * How an MCPServer runs tasks (the Tasks extension, `io.modelcontextprotocol/tasks`).
+ *
+ * @example
+ * const mcp = new MCPServer("jobs", { tasks: { ttlMs: 600_000, pollIntervalMs: 2_000 } });
+ */
+export interface TaskOptions {
+  /** How long a task stays readable after its creation, in ms (default one hour). Then it is dropped. */
+  ttlMs?: number;
+  /** The polling interval suggested to clients, in ms (default 1,000). */
+  pollIntervalMs?: number;
+  /**
+   * How long a call to a task-capable tool may run before it becomes a task, in ms (default 50): a
+   * call that finishes, fails or asks a question sooner answers inline, as without tasks.
+   */
+  immediateResultMs?: number;
+  /** Most tasks held at once (default 1,000); finished ones are dropped first to make room. */
+  maxTasks?: number;
+}
+
+export const DEFAULT_TASK_TTL_MS = 3_600_000;
+export const DEFAULT_TASK_POLL_INTERVAL_MS = 1_000;
+export const DEFAULT_IMMEDIATE_RESULT_MS = 50;
+export const DEFAULT_MAX_TASKS = 1_000;
+
+function positiveInteger(
+  value: number | undefined,
+  fallback: number,
+  what: string,
+  allowZero = false,
+): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < (allowZero ? 0 : 1)) {
+    throw new TypeError(`${what} must be a ${allowZero ? "non-negative" : "positive"} integer`);
+  }
+  return value;
+}
+
+/** The refusal for an unknown, expired or someone else's task: the same answer, so ids leak nothing. */
+export function taskNotFound(): McpError {
+  return new McpError(ErrorCode.InvalidParams, "Failed to retrieve task: Task not found");
+}
+
+/**
+ * The tasks of one server, in memory: created with an unguessable id, readable by their creator
+ * only, and dropped when their TTL ends (a running one is cancelled first).
+ */
+export class TaskStore {
+  readonly ttlMs: number;
+  readonly pollIntervalMs: number;
+  readonly immediateResultMs: number;
+  readonly maxTasks: number;
+  readonly #tasks = new Map<string, TaskRecord>();
+  readonly #expiries = new Map<string, ReturnType<typeof setTimeout>>();
+  readonly #onChange: (record: TaskRecord) => void;
+
+  constructor(options: TaskOptions = {}, onChange: (record: TaskRecord) => void = () => {}) {
+    this.ttlMs = positiveInteger(options.ttlMs, DEFAULT_TASK_TTL_MS, "tasks.ttlMs");
+    this.pollIntervalMs = positiveInteger(
+      options.pollIntervalMs,
+      DEFAULT_TASK_POLL_INTERVAL_MS,
+      "tasks.pollIntervalMs",
+    );
+    this.immediateResultMs = positiveInteger(
+      options.immediateResultMs,
+      DEFAULT_IMMEDIATE_RESULT_MS,
+      "tasks.immediateResultMs",
+      true,
+    );
+    this.maxTasks = positiveInteger(options.maxTasks, DEFAULT_MAX_TASKS, "tasks.maxTasks");
+    this.#onChange = onChange;
+  }
+
+  get size(): number {
+    return this.#tasks.size;
+  }
+
+  /** True when a new task fits, after dropping the oldest finished task if needed. */
+  makeRoom(): boolean {
+    if (this.#tasks.size < this.maxTasks) return true;
+    for (const record of this.#tasks.values()) {
+      if (record.terminal) {
+        this.#forget(record.taskId);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Creates a task; it is readable at once (the spec's durable-creation MUST). `controller` is the
+   * one the work already runs under: cancelling or expiring the task aborts it.
+   */
+  create(principal: string | undefined, controller: AbortController): TaskRecord {
+    const record = new TaskRecord({
+      controller,
+      // 122 random bits: task ids work as bearer handles, so they must not be guessable.
+      taskId: globalThis.crypto.randomUUID(),
+      now: Date.now(),
+      ttlMs: this.ttlMs,
+      pollIntervalMs: this.pollIntervalMs,
+      principal,
+      onChange: this.#onChange,
+    });
+    this.#tasks.set(record.taskId, record);
+    const expiry = setTimeout(() => {
+      record.cancel("The task expired");
+      this.#forget(record.taskId);
+    }, this.ttlMs);
+    // An expiry timer must never keep a process alive on its own.
+    (expiry as { unref?: () => void }).unref?.();
+    this.#expiries.set(record.taskId, expiry);
+    return record;
+  }
+
+  /** The task, if it exists and belongs to `principal`; else the one not-found error. */
+  get(taskId: string, principal: string | undefined): TaskRecord {
+    const record = this.#tasks.get(taskId);
+    if (!record || record.principal !== principal) throw taskNotFound();
+    return record;
+  }
+
+  /** Cancels every running task and forgets them all (server shutdown). */
+  clear(): void {
+    for (const record of [...this.#tasks.values()]) {
+      record.cancel("The server shut down");
+      this.#forget(record.taskId);
+    }
+  }
+
+  #forget(taskId: string): void {
+    clearTimeout(this.#expiries.get(taskId));
+    this.#expiries.delete(taskId);
+    this.#tasks.delete(taskId);
+  }
+}

@@ -1,0 +1,168 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { TaskRecord } from "../../../src/server/tasks/record.js";
+import { TaskStore } from "../../../src/server/tasks/store.js";
+import type { InputRequest } from "../../../src/types/index.js";
+import { describeTaskProblem } from "../../../src/types/tasks.js";
+
+const ASK: InputRequest = {
+  method: "elicitation/create",
+  params: { mode: "form", message: "Region?", requestedSchema: { type: "object", properties: {} } },
+} as InputRequest;
+const ACCEPT = { action: "accept", content: { region: "eu" } } as const;
+
+function record(onChange: (r: TaskRecord) => void = () => {}): TaskRecord {
+  return new TaskRecord({
+    controller: new AbortController(),
+    taskId: "t-1",
+    now: Date.parse("2026-11-30T10:00:00Z"),
+    ttlMs: 60_000,
+    pollIntervalMs: 500,
+    principal: undefined,
+    onChange,
+  });
+}
+
+describe("TaskRecord", () => {
+  it("snapshots a working task with the wire's metadata and no payload", () => {
+    const task = record().snapshot();
+    expect(task).toEqual({
+      taskId: "t-1",
+      status: "working",
+      createdAt: "2026-11-30T10:00:00.000Z",
+      lastUpdatedAt: expect.any(String),
+      ttlMs: 60_000,
+      pollIntervalMs: 500,
+    });
+    expect(describeTaskProblem(task)).toBeUndefined();
+  });
+
+  it("parks on a round, lists only unanswered keys, and resumes once every answer is in", async () => {
+    const task = record();
+    const answered = task.ask({ region: ASK, size: ASK });
+    expect(Object.keys(task.snapshot().inputRequests ?? {})).toEqual(["region", "size"]);
+    task.answer({ region: ACCEPT });
+    expect(task.status).toBe("input_required");
+    expect(Object.keys(task.snapshot().inputRequests ?? {})).toEqual(["size"]);
+    task.answer({ region: { action: "decline" }, nope: ACCEPT });
+    expect(Object.keys(task.snapshot().inputRequests ?? {})).toEqual(["size"]);
+    task.answer({ size: { action: "decline" } });
+    await expect(answered).resolves.toEqual({ region: ACCEPT, size: { action: "decline" } });
+    expect(task.status).toBe("working");
+    expect(task.snapshot().inputRequests).toBeUndefined();
+  });
+
+  it("never reuses a wire key over the task's lifetime, and maps answers back to the handler's keys", async () => {
+    const task = record();
+    const first = task.ask({ region: ASK });
+    task.answer({ region: ACCEPT });
+    await first;
+    const second = task.ask({ region: ASK, "region#2": ASK });
+    const keys = Object.keys(task.snapshot().inputRequests ?? {});
+    expect(keys).toEqual(["region#2", "region#2#2"]);
+    // A late duplicate of the first round's answer is ignored: "region" is not outstanding.
+    expect(task.isOutstanding("region")).toBe(false);
+    task.answer({ region: { action: "decline" }, "region#2": ACCEPT, "region#2#2": { action: "cancel" } });
+    await expect(second).resolves.toEqual({ region: ACCEPT, "region#2": { action: "cancel" } });
+  });
+
+  it("is sticky once terminal: a late completion cannot overwrite a cancellation", async () => {
+    const task = record();
+    const pending = task.ask({ region: ASK });
+    task.cancel("Cancelled by the client");
+    await expect(pending).resolves.toBeUndefined();
+    expect(task.controller.signal.aborted).toBe(true);
+    task.complete({ content: [] });
+    task.fail({ code: -32603, message: "late" }, "late");
+    task.setStatusMessage("late");
+    expect(task.snapshot()).toMatchObject({ status: "cancelled", statusMessage: "Cancelled by the client" });
+    expect(task.snapshot().result).toBeUndefined();
+  });
+
+  it("carries result once completed and error once failed", () => {
+    const done = record();
+    done.complete({ content: [{ type: "text", text: "ok" }], resultType: "complete" });
+    expect(done.snapshot()).toMatchObject({ status: "completed", result: { content: [{ text: "ok" }] } });
+    const failed = record();
+    failed.fail({ code: -32000, message: "boom", data: { x: 1 } }, "Tool execution failed: boom");
+    expect(failed.snapshot()).toMatchObject({
+      status: "failed",
+      error: { code: -32000, message: "boom", data: { x: 1 } },
+      statusMessage: "Tool execution failed: boom",
+    });
+    expect(describeTaskProblem(failed.snapshot())).toBeUndefined();
+  });
+
+  it("reports every change (what status notifications hang on)", () => {
+    const seen: string[] = [];
+    const task = record((r) => seen.push(r.status));
+    task.setStatusMessage("half way");
+    void task.ask({ region: ASK });
+    task.answer({ region: ACCEPT });
+    task.complete({ content: [] });
+    expect(seen).toEqual(["working", "input_required", "working", "completed"]);
+  });
+});
+
+describe("TaskStore", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("rejects bad options at construction", () => {
+    expect(() => new TaskStore({ ttlMs: 0 })).toThrow(/ttlMs must be a positive integer/);
+    expect(() => new TaskStore({ pollIntervalMs: 1.5 })).toThrow(/pollIntervalMs/);
+    expect(() => new TaskStore({ immediateResultMs: -1 })).toThrow(
+      /immediateResultMs must be a non-negative/,
+    );
+    expect(() => new TaskStore({ maxTasks: 0 })).toThrow(/maxTasks/);
+    expect(new TaskStore({ immediateResultMs: 0 }).immediateResultMs).toBe(0);
+  });
+
+  it("mints unguessable ids and hides a task from anyone but its creator", () => {
+    const store = new TaskStore();
+    const a = store.create('["client",null,"alice"]', new AbortController());
+    const b = store.create(undefined, new AbortController());
+    expect(a.taskId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(a.taskId).not.toBe(b.taskId);
+    expect(store.get(a.taskId, '["client",null,"alice"]')).toBe(a);
+    for (const who of ['["client",null,"bob"]', undefined]) {
+      expect(() => store.get(a.taskId, who)).toThrow("Failed to retrieve task: Task not found");
+    }
+    expect(() => store.get("no-such-task", undefined)).toThrow("Failed to retrieve task: Task not found");
+    store.clear();
+  });
+
+  it("expires a task at its TTL: a running one is cancelled (its work aborted), then forgotten", () => {
+    vi.useFakeTimers();
+    const store = new TaskStore({ ttlMs: 1_000 });
+    const controller = new AbortController();
+    const task = store.create(undefined, controller);
+    vi.advanceTimersByTime(999);
+    expect(store.get(task.taskId, undefined).status).toBe("working");
+    vi.advanceTimersByTime(1);
+    expect(controller.signal.aborted).toBe(true);
+    expect(task.snapshot()).toMatchObject({ status: "cancelled", statusMessage: "The task expired" });
+    expect(() => store.get(task.taskId, undefined)).toThrow(/Task not found/);
+    expect(store.size).toBe(0);
+  });
+
+  it("makes room by dropping the oldest finished task, and refuses when every task still runs", () => {
+    const store = new TaskStore({ maxTasks: 2 });
+    const first = store.create(undefined, new AbortController());
+    const second = store.create(undefined, new AbortController());
+    expect(store.makeRoom()).toBe(false);
+    second.complete({ content: [] });
+    first.complete({ content: [] });
+    expect(store.makeRoom()).toBe(true);
+    expect(() => store.get(first.taskId, undefined)).toThrow(/Task not found/);
+    expect(store.get(second.taskId, undefined).status).toBe("completed");
+    store.clear();
+  });
+
+  it("clear() cancels what still runs", () => {
+    const store = new TaskStore();
+    const controller = new AbortController();
+    store.create(undefined, controller);
+    store.clear();
+    expect(controller.signal.aborted).toBe(true);
+    expect(store.size).toBe(0);
+  });
+});
