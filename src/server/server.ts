@@ -16,6 +16,7 @@ import {
 } from "../types/core.js";
 import type {
   CacheHints,
+  DetailedTask,
   DiscoverResult,
   ErrorObject,
   Implementation,
@@ -175,6 +176,7 @@ export class Server implements Dispatcher {
   readonly #serverInfo: Implementation;
   readonly #listChanged: boolean;
   readonly #subscriptions: SubscriptionHub;
+  #taskVisible: ((taskId: string, principal: string | undefined) => boolean) | undefined;
 
   constructor(name: string, options: ServerOptions = {}) {
     this.name = name;
@@ -192,11 +194,32 @@ export class Server implements Dispatcher {
     this.setRequestHandler("server/discover", () => this.discover());
     this.#listChanged = options.listChanged === true;
     this.#subscriptions = new SubscriptionHub(options.maxSubscriptions);
-    if (this.#listChanged) {
-      this.setRequestHandler("subscriptions/listen", (ctx) =>
-        this.#subscriptions.serve(ctx, this.#listenSupport()),
-      );
-    }
+    if (this.#listChanged) this.#serveListen();
+  }
+
+  #serveListen(): void {
+    this.setRequestHandler("subscriptions/listen", (ctx) =>
+      this.#subscriptions.serve(ctx, this.#listenSupport()),
+    );
+  }
+
+  /**
+   * Lets listen streams follow tasks (`notifications.taskIds`, the Tasks extension): serves
+   * `subscriptions/listen` if it was not served yet. `visible` says whether a caller may follow a
+   * task; publish changes with `notifyTaskChanged`. MCPServer calls this for its task-capable tools.
+   *
+   * @example
+   * server.serveTaskNotifications((taskId, principal) => store.owns(taskId, principal));
+   */
+  serveTaskNotifications(visible: (taskId: string, principal: string | undefined) => boolean): void {
+    this.#taskVisible = visible;
+    if (!this.hasHandler("subscriptions/listen")) this.#serveListen();
+  }
+
+  /** Sends `notifications/tasks` to the streams that follow this task (the task is built only if any may). */
+  notifyTaskChanged(taskId: string, snapshot: () => DetailedTask): void {
+    if (this.#subscriptions.size === 0) return;
+    this.#subscriptions.publish({ kind: "task", taskId, snapshot });
   }
 
   /** The identity stamped on every result's `_meta`. */
@@ -242,6 +265,7 @@ export class Server implements Dispatcher {
       promptsListChanged: capabilities.prompts?.listChanged === true,
       resourcesListChanged: capabilities.resources?.listChanged === true,
       resourceSubscriptions: capabilities.resources?.subscribe === true,
+      taskVisible: this.#taskVisible,
     };
   }
 

@@ -1,13 +1,24 @@
-import { ErrorCode, McpError, MetaKey, NotificationMethod } from "../types/core.js";
-import type { RequestId, ResultObject, SubscriptionFilter } from "../types/index.js";
+import {
+  declaresTasks,
+  ErrorCode,
+  McpError,
+  MetaKey,
+  NotificationMethod,
+  TASK_STATUS_NOTIFICATION,
+  TASKS_REQUIRED_CAPABILITIES,
+} from "../types/core.js";
+import type { DetailedTask, RequestId, ResultObject, SubscriptionFilter } from "../types/index.js";
 import type { ServerRequestContext } from "./context.js";
+import { authenticatedPrincipal } from "./state/principal.js";
 
 /** A change a listen stream may carry. */
 export type ServerEvent =
   | { readonly kind: "toolsListChanged" }
   | { readonly kind: "promptsListChanged" }
   | { readonly kind: "resourcesListChanged" }
-  | { readonly kind: "resourceUpdated"; readonly uri: string };
+  | { readonly kind: "resourceUpdated"; readonly uri: string }
+  /** A task changed: the streams that follow its id hear of it (only its creator's can follow it). */
+  | { readonly kind: "task"; readonly taskId: string; readonly snapshot: () => DetailedTask };
 
 /** Which filter entries this server can honour. */
 export interface ListenSupport {
@@ -15,6 +26,8 @@ export interface ListenSupport {
   readonly promptsListChanged: boolean;
   readonly resourcesListChanged: boolean;
   readonly resourceSubscriptions: boolean;
+  /** With the Tasks extension: whether `principal` may follow `taskId` (undefined: no tasks here). */
+  readonly taskVisible?: (taskId: string, principal: string | undefined) => boolean;
 }
 
 interface Subscription {
@@ -35,9 +48,15 @@ export function covers(subscribed: string, uri: string): boolean {
   return uri === subscribed || uri.startsWith(subscribed.endsWith("/") ? subscribed : `${subscribed}/`);
 }
 
+function taskIdsOf(filter: SubscriptionFilter): string[] {
+  const ids = filter.taskIds;
+  return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === "string") : [];
+}
+
 function wants(filter: SubscriptionFilter, event: ServerEvent): boolean {
   if (event.kind === "resourceUpdated")
     return (filter.resourceSubscriptions ?? []).some((s) => covers(s, event.uri));
+  if (event.kind === "task") return taskIdsOf(filter).includes(event.taskId);
   return filter[event.kind] === true;
 }
 
@@ -76,7 +95,14 @@ export class SubscriptionHub {
       throw new McpError(ErrorCode.InternalError, "Subscription limit reached");
     }
     const requested = (ctx.params.notifications ?? {}) as SubscriptionFilter;
-    const honoured = honour(requested, support);
+    if (support.taskVisible && taskIdsOf(requested).length > 0 && !declaresTasks(ctx.clientCapabilities)) {
+      throw new McpError(
+        ErrorCode.MissingRequiredClientCapability,
+        "Task status notifications need the io.modelcontextprotocol/tasks extension declared on the request",
+        { requiredCapabilities: TASKS_REQUIRED_CAPABILITIES },
+      );
+    }
+    const honoured = honour(requested, support, authenticatedPrincipal(ctx));
     const tag = (id: RequestId) => ({ [MetaKey.SubscriptionId]: id });
     const acknowledgement = {
       jsonrpc: "2.0" as const,
@@ -92,6 +118,13 @@ export class SubscriptionHub {
       const subscription: Subscription = {
         filter: honoured,
         deliver: (event) => {
+          if (event.kind === "task") {
+            // The full task, as tasks/get would show it at this moment.
+            const params: Record<string, unknown> = { _meta: tag(ctx.requestId) };
+            Object.assign(params, event.snapshot());
+            void ctx.notify({ jsonrpc: "2.0", method: TASK_STATUS_NOTIFICATION, params });
+            return;
+          }
           const params: Record<string, unknown> = { _meta: tag(ctx.requestId) };
           if (event.kind === "resourceUpdated") params.uri = event.uri;
           void ctx.notify({ jsonrpc: "2.0", method: EVENT_METHOD[event.kind], params });
@@ -111,14 +144,26 @@ export class SubscriptionHub {
   }
 }
 
-/** The part of a filter this server honours (unsupported entries are left out, per the spec). */
-function honour(requested: SubscriptionFilter, support: ListenSupport): SubscriptionFilter {
+/**
+ * The part of a filter this server honours (unsupported entries are left out, per the spec); task
+ * ids only for tasks that exist and belong to the caller.
+ */
+function honour(
+  requested: SubscriptionFilter,
+  support: ListenSupport,
+  principal: string | undefined,
+): SubscriptionFilter {
   const honoured: SubscriptionFilter = {};
   if (requested.toolsListChanged && support.toolsListChanged) honoured.toolsListChanged = true;
   if (requested.promptsListChanged && support.promptsListChanged) honoured.promptsListChanged = true;
   if (requested.resourcesListChanged && support.resourcesListChanged) honoured.resourcesListChanged = true;
   if (requested.resourceSubscriptions?.length && support.resourceSubscriptions) {
     honoured.resourceSubscriptions = [...requested.resourceSubscriptions];
+  }
+  const visible = support.taskVisible;
+  if (visible) {
+    const taskIds = [...new Set(taskIdsOf(requested))].filter((id) => visible(id, principal));
+    if (taskIds.length > 0) honoured.taskIds = taskIds;
   }
   return honoured;
 }

@@ -226,7 +226,10 @@ export class MCPServer implements Dispatcher {
 
   #enableTasks(): void {
     if (this.#tasks) return;
-    const tasks = new TaskService(new TaskStore(this.#taskOptions), {
+    const store = new TaskStore(this.#taskOptions, (record) =>
+      this.server.notifyTaskChanged(record.taskId, () => record.snapshot()),
+    );
+    const tasks = new TaskService(store, {
       logger: this.server.logger,
       finishToolResult: (result, ctx) =>
         finishResult("tools/call", result, ctx.clientCapabilities, {
@@ -237,6 +240,7 @@ export class MCPServer implements Dispatcher {
     for (const [method, handler] of Object.entries(tasks.handlers())) {
       this.server.setRequestHandler(method, handler);
     }
+    this.server.serveTaskNotifications((taskId, principal) => store.owns(taskId, principal));
     this.#tasks = tasks;
   }
 

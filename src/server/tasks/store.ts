@@ -123,6 +123,12 @@ export class TaskStore {
     return record;
   }
 
+  /** Whether `principal` may read `taskId` (what a listen stream checks before following it). */
+  owns(taskId: string, principal: string | undefined): boolean {
+    const record = this.#tasks.get(taskId);
+    return record !== undefined && record.principal === principal;
+  }
+
   /** Cancels every running task and forgets them all (server shutdown). */
   clear(): void {
     for (const record of [...this.#tasks.values()]) {

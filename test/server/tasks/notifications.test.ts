@@ -1,0 +1,118 @@
+import { describe, expect, it } from "vitest";
+import { MCPServer, silentLogger } from "../../../src/server/index.js";
+import { ErrorCode } from "../../../src/types/core.js";
+import type { JSONRPCNotification, JSONRPCResponse } from "../../../src/types/index.js";
+import { TASKS_EXTENSION } from "../../../src/types/tasks.js";
+import { errorOf, request, resultOf } from "../../helpers.js";
+
+const TASKS = { extensions: { [TASKS_EXTENSION]: {} } };
+const ALICE = { clientId: "app", subject: "alice", scopes: [], token: "a" };
+const BOB = { clientId: "app", subject: "bob", scopes: [], token: "b" };
+
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { open, opened };
+}
+
+/** A server with one task tool that finishes when the test says so. */
+function taskServer() {
+  const mcp = new MCPServer("notify", { logger: silentLogger, tasks: { immediateResultMs: 0 } });
+  const finish = gate();
+  mcp.tool("job", { task: "optional" }, async (_args, ctx) => {
+    ctx.task?.setStatusMessage("started");
+    await finish.opened;
+    return "job done";
+  });
+  return { mcp, finish };
+}
+
+/** Opens a listen stream and collects what it carries until it ends. */
+function listen(
+  mcp: MCPServer,
+  notifications: Record<string, unknown>,
+  caps: object,
+  authInfo?: typeof ALICE,
+) {
+  const seen: JSONRPCNotification[] = [];
+  const controller = new AbortController();
+  const done: Promise<JSONRPCResponse | undefined> = mcp.dispatch(
+    request("subscriptions/listen", { notifications }, caps as never, "listen-1"),
+    { authInfo, signal: controller.signal, notify: async (n) => void seen.push(n) },
+  );
+  return { seen, done, stop: () => controller.abort() };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
+
+describe("notifications/tasks on subscriptions/listen", () => {
+  it("acknowledges only known task ids, then pushes the full task on every change", async () => {
+    const { mcp, finish } = taskServer();
+    const created = resultOf(
+      await mcp.dispatch(request("tools/call", { name: "job", arguments: {} }, TASKS), { authInfo: ALICE }),
+    );
+    const taskId = created.taskId as string;
+    const stream = listen(mcp, { taskIds: [taskId, "not-a-task", 7] }, TASKS, ALICE);
+    await settle();
+    expect(stream.seen[0]).toEqual({
+      jsonrpc: "2.0",
+      method: "notifications/subscriptions/acknowledged",
+      params: {
+        _meta: { "io.modelcontextprotocol/subscriptionId": "listen-1" },
+        notifications: { taskIds: [taskId] },
+      },
+    });
+    finish.open();
+    await settle();
+    const task = stream.seen.find((n) => n.method === "notifications/tasks");
+    expect(task?.params).toMatchObject({
+      _meta: { "io.modelcontextprotocol/subscriptionId": "listen-1" },
+      taskId,
+      status: "completed",
+      statusMessage: "started",
+      result: { content: [{ type: "text", text: "job done" }] },
+    });
+    const viaGet = resultOf(await mcp.dispatch(request("tasks/get", { taskId }, TASKS), { authInfo: ALICE }));
+    const { _meta: _a, ...pushed } = task?.params as Record<string, unknown>;
+    const { _meta: _b, resultType: _c, ...polled } = viaGet;
+    expect(pushed).toEqual(polled);
+    stream.stop();
+    expect(await stream.done).toBeUndefined();
+  });
+
+  it("never tells another principal about a task, even given its id", async () => {
+    const { mcp, finish } = taskServer();
+    const created = resultOf(
+      await mcp.dispatch(request("tools/call", { name: "job", arguments: {} }, TASKS), { authInfo: ALICE }),
+    );
+    const stream = listen(mcp, { taskIds: [created.taskId] }, TASKS, BOB);
+    // Nothing honoured: the stream is acknowledged empty and closes at once.
+    expect(resultOf(await stream.done).resultType).toBe("complete");
+    expect((stream.seen[0]?.params as { notifications: unknown }).notifications).toEqual({});
+    finish.open();
+    await settle();
+    expect(stream.seen.filter((n) => n.method === "notifications/tasks")).toEqual([]);
+  });
+
+  it("refuses taskIds from a request without the extension with -32021", async () => {
+    const { mcp } = taskServer();
+    const stream = listen(mcp, { taskIds: ["x"] }, {});
+    const error = errorOf(await stream.done);
+    expect(error.code).toBe(ErrorCode.MissingRequiredClientCapability);
+    expect(error.data).toEqual({ requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } });
+  });
+
+  it("a server without tasks leaves taskIds out of the acknowledgement instead", async () => {
+    const mcp = new MCPServer("plain", { logger: silentLogger, listChanged: true });
+    mcp.tool("t", {}, () => "x");
+    const stream = listen(mcp, { taskIds: ["x"], toolsListChanged: true }, {});
+    await settle();
+    expect((stream.seen[0]?.params as { notifications: unknown }).notifications).toEqual({
+      toolsListChanged: true,
+    });
+    stream.stop();
+    await stream.done;
+  });
+});
