@@ -28,6 +28,7 @@ import {
   samplingRequest,
   withOutcome,
 } from "roundtrip-mcp/server";
+import { serverTasks } from "roundtrip-mcp/tasks";
 import { z } from "zod";
 import { registerTaskTools } from "./everything-tasks.js";
 
@@ -201,6 +202,7 @@ export function createEverythingServer(): MCPServer {
     version: "0.1.0",
     instructions: "The roundtrip-mcp fixture for the official MCP conformance suite.",
     listChanged: true,
+    tasks: serverTasks(),
   });
 
   // ---- listen streams -----------------------------------------------------------------------------

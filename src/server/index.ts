@@ -18,4 +18,6 @@ export { logLevelAllows, sendLog, sendProgress } from "./notify.js";
 export { CONSERVATIVE_CACHE_HINTS } from "./outbound.js";
 export { Server, type ServerOptions } from "./server.js";
 export * from "./state/index.js";
-export * from "./tasks/index.js";
+export type { TaskHandle } from "./tasks/handle.js";
+export type { TaskRunner, TaskSupport } from "./tasks/runner.js";
+export type { TaskOptions } from "./tasks/store.js";

@@ -11,7 +11,7 @@ import type {
 import { missingCapabilityFor } from "../capability-gate.js";
 import type { AuthInfo, ServerRequestContext } from "../context.js";
 import { sendLog, sendProgress } from "../notify.js";
-import { type TaskHandle, taskHandleOf } from "../tasks/control.js";
+import { type TaskHandle, taskHandleOf } from "../tasks/handle.js";
 
 /** Reads a resource as a nested, first-round request (no outer answers, no outer state). */
 export type NestedResourceReader = (

@@ -19,12 +19,10 @@ import { deriveContext, type Logger, type ServerRequestContext } from "../contex
 import type { LegacyOptions, LegacyShimOptions } from "../legacy/options.js";
 import type { LegacyService } from "../legacy/service.js";
 import { consoleLogger } from "../logger.js";
-import { finishResult } from "../outbound.js";
 import { Server } from "../server.js";
 import { RequestStateBoundary } from "../state/boundary.js";
 import { RequestStateSecurity } from "../state/policy.js";
-import { TaskService } from "../tasks/service.js";
-import { type TaskOptions, TaskStore } from "../tasks/store.js";
+import type { TaskRunner } from "../tasks/runner.js";
 import { Context } from "./context.js";
 import { type ArgumentCompleter, type PromptConfig, PromptRegistry, type PromptReturn } from "./prompts.js";
 import { schemaProperties, withResolvers } from "./resolvers/consumer.js";
@@ -64,10 +62,10 @@ export interface MCPServerOptions {
   /** Serving 2025 clients through `initialize` (default on); `false` makes the server modern-only. */
   legacy?: LegacyOptions | false;
   /**
-   * How tools registered with `task` run as tasks (the Tasks extension, advertised as soon as one
-   * such tool exists): TTL, suggested polling interval, how long a call may answer inline, capacity.
+   * Runs tools registered with `task` as tasks (the Tasks extension, advertised as soon as one such
+   * tool exists): `serverTasks()` from `roundtrip-mcp/tasks`.
    */
-  tasks?: TaskOptions;
+  tasks?: TaskRunner;
 }
 
 /** Arguments a handler receives for a given schema (no schema: an empty object). */
@@ -126,8 +124,8 @@ export class MCPServer implements Dispatcher {
   readonly #tools: ToolRegistry;
   readonly #prompts = new PromptRegistry();
   readonly #resources = new ResourceRegistry();
-  readonly #taskOptions: TaskOptions | undefined;
-  #tasks: TaskService | undefined;
+  readonly #taskRunner: TaskRunner | undefined;
+  #tasks: TaskRunner | undefined;
 
   constructor(name: string, options: MCPServerOptions = {}) {
     const explicit = options.requestStateSecurity;
@@ -148,9 +146,7 @@ export class MCPServer implements Dispatcher {
           : { ...options.legacy, shim: options.legacyShim ?? options.legacy?.shim },
     });
     this.#tools = new ToolRegistry(logger);
-    this.#taskOptions = options.tasks;
-    // Checked now, so a bad option fails at construction rather than at the first task tool.
-    if (options.tasks) new TaskStore(options.tasks);
+    this.#taskRunner = options.tasks;
     const security = explicit ?? RequestStateSecurity.ephemeral();
     this.server.middleware.push(
       new RequestStateBoundary(security, { defaultAudience: name === "" ? "mcp-server" : name }),
@@ -206,7 +202,7 @@ export class MCPServer implements Dispatcher {
       const run = withResolvers(`Tool ${name}`, resolve, schemaProperties(inputSchema), body);
       return async (args, ctx) => (await run(args, ctx)) as ToolReturn;
     });
-    if (config.task !== undefined) this.#enableTasks();
+    if (config.task !== undefined) this.#enableTasks(name);
     this.server.notifyToolsListChanged();
     if (!this.server.hasHandler("tools/call")) {
       this.server.setRequestHandler("tools/list", () => ({ tools: this.#tools.list() }));
@@ -224,24 +220,17 @@ export class MCPServer implements Dispatcher {
     );
   }
 
-  #enableTasks(): void {
+  #enableTasks(tool: string): void {
     if (this.#tasks) return;
-    const store = new TaskStore(this.#taskOptions, (record) =>
-      this.server.notifyTaskChanged(record.taskId, () => record.snapshot()),
-    );
-    const tasks = new TaskService(store, {
-      logger: this.server.logger,
-      finishToolResult: (result, ctx) =>
-        finishResult("tools/call", result, ctx.clientCapabilities, {
-          serverInfo: this.server.serverInfo,
-          cacheHints: {},
-        }),
-    });
-    for (const [method, handler] of Object.entries(tasks.handlers())) {
-      this.server.setRequestHandler(method, handler);
+    const runner = this.#taskRunner;
+    if (!runner) {
+      throw new Error(
+        `Tool ${JSON.stringify(tool)} declares task support, but this MCPServer runs no tasks: pass ` +
+          '`tasks: serverTasks()` (from "roundtrip-mcp/tasks") to its options.',
+      );
     }
-    this.server.serveTaskNotifications((taskId, principal) => store.owns(taskId, principal));
-    this.#tasks = tasks;
+    runner.install(this.server);
+    this.#tasks = runner;
   }
 
   /**

@@ -8,7 +8,7 @@ import type {
   ToolAnnotations,
 } from "../../types/index.js";
 import type { Logger } from "../context.js";
-import type { TaskSupport } from "../tasks/service.js";
+import type { TaskSupport } from "../tasks/runner.js";
 import type { Context } from "./context.js";
 import {
   isCallToolResult,

@@ -17,25 +17,14 @@ import type {
   ResultObject,
 } from "../../types/index.js";
 import { assertInputRequestsDeclared } from "../capability-gate.js";
-import { deriveContext, type Logger, type ServerRequestContext } from "../context.js";
-import type { RequestHandler } from "../handlers.js";
+import { deriveContext, type ServerRequestContext } from "../context.js";
+import { finishResult } from "../outbound.js";
+import type { Server } from "../server.js";
 import { authenticatedPrincipal } from "../state/principal.js";
 import { TaskControl } from "./control.js";
 import type { TaskRecord } from "./record.js";
-import type { TaskStore } from "./store.js";
-
-/** Whether a tool may run as a task: `"required"` refuses clients without the extension (-32021). */
-export type TaskSupport = "optional" | "required";
-
-/** Runs one (re-)entry of a tool with the given params and context. */
-export type ToolEntry = (params: Record<string, unknown>, ctx: ServerRequestContext) => Promise<ResultObject>;
-
-/** What the service needs from the server that owns it. */
-export interface TaskServiceHost {
-  readonly logger: Logger;
-  /** The outbound rules of a `tools/call` result: checks and stamps it as the wire would carry it. */
-  finishToolResult(result: ResultObject, ctx: ServerRequestContext): ResultObject;
-}
+import type { TaskRunner, TaskSupport, ToolEntry } from "./runner.js";
+import { type TaskOptions, TaskStore } from "./store.js";
 
 /** First pause before re-entering a handler whose round carried only `requestState`, then doubled. */
 const STATE_ONLY_PAUSE_MS = 50;
@@ -93,16 +82,25 @@ function reentryParams(
  * the task in `input_required`, and the answers from `tasks/update` re-enter it exactly as an MRTR
  * retry would, its `requestState` kept server-side in plaintext. So one handler serves both.
  */
-export class TaskService {
+export class TaskService implements TaskRunner {
   readonly store: TaskStore;
-  readonly #host: TaskServiceHost;
+  #server: Server | undefined;
 
-  constructor(store: TaskStore, host: TaskServiceHost) {
-    this.store = store;
-    this.#host = host;
+  constructor(options: TaskOptions = {}) {
+    this.store = new TaskStore(options, (record) =>
+      this.#server?.notifyTaskChanged(record.taskId, () => record.snapshot()),
+    );
   }
 
-  /** Serves one `tools/call` of a task-capable tool; `entry` runs the tool itself. */
+  install(server: Server): void {
+    if (this.#server === server) return;
+    if (this.#server) throw new Error("This task runner already serves another server; make one per server");
+    this.#server = server;
+    for (const [method, handler] of Object.entries(this.#handlers()))
+      server.setRequestHandler(method, handler);
+    server.serveTaskNotifications((taskId, principal) => this.store.owns(taskId, principal));
+  }
+
   async call(support: TaskSupport, ctx: ServerRequestContext, entry: ToolEntry): Promise<ResultObject> {
     if (!declaresTasks(ctx.clientCapabilities)) {
       if (support === "optional") return entry(ctx.params, ctx);
@@ -143,8 +141,7 @@ export class TaskService {
     return created as unknown as ResultObject;
   }
 
-  /** The handlers of `tasks/get`, `tasks/update` and `tasks/cancel`. */
-  handlers(): Record<string, RequestHandler<Record<string, unknown>, unknown>> {
+  #handlers(): Record<string, (ctx: ServerRequestContext, params: Record<string, unknown>) => unknown> {
     return {
       [TaskMethod.Get]: (ctx, params) => this.#record(ctx, params).snapshot(),
       [TaskMethod.Update]: (ctx, params) => {
@@ -211,7 +208,7 @@ export class TaskService {
       const result = outcome.value;
       if (!isInputRequiredResult(result)) {
         try {
-          record.complete(this.#host.finishToolResult(result, ctx));
+          record.complete(this.#finish(result, ctx));
         } catch (error) {
           this.#fail(record, error);
         }
@@ -240,6 +237,15 @@ export class TaskService {
     }
   }
 
+  /** The outbound rules of a `tools/call` result: checked and stamped as the wire would carry it. */
+  #finish(result: ResultObject, ctx: ServerRequestContext): ResultObject {
+    const server = this.#server as Server;
+    return finishResult("tools/call", result, ctx.clientCapabilities, {
+      serverInfo: server.serverInfo,
+      cacheHints: {},
+    });
+  }
+
   #checkRequests(requests: InputRequests, ctx: ServerRequestContext): void {
     if (!validInputRequests(requests)) {
       throw new McpError(ErrorCode.InternalError, "Handler returned an invalid result", {
@@ -257,14 +263,14 @@ export class TaskService {
   #wireError(record: TaskRecord, error: unknown): ErrorObject {
     if (error instanceof McpError) {
       if (error.code === ErrorCode.InternalError && error.message === "Handler returned an invalid result") {
-        this.#host.logger.error(
+        (this.#server as Server).logger.error(
           `task ${record.taskId}: handler returned an invalid result: ${String((error.data as { detail?: unknown })?.detail)}`,
         );
         return { code: error.code, message: error.message };
       }
       return error.toErrorObject();
     }
-    this.#host.logger.error(
+    (this.#server as Server).logger.error(
       `task ${record.taskId} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
     );
     return { code: ErrorCode.InternalError, message: "Internal error" };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MCPServer, silentLogger } from "../../../src/server/index.js";
+import { serverTasks } from "../../../src/server/tasks/index.js";
 import { ErrorCode } from "../../../src/types/core.js";
 import type { JSONRPCNotification, JSONRPCResponse } from "../../../src/types/index.js";
 import { TASKS_EXTENSION } from "../../../src/types/tasks.js";
@@ -19,7 +20,7 @@ function gate() {
 
 /** A server with one task tool that finishes when the test says so. */
 function taskServer() {
-  const mcp = new MCPServer("notify", { logger: silentLogger, tasks: { immediateResultMs: 0 } });
+  const mcp = new MCPServer("notify", { logger: silentLogger, tasks: serverTasks({ immediateResultMs: 0 }) });
   const finish = gate();
   mcp.tool("job", { task: "optional" }, async (_args, ctx) => {
     ctx.task?.setStatusMessage("started");

@@ -7,6 +7,7 @@ import {
   inputResponse,
   samplingRequest,
 } from "../../../src/server/mcp/index.js";
+import { serverTasks } from "../../../src/server/tasks/index.js";
 import { ErrorCode, McpError } from "../../../src/types/core.js";
 import type { ClientCapabilities } from "../../../src/types/index.js";
 import { describeTaskProblem, TASKS_EXTENSION } from "../../../src/types/tasks.js";
@@ -30,7 +31,7 @@ const servers: MCPServer[] = [];
 function server(options: ConstructorParameters<typeof MCPServer>[1] = {}): MCPServer {
   const mcp = new MCPServer("tasks-test", {
     logger: silentLogger,
-    tasks: { immediateResultMs: 20 },
+    tasks: serverTasks({ immediateResultMs: 20 }),
     ...options,
   });
   servers.push(mcp);
@@ -73,7 +74,9 @@ describe("MCPServer tasks: creation and the inline shortcut", () => {
   });
 
   it("answers with a flat CreateTaskResult when the call outlasts immediateResultMs, readable at once", async () => {
-    const mcp = server({ tasks: { immediateResultMs: 10, ttlMs: 120_000, pollIntervalMs: 250 } });
+    const mcp = server({
+      tasks: serverTasks({ immediateResultMs: 10, ttlMs: 120_000, pollIntervalMs: 250 }),
+    });
     const finish = gate();
     mcp.tool("slow", { task: "optional" }, async () => {
       await finish.opened;
@@ -119,7 +122,7 @@ describe("MCPServer tasks: creation and the inline shortcut", () => {
   });
 
   it("never creates a task for a request that did not declare the extension (optional runs inline)", async () => {
-    const mcp = server({ tasks: { immediateResultMs: 0 } });
+    const mcp = server({ tasks: serverTasks({ immediateResultMs: 0 }) });
     mcp.tool("slow", { task: "optional" }, async () => {
       await new Promise((resolve) => setTimeout(resolve, 30));
       return "inline";
@@ -155,7 +158,7 @@ describe("MCPServer tasks: creation and the inline shortcut", () => {
   });
 
   it("runs the call inline when the store is full of running tasks (optional) or refuses it (required)", async () => {
-    const mcp = server({ tasks: { immediateResultMs: 0, maxTasks: 1 } });
+    const mcp = server({ tasks: serverTasks({ immediateResultMs: 0, maxTasks: 1 }) });
     const finish = gate();
     mcp.tool("slow", { task: "optional" }, async () => {
       await finish.opened;
@@ -174,7 +177,7 @@ describe("MCPServer tasks: creation and the inline shortcut", () => {
 
 describe("MCPServer tasks: outcomes", () => {
   it("a tool error completes the task with isError; a JSON-RPC error fails it with that error", async () => {
-    const mcp = server({ tasks: { immediateResultMs: 0 } });
+    const mcp = server({ tasks: serverTasks({ immediateResultMs: 0 }) });
     mcp.tool("tool_error", { task: "optional" }, async () => {
       await new Promise((resolve) => setTimeout(resolve, 5));
       throw new ToolError("bad input");
@@ -201,7 +204,7 @@ describe("MCPServer tasks: outcomes", () => {
 
   it("an invalid result fails the task with a sanitized -32603 and logs why", async () => {
     const logger = recordingLogger();
-    const mcp = server({ logger, tasks: { immediateResultMs: 0 } });
+    const mcp = server({ logger, tasks: serverTasks({ immediateResultMs: 0 }) });
     mcp.tool("broken", { task: "optional" }, async () => {
       await new Promise((resolve) => setTimeout(resolve, 5));
       return { content: [], isError: "yes" } as never;
@@ -216,7 +219,7 @@ describe("MCPServer tasks: outcomes", () => {
   });
 
   it("tasks/cancel acks empty, settles to cancelled, aborts the handler's signal, and is idempotent", async () => {
-    const mcp = server({ tasks: { immediateResultMs: 0 } });
+    const mcp = server({ tasks: serverTasks({ immediateResultMs: 0 }) });
     let aborted = false;
     mcp.tool("forever", { task: "optional" }, (_args, ctx) => {
       return new Promise((resolve) => {
@@ -239,7 +242,7 @@ describe("MCPServer tasks: outcomes", () => {
   });
 
   it("cancelling the request during the window cancels the work; after the task exists it does not", async () => {
-    const mcp = server({ tasks: { immediateResultMs: 30 } });
+    const mcp = server({ tasks: serverTasks({ immediateResultMs: 30 }) });
     const signals: AbortSignal[] = [];
     mcp.tool("watch", { task: "optional" }, (_args, ctx) => {
       signals.push(ctx.signal);
@@ -266,7 +269,7 @@ describe("MCPServer tasks: outcomes", () => {
   });
 
   it("ctx.task shows the task id once it exists and carries the status message to tasks/get", async () => {
-    const mcp = server({ tasks: { immediateResultMs: 0 } });
+    const mcp = server({ tasks: serverTasks({ immediateResultMs: 0 }) });
     const finish = gate();
     const ids: (string | undefined)[] = [];
     mcp.tool("report", { task: "optional" }, async (_args, ctx) => {
@@ -289,7 +292,7 @@ describe("MCPServer tasks: outcomes", () => {
 
 describe("MCPServer tasks: input during a task", () => {
   it("parks on input_required, resumes with tasks/update through the same handler, and completes", async () => {
-    const mcp = server({ tasks: { immediateResultMs: 0 } });
+    const mcp = server({ tasks: serverTasks({ immediateResultMs: 0 }) });
     const states: (string | undefined)[] = [];
     mcp.tool(
       "provision",
@@ -322,7 +325,7 @@ describe("MCPServer tasks: input during a task", () => {
   });
 
   it("a second round re-uses no key: an answer to the first round cannot satisfy the second", async () => {
-    const mcp = server({ tasks: { immediateResultMs: 0 } });
+    const mcp = server({ tasks: serverTasks({ immediateResultMs: 0 }) });
     mcp.tool("twice", { task: "optional" }, async (_args, ctx) => {
       await new Promise((resolve) => setTimeout(resolve, 2));
       const round = Number(ctx.requestState ?? "0");
@@ -351,7 +354,7 @@ describe("MCPServer tasks: input during a task", () => {
   });
 
   it("refuses a malformed answer to an outstanding key with -32602 and applies nothing", async () => {
-    const mcp = server({ tasks: { immediateResultMs: 0 } });
+    const mcp = server({ tasks: serverTasks({ immediateResultMs: 0 }) });
     mcp.tool("ask", { task: "optional" }, async (_args, ctx) => {
       await new Promise((resolve) => setTimeout(resolve, 2));
       if (inputResponse(ctx, "a").kind === "missing") {
@@ -375,7 +378,7 @@ describe("MCPServer tasks: input during a task", () => {
   });
 
   it("asks inline (a plain MRTR round, sealed) when the question comes within the window, then becomes a task", async () => {
-    const mcp = server({ tasks: { immediateResultMs: 20 } });
+    const mcp = server({ tasks: serverTasks({ immediateResultMs: 20 }) });
     mcp.tool("compose", { task: "required" }, async (_args, ctx) => {
       const answer = inputResponse(ctx, "region");
       if (answer.kind !== "accept")
@@ -409,7 +412,7 @@ describe("MCPServer tasks: input during a task", () => {
   });
 
   it("re-enters after a state-only round without asking the client anything", async () => {
-    const mcp = server({ tasks: { immediateResultMs: 0 } });
+    const mcp = server({ tasks: serverTasks({ immediateResultMs: 0 }) });
     mcp.tool("poller", { task: "optional" }, async (_args, ctx) => {
       await new Promise((resolve) => setTimeout(resolve, 2));
       const seen = Number(ctx.requestState ?? "0");
@@ -424,7 +427,7 @@ describe("MCPServer tasks: input during a task", () => {
   });
 
   it("runs resolvers inside a task: the dependency form needs no change", async () => {
-    const mcp = server({ tasks: { immediateResultMs: 0 } });
+    const mcp = server({ tasks: serverTasks({ immediateResultMs: 0 }) });
     const askRegion = resolver("region", () => elicit("Which region?", z.object({ region: z.string() })));
     mcp.tool("resolved", { task: "optional", resolve: { region: askRegion } }, async (_args, { region }) => {
       await new Promise((resolve) => setTimeout(resolve, 2));
@@ -455,7 +458,7 @@ describe("MCPServer tasks: input during a task", () => {
   });
 
   it("fails the task with -32021 when it would ask for something the client did not declare", async () => {
-    const mcp = server({ tasks: { immediateResultMs: 0 } });
+    const mcp = server({ tasks: serverTasks({ immediateResultMs: 0 }) });
     mcp.tool("sampler", { task: "optional" }, async () => {
       await new Promise((resolve) => setTimeout(resolve, 2));
       return inputRequired({ inputRequests: { llm: samplingRequest({ prompt: "hi", maxTokens: 5 }) } });
@@ -502,7 +505,7 @@ describe("MCPServer tasks: the tasks/* methods", () => {
   });
 
   it("keeps a task to its creator: another principal gets the same not-found answer", async () => {
-    const mcp = server({ tasks: { immediateResultMs: 0 } });
+    const mcp = server({ tasks: serverTasks({ immediateResultMs: 0 }) });
     mcp.tool("slow", { task: "optional" }, () => new Promise(() => {}));
     const alice = { clientId: "app", subject: "alice", scopes: [], token: "t-a" };
     const bob = { clientId: "app", subject: "bob", scopes: [], token: "t-b" };
@@ -519,5 +522,22 @@ describe("MCPServer tasks: the tasks/* methods", () => {
     });
     expect(errorOf(cancel).code).toBe(ErrorCode.InvalidParams);
     expect(resultOf(await get(alice)).status).toBe("working");
+  });
+});
+
+describe("serverTasks(): the opt-in runner", () => {
+  it("a task-capable tool needs a runner, and a runner serves one server", () => {
+    const bare = new MCPServer("bare", { logger: silentLogger });
+    expect(() => bare.tool("slow", { task: "optional" }, () => "x")).toThrow(
+      /declares task support, but this MCPServer runs no tasks: pass `tasks: serverTasks\(\)`/,
+    );
+    const runner = serverTasks();
+    new MCPServer("one", { logger: silentLogger, tasks: runner }).tool("a", { task: "optional" }, () => "x");
+    const two = new MCPServer("two", { logger: silentLogger, tasks: runner });
+    expect(() => two.tool("b", { task: "optional" }, () => "x")).toThrow(/already serves another server/);
+  });
+
+  it("checks its options when made", () => {
+    expect(() => serverTasks({ pollIntervalMs: 0 })).toThrow(/tasks.pollIntervalMs must be a positive integer/);
   });
 });

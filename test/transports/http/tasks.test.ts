@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "../../../src/server/logger.js";
 import { MCPServer } from "../../../src/server/mcp/mcp-server.js";
+import { serverTasks } from "../../../src/server/tasks/index.js";
 import { standardHeadersFor } from "../../../src/transports/http/headers.js";
 import { type HttpServerHandle, serveHttp } from "../../../src/transports/http/node.js";
 import { TASKS_EXTENSION } from "../../../src/types/tasks.js";
@@ -16,7 +17,10 @@ function rpc(method: string, params: Record<string, unknown>, id = 1) {
 let handle: HttpServerHandle;
 let taskId: string;
 beforeAll(async () => {
-  const mcp = new MCPServer("tasks-http", { logger: silentLogger, tasks: { immediateResultMs: 0 } });
+  const mcp = new MCPServer("tasks-http", {
+    logger: silentLogger,
+    tasks: serverTasks({ immediateResultMs: 0 }),
+  });
   mcp.tool("forever", { task: "optional" }, () => new Promise(() => {}));
   handle = await serveHttp(mcp);
   const created = await read(await post(handle.url, rpc("tools/call", { name: "forever", arguments: {} })));
