@@ -110,10 +110,6 @@ export class TaskService implements TaskRunner {
         { requiredCapabilities: TASKS_REQUIRED_CAPABILITIES },
       );
     }
-    if (!this.store.makeRoom()) {
-      if (support === "optional") return entry(ctx.params, ctx);
-      throw new McpError(ErrorCode.InternalError, "The server holds too many tasks; try again later");
-    }
     const controller = new AbortController();
     const control = new TaskControl();
     // Until the call becomes a task, cancelling the request cancels the work; afterwards only
@@ -130,9 +126,12 @@ export class TaskService implements TaskRunner {
     const early = await Promise.race([first, window]);
     clearTimeout(timer);
     request.removeEventListener("abort", forward);
-    if (early !== undefined) {
-      if (early.ok) return early.value;
-      throw early.error;
+    // A full store (every task still running) answers inline: legal for a declaring client, and
+    // better than refusing work that has already started.
+    const outcome = early ?? (this.store.makeRoom() ? undefined : await first);
+    if (outcome !== undefined) {
+      if (outcome.ok) return outcome.value;
+      throw outcome.error;
     }
     const record = this.store.create(authenticatedPrincipal(ctx), controller);
     control.attach(record);

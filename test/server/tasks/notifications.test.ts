@@ -48,6 +48,13 @@ function listen(
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
 
+/** The `notifications` a stream's acknowledgement carried (fails when there was none). */
+function acknowledged(seen: JSONRPCNotification[]): unknown {
+  const ack = seen.find((n) => n.method === "notifications/subscriptions/acknowledged");
+  if (!ack) throw new Error("no acknowledgement");
+  return (ack.params as { notifications: unknown }).notifications;
+}
+
 describe("notifications/tasks on subscriptions/listen", () => {
   it("acknowledges only known task ids, then pushes the full task on every change", async () => {
     const { mcp, finish } = taskServer();
@@ -76,7 +83,8 @@ describe("notifications/tasks on subscriptions/listen", () => {
       result: { content: [{ type: "text", text: "job done" }] },
     });
     const viaGet = resultOf(await mcp.dispatch(request("tasks/get", { taskId }, TASKS), { authInfo: ALICE }));
-    const { _meta: _a, ...pushed } = task?.params as Record<string, unknown>;
+    if (!task) throw new Error("no notifications/tasks");
+    const { _meta: _a, ...pushed } = task.params as Record<string, unknown>;
     const { _meta: _b, resultType: _c, ...polled } = viaGet;
     expect(pushed).toEqual(polled);
     stream.stop();
@@ -91,7 +99,7 @@ describe("notifications/tasks on subscriptions/listen", () => {
     const stream = listen(mcp, { taskIds: [created.taskId] }, TASKS, BOB);
     // Nothing honoured: the stream is acknowledged empty and closes at once.
     expect(resultOf(await stream.done).resultType).toBe("complete");
-    expect((stream.seen[0]?.params as { notifications: unknown }).notifications).toEqual({});
+    expect(acknowledged(stream.seen)).toEqual({});
     finish.open();
     await settle();
     expect(stream.seen.filter((n) => n.method === "notifications/tasks")).toEqual([]);
@@ -110,7 +118,7 @@ describe("notifications/tasks on subscriptions/listen", () => {
     mcp.tool("t", {}, () => "x");
     const stream = listen(mcp, { taskIds: ["x"], toolsListChanged: true }, {});
     await settle();
-    expect((stream.seen[0]?.params as { notifications: unknown }).notifications).toEqual({
+    expect(acknowledged(stream.seen)).toEqual({
       toolsListChanged: true,
     });
     stream.stop();

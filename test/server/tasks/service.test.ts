@@ -157,21 +157,21 @@ describe("MCPServer tasks: creation and the inline shortcut", () => {
     expect(result).toMatchObject({ resultType: "complete", content: [{ text: "hi" }] });
   });
 
-  it("runs the call inline when the store is full of running tasks (optional) or refuses it (required)", async () => {
+  it("answers inline while the store is full of running tasks, then makes tasks again once one finishes", async () => {
     const mcp = server({ tasks: serverTasks({ immediateResultMs: 0, maxTasks: 1 }) });
     const finish = gate();
-    mcp.tool("slow", { task: "optional" }, async () => {
+    mcp.tool("slow", { task: "required" }, async () => {
       await finish.opened;
       return "late";
     });
-    mcp.tool("must", { task: "required" }, () => "never");
     const first = resultOf(await call(mcp, "tools/call", { name: "slow", arguments: {} }));
     expect(first.resultType).toBe("task");
-    const refused = errorOf(await call(mcp, "tools/call", { name: "must", arguments: {} }));
-    expect(refused).toMatchObject({ code: ErrorCode.InternalError, message: /too many tasks/ });
     const inline = call(mcp, "tools/call", { name: "slow", arguments: {} });
     finish.open();
     expect(resultOf(await inline)).toMatchObject({ resultType: "complete", content: [{ text: "late" }] });
+    await waitFor(mcp, first.taskId as string, (t) => t.status === "completed");
+    const again = resultOf(await call(mcp, "tools/call", { name: "slow", arguments: {} }));
+    expect(again.resultType).toBe("complete");
   });
 });
 
@@ -538,6 +538,8 @@ describe("serverTasks(): the opt-in runner", () => {
   });
 
   it("checks its options when made", () => {
-    expect(() => serverTasks({ pollIntervalMs: 0 })).toThrow(/tasks.pollIntervalMs must be a positive integer/);
+    expect(() => serverTasks({ pollIntervalMs: 0 })).toThrow(
+      /tasks.pollIntervalMs must be a positive integer/,
+    );
   });
 });
