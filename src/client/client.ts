@@ -1,11 +1,12 @@
-import { RequestAbortedError } from "../shared/errors.js";
-import { ErrorCode, isInputRequiredResult, McpError } from "../types/core.js";
+import { ErrorCode, isCreateTaskResult, isInputRequiredResult, McpError } from "../types/core.js";
 import type {
   CallToolResult,
   CompleteRequestParams,
   CompleteResult,
+  CreateTaskResult,
   DiscoverResult,
   GetPromptResult,
+  GetTaskResult,
   Implementation,
   InputRequiredResult,
   InputResponses,
@@ -20,12 +21,18 @@ import type {
   SubscriptionFilter,
 } from "../types/index.js";
 import { type CacheMode, ListCache } from "./cache.js";
-import { type ClientCallbacks, capabilitiesFor, dispatchInputRequest, embeddedMeta } from "./callbacks.js";
-import { DEFAULT_INPUT_REQUIRED_MAX_ROUNDS, runInputRequiredLoop, type StateOnlyBackoff } from "./driver.js";
+import { type ClientCallbacks, dispatchInputRequest, embeddedMeta } from "./callbacks.js";
+import { callbacksOf, openSession } from "./connect.js";
+import {
+  DEFAULT_INPUT_REQUIRED_MAX_ROUNDS,
+  type DispatchInputRequest,
+  runInputRequiredLoop,
+  type StateOnlyBackoff,
+} from "./driver.js";
 import { eraCacheKey, knownLegacy, recordEra, verdictRefuted } from "./era-cache.js";
-import { flowScope } from "./flow.js";
+import { legOptions, scoped } from "./flow.js";
 import type { ListenOptions, Subscription } from "./listen.js";
-import { type ClientMode, type NegotiatedEra, negotiate, STDIO_PROBE_TIMEOUT_MS } from "./negotiation.js";
+import type { ClientMode, NegotiatedEra } from "./negotiation.js";
 import {
   type AutoCallOptions,
   type CachedCallOptions,
@@ -34,18 +41,25 @@ import {
   checkOptions,
   checkRounds,
   checkTotal,
-  mergeCapabilities,
   type ReadResourceOptions,
+  type WaitForTaskOptions,
 } from "./options.js";
-import { type CallOptions, ClientSession, type InputCallOptions } from "./session.js";
-import { type ClientTarget, openTransport } from "./targets.js";
+import type { CallOptions, ClientSession, InputCallOptions } from "./session.js";
+import type { ClientTarget } from "./targets.js";
+import { driveTask } from "./tasks.js";
 
-type Leg<R> = (options: InputCallOptions & { allowInputRequired: true }) => Promise<R | InputRequiredResult>;
+/** One leg of a flow. Only `tools/call` can answer with a task (the session refuses it elsewhere). */
+type Leg<R> = (
+  options: InputCallOptions & { allowInputRequired: true; allowTask: true },
+) => Promise<R | InputRequiredResult | CreateTaskResult>;
+/** A task handle as the input-required loop carries it (its results are `ResultObject`s). */
+type Handle = CreateTaskResult & ResultObject;
 
 /**
  * The high-level client: connects to any target, settles the protocol era, and runs the
  * multi-round-trip loop for you — `callTool`, `getPrompt` and `readResource` answer each
- * `input_required` round with your callbacks and return the plain terminal result.
+ * `input_required` round with your callbacks and return the plain terminal result. With
+ * `tasks: true`, a tool the server runs as a task is driven to its end the same way.
  *
  * @example
  * await using client = await Client.connect(server, {
@@ -66,17 +80,19 @@ export class Client implements AsyncDisposable {
   readonly #cache: ListCache | undefined;
   /** Cache partition of this client: one authorization context, never shared. */
   readonly #partition = globalThis.crypto.randomUUID();
+  /** Answers an embedded request with the callbacks: for input-required rounds and tasks alike. */
+  readonly #dispatch: DispatchInputRequest = (key, request, signal) =>
+    dispatchInputRequest(
+      this.#callbacks,
+      { requestId: key, signal, meta: embeddedMeta(request), serverInfo: this.serverInfo },
+      request,
+    );
 
   private constructor(session: ClientSession, era: NegotiatedEra, options: ClientOptions) {
     this.session = session;
     this.#era = era;
     // A snapshot: later mutation of the options object does not change what answers the server.
-    this.#callbacks = {
-      elicitation: options.elicitation,
-      sampling: options.sampling,
-      samplingCapabilities: options.samplingCapabilities,
-      listRoots: options.listRoots,
-    };
+    this.#callbacks = callbacksOf(options);
     this.#maxRounds = options.inputRequiredMaxRounds ?? DEFAULT_INPUT_REQUIRED_MAX_ROUNDS;
     this.#maxTotalTimeoutMs = options.maxTotalTimeoutMs;
     this.#stateOnlyBackoff = options.stateOnlyBackoff;
@@ -105,63 +121,19 @@ export class Client implements AsyncDisposable {
   static async connect(target: ClientTarget, options: ClientOptions = {}): Promise<Client> {
     const mode = checkOptions(options);
     const key = mode === "auto" && options.eraCache !== false ? eraCacheKey(target) : undefined;
+    const open = async (as: ClientMode) => {
+      const { session, era } = await openSession(target, as, options, key);
+      return new Client(session, era, options);
+    };
     if (key !== undefined && knownLegacy(key)) {
       try {
-        return await Client.#open(target, "legacy", options, key);
+        return await open("legacy");
       } catch (error) {
         if (!verdictRefuted(error)) throw error;
         recordEra(key, "modern");
       }
     }
-    return Client.#open(target, mode, options, key);
-  }
-
-  static async #open(
-    target: ClientTarget,
-    mode: ClientMode,
-    options: ClientOptions,
-    eraKey: string | undefined,
-  ): Promise<Client> {
-    const transport = await openTransport(target);
-    const session = await ClientSession.connect(transport, {
-      clientInfo: options.clientInfo,
-      capabilities: mergeCapabilities(capabilitiesFor(options), options.clientCapabilities),
-      logLevel: options.logLevel,
-      timeoutMs: options.timeoutMs,
-      onLog: options.onLog,
-    });
-    // Aborting (e.g. Ctrl-C in a CLI) closes the session, which fails whatever is in flight.
-    const abort = () => void session.close().catch(() => {});
-    options.signal?.addEventListener("abort", abort, { once: true });
-    try {
-      if (options.signal?.aborted) throw new RequestAbortedError("Connecting was aborted");
-      // stdio: a silent probe is legacy evidence, and the fallback reuses this very process.
-      const stdio = typeof target === "object" && ("command" in target || "pid" in transport);
-      const era = await negotiate(session, {
-        mode,
-        priorDiscover: options.priorDiscover,
-        callbacks: {
-          elicitation: options.elicitation,
-          sampling: options.sampling,
-          samplingCapabilities: options.samplingCapabilities,
-          listRoots: options.listRoots,
-        },
-        ...(stdio
-          ? {
-              probeTimeoutMs: Math.min(options.timeoutMs ?? 60_000, STDIO_PROBE_TIMEOUT_MS),
-              silenceIsLegacy: true,
-            }
-          : {}),
-      });
-      if (options.signal?.aborted) throw new RequestAbortedError("Connecting was aborted");
-      if (eraKey !== undefined) recordEra(eraKey, era.era);
-      return new Client(session, era, options);
-    } catch (error) {
-      await session.close().catch(() => {});
-      throw options.signal?.aborted ? new RequestAbortedError("Connecting was aborted") : error;
-    } finally {
-      options.signal?.removeEventListener("abort", abort);
-    }
+    return open(mode);
   }
 
   /** The negotiated protocol version, e.g. `"2026-07-28"`. */
@@ -203,7 +175,9 @@ export class Client implements AsyncDisposable {
 
   /**
    * `tools/call` through the automatic loop: returns the terminal `CallToolResult`. Seed
-   * `inputResponses`/`requestState` to resume a persisted flow.
+   * `inputResponses`/`requestState` to resume a persisted flow. When the server runs the call as
+   * a task (any leg may answer with one, with `tasks: true`), the task is driven to its end: see
+   * `waitForTask`; `onTask` sees its id for persisting.
    *
    * @example
    * await client.callTool("provision", { name: "orders" }, { inputResponses, requestState });
@@ -320,6 +294,38 @@ export class Client implements AsyncDisposable {
     return this.#cached("server/discover", undefined, options, () => this.session.discover(options));
   }
 
+  /** `tasks/get`: a task's status and payload. @example const task = await client.getTask(savedTaskId); */
+  getTask(taskId: string, options?: CallOptions): Promise<GetTaskResult> {
+    return this.session.getTask(taskId, options);
+  }
+
+  /** `tasks/update`, for answering by hand. @example await client.updateTask(taskId, { q: answer }); */
+  updateTask(taskId: string, inputResponses: InputResponses, options?: CallOptions): Promise<void> {
+    return this.session.updateTask(taskId, inputResponses, options);
+  }
+
+  /** `tasks/cancel` (cooperative: the task ends `cancelled`). @example await client.cancelTask(taskId); */
+  cancelTask(taskId: string, options?: CallOptions): Promise<void> {
+    return this.session.cancelTask(taskId, options);
+  }
+
+  /**
+   * Drives a task by id to its end, exactly as `callTool` drives the task it started: polls at the
+   * server's pace, answers `input_required` with the callbacks, cancels the task when aborted or
+   * out of budget, and returns the tool's `CallToolResult` (`failed` throws the `McpError`,
+   * `cancelled` a `TaskCancelledError`). For resuming a persisted task, e.g. after a restart.
+   *
+   * @example
+   * const result = await client.waitForTask(savedTaskId, { onTask: (task) => show(task.statusMessage) });
+   */
+  async waitForTask(taskId: string, options: WaitForTaskOptions = {}): Promise<CallToolResult> {
+    checkTotal(options.maxTotalTimeoutMs);
+    const total = options.maxTotalTimeoutMs ?? this.#maxTotalTimeoutMs;
+    return scoped(`task ${taskId}`, options.signal, total, (signal) =>
+      driveTask(taskId, this.session, this.#dispatch, signal, options),
+    );
+  }
+
   async #cached<R extends ResultObject>(
     method: string,
     paramsKey: string | undefined,
@@ -357,62 +363,39 @@ export class Client implements AsyncDisposable {
       const hit = cache.get(this.#partition, method, cacheKey as string);
       if (hit) return hit as R;
     }
-    const scope = flowScope(method, options.signal, options.maxTotalTimeoutMs ?? this.#maxTotalTimeoutMs);
     const base = {
       timeoutMs: options.timeoutMs,
       onProgress: options.onProgress,
       onLog: options.onLog,
       meta: options.meta,
       allowInputRequired: true as const,
+      allowTask: true as const,
     };
-    try {
-      const first = await leg(legOptions(base, scope.signal, options.inputResponses, options.requestState));
-      if (!isInputRequiredResult(first)) {
+    const total = options.maxTotalTimeoutMs ?? this.#maxTotalTimeoutMs;
+    return scoped(method, options.signal, total, async (signal) => {
+      const first = await leg(legOptions(base, signal, options.inputResponses, options.requestState));
+      if (!isInputRequiredResult(first) && !isCreateTaskResult(first)) {
         cache?.set(this.#partition, method, cacheKey as string, first);
         return first;
       }
-      // The warm entry is superseded by a flow that needs input; its outcome is never cached.
+      // The warm entry is superseded by a flow that needs input (or runs as a task): never cached.
       cache?.delete(this.#partition, method, cacheKey as string);
-      return await runInputRequiredLoop<R>(first, {
-        maxRounds: options.inputRequiredMaxRounds ?? this.#maxRounds,
-        stateOnlyBackoff: options.stateOnlyBackoff ?? this.#stateOnlyBackoff,
-        signal: scope.signal,
-        onRound: this.#onRound ? (round) => this.#onRound?.({ ...round, method }) : undefined,
-        dispatch: (key, request, signal) =>
-          dispatchInputRequest(
-            this.#callbacks,
-            { requestId: key, signal, meta: embeddedMeta(request), serverInfo: this.serverInfo },
-            request,
-          ),
-        retry: (inputResponses, requestState, signal) =>
-          leg(legOptions(base, signal, inputResponses, requestState)),
-      });
-    } catch (error) {
-      throw scope.failure(error);
-    } finally {
-      scope.dispose();
-    }
+      const outcome = !isInputRequiredResult(first)
+        ? first
+        : await runInputRequiredLoop<R | Handle>(first, {
+            maxRounds: options.inputRequiredMaxRounds ?? this.#maxRounds,
+            stateOnlyBackoff: options.stateOnlyBackoff ?? this.#stateOnlyBackoff,
+            signal,
+            onRound: this.#onRound ? (round) => this.#onRound?.({ ...round, method }) : undefined,
+            dispatch: this.#dispatch,
+            retry: (inputResponses, requestState, legSignal) =>
+              leg(legOptions(base, legSignal, inputResponses, requestState)) as Promise<
+                R | Handle | InputRequiredResult
+              >,
+          });
+      // Only tools/call answers with a task, and its R is CallToolResult: the task's own result.
+      if (!isCreateTaskResult(outcome)) return outcome;
+      return (await driveTask(outcome, this.session, this.#dispatch, signal, options)) as R;
+    });
   }
-}
-
-/** One leg's options: the flow's, plus this leg's signal and input (no spread: it is per leg). */
-function legOptions<B extends object>(
-  base: B,
-  signal: AbortSignal | undefined,
-  inputResponses: InputResponses | undefined,
-  requestState: string | undefined,
-): B & {
-  signal: AbortSignal | undefined;
-  inputResponses: InputResponses | undefined;
-  requestState: string | undefined;
-} {
-  const options = Object.assign({}, base) as B & {
-    signal: AbortSignal | undefined;
-    inputResponses: InputResponses | undefined;
-    requestState: string | undefined;
-  };
-  options.signal = signal;
-  options.inputResponses = inputResponses;
-  options.requestState = requestState;
-  return options;
 }

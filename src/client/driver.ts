@@ -166,9 +166,9 @@ export async function runInputRequiredLoop<R extends ResultObject>(
 /**
  * Runs every entry of a round at once. The first failure aborts the siblings (through their
  * signal) and is raised; later settlements are ignored. An aborted flow rejects at once, even if
- * a callback ignores its signal.
+ * a callback ignores its signal. The task driver answers `input_required` tasks with it too.
  */
-function dispatchAll(
+export function dispatchAll(
   requests: readonly [string, InputRequest][],
   dispatch: DispatchInputRequest,
   outer: AbortSignal | undefined,

@@ -1,5 +1,5 @@
 import { RoundtripError } from "../shared/errors.js";
-import type { InputRequiredResult } from "../types/index.js";
+import type { CreateTaskResult, InputRequiredResult } from "../types/index.js";
 
 /**
  * A call answered `input_required` but the caller did not opt into the manual loop. Carries the
@@ -15,6 +15,48 @@ export class InputRequiredError extends RoundtripError {
         "or use Client, which drives the loop for you.",
     );
     this.result = result;
+  }
+}
+
+/**
+ * A `tools/call` answered with a task handle but the caller did not opt in with `allowTask`.
+ * The task is running on the server: `.task.taskId` lets the caller poll it or cancel it.
+ *
+ * @example
+ * try {
+ *   await session.callTool("export", args);
+ * } catch (error) {
+ *   if (error instanceof TaskCreatedError) await session.cancelTask(error.task.taskId);
+ * }
+ */
+export class TaskCreatedError extends RoundtripError {
+  readonly task: CreateTaskResult;
+
+  constructor(task: CreateTaskResult) {
+    super(
+      `tools/call answered with task ${task.taskId}. Pass { allowTask: true } to receive the ` +
+        "CreateTaskResult and drive it with getTask/updateTask/cancelTask, or use Client, which " +
+        "drives tasks for you. The handle is on .task.",
+    );
+    this.task = task;
+  }
+}
+
+/**
+ * The task behind a call ended `cancelled` (by `tasks/cancel` from any client, or by the server).
+ *
+ * @example
+ * await client.callTool("export", args).catch((e) => e instanceof TaskCancelledError && e.taskId);
+ */
+export class TaskCancelledError extends RoundtripError {
+  readonly taskId: string;
+  /** The server's last word on the task, when it gave one. */
+  readonly statusMessage: string | undefined;
+
+  constructor(taskId: string, statusMessage?: string) {
+    super(`Task ${taskId} was cancelled${statusMessage === undefined ? "" : `: ${statusMessage}`}`);
+    this.taskId = taskId;
+    this.statusMessage = statusMessage;
   }
 }
 

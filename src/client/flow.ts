@@ -1,4 +1,5 @@
 import { RequestAbortedError, RequestTimeoutError } from "../shared/errors.js";
+import type { InputResponses } from "../types/index.js";
 
 /**
  * One signal bounding a whole multi-leg flow (every leg, every callback, every pause): aborted by
@@ -48,4 +49,46 @@ export function flowScope(method: string, signal?: AbortSignal, totalTimeoutMs?:
       signal?.removeEventListener("abort", onAbort);
     },
   };
+}
+
+/**
+ * Runs `body` under a fresh scope, and disposes of it after: a failure the scope caused (the
+ * caller's abort, the total budget) is raised as the scope's reason.
+ */
+export async function scoped<T>(
+  method: string,
+  signal: AbortSignal | undefined,
+  totalTimeoutMs: number | undefined,
+  body: (signal: AbortSignal | undefined) => Promise<T>,
+): Promise<T> {
+  const scope = flowScope(method, signal, totalTimeoutMs);
+  try {
+    return await body(scope.signal);
+  } catch (error) {
+    throw scope.failure(error);
+  } finally {
+    scope.dispose();
+  }
+}
+
+/** One leg's options: the flow's, plus this leg's signal and input (no spread: it is per leg). */
+export function legOptions<B extends object>(
+  base: B,
+  signal: AbortSignal | undefined,
+  inputResponses: InputResponses | undefined,
+  requestState: string | undefined,
+): B & {
+  signal: AbortSignal | undefined;
+  inputResponses: InputResponses | undefined;
+  requestState: string | undefined;
+} {
+  const options = Object.assign({}, base) as B & {
+    signal: AbortSignal | undefined;
+    inputResponses: InputResponses | undefined;
+    requestState: string | undefined;
+  };
+  options.signal = signal;
+  options.inputResponses = inputResponses;
+  options.requestState = requestState;
+  return options;
 }

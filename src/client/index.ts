@@ -1,6 +1,7 @@
 /**
  * The client side of roundtrip: `Client` (automatic multi-round-trip loop, era negotiation,
- * callbacks, cache), `ClientSession` (manual loop), the pure input-required driver, and errors.
+ * callbacks, cache, tasks), `ClientSession` (manual loop), the pure input-required and task
+ * drivers, and errors.
  */
 export { type CacheMode, ListCache, type ListCacheOptions, MAX_CACHE_TTL_MS } from "./cache.js";
 export {
@@ -30,6 +31,8 @@ export {
   InputRequiredRoundsExceededError,
   InvalidInputResponseError,
   NoMutualVersionError,
+  TaskCancelledError,
+  TaskCreatedError,
 } from "./errors.js";
 export type { LegacyConnect, LegacyConnectContext } from "./legacy.js";
 export type { ListenOptions, Subscription } from "./listen.js";
@@ -40,6 +43,7 @@ export type {
   ClientOptions,
   ClientRound,
   ReadResourceOptions,
+  WaitForTaskOptions,
 } from "./options.js";
 export {
   type CallOptions,
@@ -47,5 +51,7 @@ export {
   type ClientSessionOptions,
   DEFAULT_CLIENT_INFO,
   type InputCallOptions,
+  type ToolCallOptions,
 } from "./session.js";
 export type { ClientTarget, StdioTarget } from "./targets.js";
+export { driveTask, TASK_POLL_FALLBACK_MS, TASK_POLL_MAX_MS, TASK_POLL_MIN_MS } from "./tasks.js";

@@ -1,5 +1,6 @@
 import type {
   ClientCapabilities,
+  DetailedTask,
   DiscoverResult,
   Implementation,
   InputResponses,
@@ -64,6 +65,11 @@ export interface ClientOptions extends ClientCallbacks {
   onLog?: (params: LoggingMessageNotificationParams) => void;
   /** The result cache honouring `ttlMs` (default on: a private `ListCache`; `false` turns it off). */
   cache?: boolean | ListCache;
+  /**
+   * Declare the Tasks extension (`io.modelcontextprotocol/tasks`) on every request, so a server may
+   * run a `tools/call` as a task; `callTool` then drives it to its end (default false).
+   */
+  tasks?: boolean;
 }
 
 /**
@@ -83,6 +89,25 @@ export interface AutoCallOptions extends CallOptions {
   maxTotalTimeoutMs?: number;
   /** Overrides the client's pacing of state-only rounds for this call. */
   stateOnlyBackoff?: StateOnlyBackoff;
+  /**
+   * When the server runs the call as a task: told of the task when it is created (persist
+   * `taskId` to resume with `waitForTask`) and on every change of its status or `statusMessage`.
+   */
+  onTask?: (task: DetailedTask) => void;
+}
+
+/**
+ * Options of `Client.waitForTask`. `timeoutMs`, `onLog` and `meta` apply to each `tasks/*`
+ * request; `signal` and `maxTotalTimeoutMs` bound the whole wait (and cancel the task).
+ *
+ * @example
+ * await client.waitForTask(taskId, { maxTotalTimeoutMs: 600_000, onTask: (task) => show(task) });
+ */
+export interface WaitForTaskOptions extends CallOptions {
+  /** Overrides the client's total time bound for this wait. */
+  maxTotalTimeoutMs?: number;
+  /** Told of the task on the first poll and on every change of its status or `statusMessage`. */
+  onTask?: (task: DetailedTask) => void;
 }
 
 /**

@@ -1,24 +1,23 @@
 import { JsonRpcConnection } from "../shared/connection.js";
-import { ProtocolError } from "../shared/errors.js";
+import { RoundtripError } from "../shared/errors.js";
 import type { Transport } from "../shared/transport.js";
 import {
-  describeFailure,
-  INPUT_REQUIRED_METHODS,
-  isCoreMethod,
   LATEST_PROTOCOL_VERSION,
-  METHOD_RULES,
   MetaKey,
   NotificationMethod,
+  TASKS_EXTENSION,
+  TaskMethod,
   validImplementation,
-  validInputRequiredResult,
 } from "../types/core.js";
 import type {
   CallToolResult,
   ClientCapabilities,
   CompleteRequestParams,
   CompleteResult,
+  CreateTaskResult,
   DiscoverResult,
   GetPromptResult,
+  GetTaskResult,
   Implementation,
   InputRequiredResult,
   InputResponses,
@@ -34,8 +33,21 @@ import type {
   ResultObject,
   SubscriptionFilter,
 } from "../types/index.js";
-import { InputRequiredError } from "./errors.js";
 import { type ListenOptions, openSubscription, type Subscription } from "./listen.js";
+import { checkResult } from "./result-check.js";
+import type {
+  CallOptions,
+  ClientSessionOptions,
+  InputCallOptions,
+  ToolCallOptions,
+} from "./session-options.js";
+
+export type {
+  CallOptions,
+  ClientSessionOptions,
+  InputCallOptions,
+  ToolCallOptions,
+} from "./session-options.js";
 
 /** The SDK's own identity, sent as `clientInfo` unless the caller names itself. */
 export const DEFAULT_CLIENT_INFO: Implementation = Object.freeze({
@@ -43,47 +55,9 @@ export const DEFAULT_CLIENT_INFO: Implementation = Object.freeze({
   version: "0.1.0",
 });
 
-export interface ClientSessionOptions {
-  clientInfo?: Implementation;
-  /** Declared on every request. Default `{}` (no optional capabilities). */
-  capabilities?: ClientCapabilities;
-  /** Sent in every envelope. Default 2026-07-28. */
-  protocolVersion?: string;
-  /** Opts every request into log messages at or above this level. */
-  logLevel?: LoggingLevel;
-  /** Default per-request timeout in milliseconds (default 60 000). */
-  timeoutMs?: number;
-  /** Client-side warnings (e.g. a listed tool dropped for invalid `x-mcp-header`); default stderr. */
-  onWarning?: (message: string) => void;
-  /** Log messages of requests that set no `onLog` of their own. */
-  onLog?: (params: LoggingMessageNotificationParams) => void;
-}
-
-/** Options of any request. */
-export interface CallOptions {
-  signal?: AbortSignal;
-  timeoutMs?: number;
-  /** Receives this request's progress; setting it sends a `progressToken`. */
-  onProgress?: (params: ProgressNotificationParams) => void;
-  onLog?: (params: LoggingMessageNotificationParams) => void;
-  /** Any other notification sent on this request's stream (e.g. listen notifications). */
-  onNotification?: (notification: JSONRPCNotification) => void;
-  /** Extra `_meta` keys (e.g. `traceparent`); the envelope keys always win. */
-  meta?: Record<string, unknown>;
-}
-
-/** Options of the three methods that may answer `input_required`. */
-export interface InputCallOptions extends CallOptions {
-  /** Answers to the previous round's `inputRequests`, under the same keys. */
-  inputResponses?: InputResponses;
-  /** The previous round's `requestState`, echoed byte-exact. */
-  requestState?: string;
-  /** Return an `InputRequiredResult` instead of throwing `InputRequiredError`. */
-  allowInputRequired?: boolean;
-}
-
 type Opted = InputCallOptions & { allowInputRequired: true };
 type NotOpted = InputCallOptions & { allowInputRequired?: false };
+type NoTask = { allowTask?: false };
 
 let progressCounter = 0;
 
@@ -202,12 +176,13 @@ export class ClientSession {
 
   /**
    * Sends any request with the envelope, and checks the result: a missing `resultType` reads as
-   * complete, an unknown one is a `ProtocolError`, `input_required` only on the three carriers.
+   * complete, an unknown one is a `ProtocolError`, `input_required` only on the three carriers, a
+   * task only on `tools/call` when the session declares the Tasks extension.
    */
   async request(
     method: string,
     params: Record<string, unknown> = {},
-    options: InputCallOptions = {},
+    options: ToolCallOptions = {},
   ): Promise<ResultObject> {
     const progressToken = options.onProgress ? `rt-progress-${++progressCounter}` : undefined;
     // Object.assign then a set: on Node 20 a spread with extra keys costs ten times more.
@@ -233,7 +208,7 @@ export class ClientSession {
             },
     });
     this.#noteServerInfo(result);
-    return this.#check(method, result, options.allowInputRequired === true);
+    return checkResult(method, result, options, this.era === "modern" ? this.capabilities : undefined);
   }
 
   /** `server/discover`: versions, capabilities and instructions of the server. */
@@ -251,15 +226,32 @@ export class ClientSession {
   callTool(
     name: string,
     args: Record<string, unknown> | undefined,
-    options: Opted,
+    options: Opted & { allowTask: true },
+  ): Promise<CallToolResult | InputRequiredResult | CreateTaskResult>;
+  callTool(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    options: NotOpted & { allowTask: true },
+  ): Promise<CallToolResult | CreateTaskResult>;
+  callTool(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    options: Opted & NoTask,
   ): Promise<CallToolResult | InputRequiredResult>;
-  callTool(name: string, args?: Record<string, unknown>, options?: NotOpted): Promise<CallToolResult>;
-  /** `tools/call`. With `allowInputRequired`, an `InputRequiredResult` is returned instead of thrown. */
   callTool(
     name: string,
     args?: Record<string, unknown>,
-    options: InputCallOptions = {},
-  ): Promise<CallToolResult | InputRequiredResult> {
+    options?: NotOpted & NoTask,
+  ): Promise<CallToolResult>;
+  /**
+   * `tools/call`. With `allowInputRequired`, an `InputRequiredResult` is returned instead of thrown;
+   * with `allowTask` (and the extension declared), a `CreateTaskResult`.
+   */
+  callTool(
+    name: string,
+    args?: Record<string, unknown>,
+    options: ToolCallOptions = {},
+  ): Promise<CallToolResult | InputRequiredResult | CreateTaskResult> {
     const params: Record<string, unknown> = { name };
     if (args !== undefined) params.arguments = args;
     return this.request("tools/call", withInput(params, options), options) as Promise<CallToolResult>;
@@ -337,32 +329,49 @@ export class ClientSession {
     return (await this.request("completion/complete", params, options)) as CompleteResult;
   }
 
-  #check(method: string, result: ResultObject, allowInputRequired: boolean): ResultObject {
-    const resultType = result.resultType ?? "complete";
-    if (resultType === "input_required") {
-      if (!INPUT_REQUIRED_METHODS.has(method)) {
-        throw new ProtocolError(`The server answered input_required to ${method}, which cannot carry it`);
-      }
-      if (!validInputRequiredResult(result)) {
-        throw new ProtocolError(
-          `The server sent a malformed InputRequiredResult for ${method} (${describeFailure(validInputRequiredResult, result)})`,
-        );
-      }
-      if (!allowInputRequired) throw new InputRequiredError(method, result as InputRequiredResult);
-      return result;
-    }
-    if (resultType !== "complete") {
-      throw new ProtocolError(
-        `The server answered ${method} with an unknown resultType ${JSON.stringify(resultType)}`,
+  /**
+   * `tasks/get`: the task's status with its payload (`inputRequests`, `result` or `error`).
+   *
+   * @example
+   * const task = await session.getTask(handle.taskId);
+   */
+  async getTask(taskId: string, options?: CallOptions): Promise<GetTaskResult> {
+    return (await this.#taskRequest(TaskMethod.Get, { taskId }, options)) as unknown as GetTaskResult;
+  }
+
+  /**
+   * `tasks/update`: answers some or all of an `input_required` task's requests, under their keys
+   * (a key is answered at most once over the task's lifetime).
+   *
+   * @example
+   * await session.updateTask(taskId, { region: { action: "accept", content: { region: "eu" } } });
+   */
+  async updateTask(taskId: string, inputResponses: InputResponses, options?: CallOptions): Promise<void> {
+    await this.#taskRequest(TaskMethod.Update, { taskId, inputResponses }, options);
+  }
+
+  /**
+   * `tasks/cancel`: asks the server to stop the task (cooperative: poll until it reads `cancelled`).
+   *
+   * @example
+   * await session.cancelTask(taskId);
+   */
+  async cancelTask(taskId: string, options?: CallOptions): Promise<void> {
+    await this.#taskRequest(TaskMethod.Cancel, { taskId }, options);
+  }
+
+  #taskRequest(
+    method: string,
+    params: Record<string, unknown>,
+    options?: CallOptions,
+  ): Promise<ResultObject> {
+    if (this.era === "legacy") {
+      throw new RoundtripError(
+        `${method} belongs to the ${TASKS_EXTENSION} extension of protocol 2026-07-28; this session ` +
+          `speaks ${this.protocolVersion}, which has no tasks`,
       );
     }
-    const valid = isCoreMethod(method) ? METHOD_RULES[method].validResult : undefined;
-    if (valid && !valid(result)) {
-      throw new ProtocolError(
-        `The server sent a malformed ${method} result (${describeFailure(valid, result)})`,
-      );
-    }
-    return result;
+    return this.request(method, params, options);
   }
 
   #noteServerInfo(result: ResultObject): void {

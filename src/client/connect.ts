@@ -1,0 +1,90 @@
+/** Opening a client: the transport, the session with its declared capabilities, and the era. */
+import { RequestAbortedError } from "../shared/errors.js";
+import { TASKS_EXTENSION } from "../types/core.js";
+import type { ClientCapabilities } from "../types/index.js";
+import { type ClientCallbacks, capabilitiesFor } from "./callbacks.js";
+import { recordEra } from "./era-cache.js";
+import { type ClientMode, type NegotiatedEra, negotiate, STDIO_PROBE_TIMEOUT_MS } from "./negotiation.js";
+import { type ClientOptions, mergeCapabilities } from "./options.js";
+import { ClientSession } from "./session.js";
+import { type ClientTarget, openTransport } from "./targets.js";
+
+/**
+ * What a client declares on every request: what its callbacks can answer, the Tasks extension
+ * with `tasks: true`, then the explicit `clientCapabilities` merged over both.
+ *
+ * @example
+ * declaredCapabilities({ elicitation, tasks: true });
+ * // { elicitation: { form: {}, url: {} }, extensions: { "io.modelcontextprotocol/tasks": {} } }
+ */
+export function declaredCapabilities(options: ClientOptions): ClientCapabilities {
+  const implied = capabilitiesFor(options);
+  if (options.tasks === true) implied.extensions = { [TASKS_EXTENSION]: {} };
+  return mergeCapabilities(implied, options.clientCapabilities);
+}
+
+/**
+ * The callbacks of a client's options, as a snapshot: mutating the options object later changes
+ * nothing.
+ *
+ * @example
+ * const callbacks = callbacksOf({ elicitation, timeoutMs: 5_000 }); // { elicitation, ... }
+ */
+export function callbacksOf(options: ClientCallbacks): ClientCallbacks {
+  return {
+    elicitation: options.elicitation,
+    sampling: options.sampling,
+    samplingCapabilities: options.samplingCapabilities,
+    listRoots: options.listRoots,
+  };
+}
+
+/**
+ * Opens the transport and the session, then settles the era (`mode`); records the verdict under
+ * `eraKey`. Aborting `options.signal` closes the session, which fails whatever is in flight.
+ *
+ * @example
+ * const { session, era } = await openSession("http://127.0.0.1:8000/mcp", "auto", options, undefined);
+ */
+export async function openSession(
+  target: ClientTarget,
+  mode: ClientMode,
+  options: ClientOptions,
+  eraKey: string | undefined,
+): Promise<{ session: ClientSession; era: NegotiatedEra }> {
+  const transport = await openTransport(target);
+  const session = await ClientSession.connect(transport, {
+    clientInfo: options.clientInfo,
+    capabilities: declaredCapabilities(options),
+    logLevel: options.logLevel,
+    timeoutMs: options.timeoutMs,
+    onLog: options.onLog,
+  });
+  // Aborting (e.g. Ctrl-C in a CLI) closes the session, which fails whatever is in flight.
+  const abort = () => void session.close().catch(() => {});
+  options.signal?.addEventListener("abort", abort, { once: true });
+  try {
+    if (options.signal?.aborted) throw new RequestAbortedError("Connecting was aborted");
+    // stdio: a silent probe is legacy evidence, and the fallback reuses this very process.
+    const stdio = typeof target === "object" && ("command" in target || "pid" in transport);
+    const era = await negotiate(session, {
+      mode,
+      priorDiscover: options.priorDiscover,
+      callbacks: callbacksOf(options),
+      ...(stdio
+        ? {
+            probeTimeoutMs: Math.min(options.timeoutMs ?? 60_000, STDIO_PROBE_TIMEOUT_MS),
+            silenceIsLegacy: true,
+          }
+        : {}),
+    });
+    if (options.signal?.aborted) throw new RequestAbortedError("Connecting was aborted");
+    if (eraKey !== undefined) recordEra(eraKey, era.era);
+    return { session, era };
+  } catch (error) {
+    await session.close().catch(() => {});
+    throw options.signal?.aborted ? new RequestAbortedError("Connecting was aborted") : error;
+  } finally {
+    options.signal?.removeEventListener("abort", abort);
+  }
+}

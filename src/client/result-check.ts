@@ -1,0 +1,106 @@
+import { ProtocolError } from "../shared/errors.js";
+import {
+  declaresTasks,
+  describeFailure,
+  describeTaskProblem,
+  INPUT_REQUIRED_METHODS,
+  isCoreMethod,
+  isTaskStatus,
+  METHOD_RULES,
+  TASKS_EXTENSION,
+  TaskMethod,
+  validInputRequests,
+  validInputRequiredResult,
+} from "../types/core.js";
+import type {
+  ClientCapabilities,
+  CreateTaskResult,
+  InputRequiredResult,
+  ResultObject,
+} from "../types/index.js";
+import { InputRequiredError, TaskCreatedError } from "./errors.js";
+
+/**
+ * What the caller of one request opted into receiving (rather than having thrown at it).
+ *
+ * @example
+ * const accept: ResultOptIns = { allowInputRequired: true, allowTask: true };
+ */
+export interface ResultOptIns {
+  allowInputRequired?: boolean;
+  allowTask?: boolean;
+}
+
+/**
+ * Checks a result as the client receives it: a missing `resultType` reads as complete, an unknown
+ * one is a `ProtocolError`, `input_required` only on the three carriers, and a task handle only on
+ * `tools/call` for a request that declared the Tasks extension (`declared`: the capabilities the
+ * request carried, `undefined` on a 2025 session, which has no extensions). `tasks/get` answers are
+ * checked as tasks.
+ *
+ * @example
+ * checkResult("tools/call", result, { allowTask: true }, session.capabilities);
+ */
+export function checkResult(
+  method: string,
+  result: ResultObject,
+  optIns: ResultOptIns,
+  declared: ClientCapabilities | undefined,
+): ResultObject {
+  const resultType = result.resultType ?? "complete";
+  if (resultType === "input_required") {
+    if (!INPUT_REQUIRED_METHODS.has(method)) {
+      throw new ProtocolError(`The server answered input_required to ${method}, which cannot carry it`);
+    }
+    if (!validInputRequiredResult(result)) {
+      throw new ProtocolError(
+        `The server sent a malformed InputRequiredResult for ${method} (${describeFailure(validInputRequiredResult, result)})`,
+      );
+    }
+    if (optIns.allowInputRequired !== true)
+      throw new InputRequiredError(method, result as InputRequiredResult);
+    return result;
+  }
+  if (resultType === "task" && method === "tools/call" && declaresTasks(declared)) {
+    return checkCreateTask(result, optIns.allowTask === true);
+  }
+  if (resultType !== "complete") {
+    // A task handle anywhere else is, to this request, a resultType it never agreed to.
+    const hint =
+      resultType === "task"
+        ? ` (a task is valid only on tools/call, for a request that declared the ${TASKS_EXTENSION} extension)`
+        : "";
+    throw new ProtocolError(
+      `The server answered ${method} with an unknown resultType ${JSON.stringify(resultType)}${hint}`,
+    );
+  }
+  if (method === TaskMethod.Get) return checkDetailedTask(result);
+  const valid = isCoreMethod(method) ? METHOD_RULES[method].validResult : undefined;
+  if (valid && !valid(result)) {
+    throw new ProtocolError(
+      `The server sent a malformed ${method} result (${describeFailure(valid, result)})`,
+    );
+  }
+  return result;
+}
+
+/** A task handle carries the metadata alone: whatever its status, the payload is read with tasks/get. */
+function checkCreateTask(result: ResultObject, allowTask: boolean): ResultObject {
+  const problem = isTaskStatus(result.status)
+    ? describeTaskProblem({ ...result, status: "working" })
+    : describeTaskProblem(result);
+  if (problem)
+    throw new ProtocolError(`The server sent a malformed CreateTaskResult for tools/call (${problem})`);
+  if (!allowTask) throw new TaskCreatedError(result as unknown as CreateTaskResult);
+  return result;
+}
+
+function checkDetailedTask(result: ResultObject): ResultObject {
+  const problem =
+    describeTaskProblem(result) ??
+    (result.inputRequests === undefined || validInputRequests(result.inputRequests)
+      ? undefined
+      : `inputRequests holds something that is not an embedded request (${describeFailure(validInputRequests, result.inputRequests)})`);
+  if (problem) throw new ProtocolError(`The server sent a malformed ${TaskMethod.Get} result (${problem})`);
+  return result;
+}

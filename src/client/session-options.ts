@@ -1,0 +1,62 @@
+/** Options of `ClientSession` and of its requests. */
+import type {
+  ClientCapabilities,
+  Implementation,
+  InputResponses,
+  JSONRPCNotification,
+  LoggingLevel,
+  LoggingMessageNotificationParams,
+  ProgressNotificationParams,
+} from "../types/index.js";
+
+export interface ClientSessionOptions {
+  clientInfo?: Implementation;
+  /** Declared on every request. Default `{}` (no optional capabilities). */
+  capabilities?: ClientCapabilities;
+  /** Sent in every envelope. Default 2026-07-28. */
+  protocolVersion?: string;
+  /** Opts every request into log messages at or above this level. */
+  logLevel?: LoggingLevel;
+  /** Default per-request timeout in milliseconds (default 60 000). */
+  timeoutMs?: number;
+  /** Client-side warnings (e.g. a listed tool dropped for invalid `x-mcp-header`); default stderr. */
+  onWarning?: (message: string) => void;
+  /** Log messages of requests that set no `onLog` of their own. */
+  onLog?: (params: LoggingMessageNotificationParams) => void;
+}
+
+/** Options of any request. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  /** Receives this request's progress; setting it sends a `progressToken`. */
+  onProgress?: (params: ProgressNotificationParams) => void;
+  onLog?: (params: LoggingMessageNotificationParams) => void;
+  /** Any other notification sent on this request's stream (e.g. listen notifications). */
+  onNotification?: (notification: JSONRPCNotification) => void;
+  /** Extra `_meta` keys (e.g. `traceparent`); the envelope keys always win. */
+  meta?: Record<string, unknown>;
+}
+
+/** Options of the three methods that may answer `input_required`. */
+export interface InputCallOptions extends CallOptions {
+  /** Answers to the previous round's `inputRequests`, under the same keys. */
+  inputResponses?: InputResponses;
+  /** The previous round's `requestState`, echoed byte-exact. */
+  requestState?: string;
+  /** Return an `InputRequiredResult` instead of throwing `InputRequiredError`. */
+  allowInputRequired?: boolean;
+}
+
+/**
+ * Options of `tools/call`, the one request a server may answer with a task (when the session
+ * declares the Tasks extension). A task handle is returned only with `allowTask: true`, so code
+ * written before tasks keeps its result types; without it a handle raises `TaskCreatedError`.
+ *
+ * @example
+ * const first = await session.callTool("export", args, { allowInputRequired: true, allowTask: true });
+ */
+export interface ToolCallOptions extends InputCallOptions {
+  /** Return a `CreateTaskResult` instead of throwing `TaskCreatedError`. */
+  allowTask?: boolean;
+}
