@@ -64,11 +64,15 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Renders the template: `upstreams` are `host:port` of the instances, all on loopback. */
+/**
+ * Renders the template: `upstreams` are `host:port` of the instances, all on loopback; `taskPrefixes`
+ * (same order, optional) the task-id tag of each, whose `tasks/*` requests are routed to it.
+ */
 export function renderNginxConf(options: {
   prefix: string;
   listenPort: number;
   upstreams: readonly string[];
+  taskPrefixes?: readonly string[];
 }): string {
   for (const upstream of options.upstreams) {
     if (!/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}:\d{1,5}$/.test(upstream)) {
@@ -78,10 +82,29 @@ export function renderNginxConf(options: {
   const servers = options.upstreams
     .map((upstream) => `        server ${upstream} max_fails=1 fail_timeout=1s;`)
     .join("\n");
+  const prefixes = options.taskPrefixes ?? [];
+  for (const tag of prefixes) {
+    if (!/^[A-Za-z0-9_-]{1,31}\.$/.test(tag))
+      throw new Error(`task prefix ${tag} is not a plain tag ending in "."`);
+  }
+  const routes = prefixes
+    .map(
+      (tag, index) =>
+        `        "~^tasks/(get|update|cancel) ${tag.replaceAll(".", "\\.")}" fleet_task_${index};`,
+    )
+    .join("\n");
+  const taskUpstreams = prefixes
+    .map(
+      (_tag, index) =>
+        `    upstream fleet_task_${index} {\n        server ${options.upstreams[index]};\n        keepalive 8;\n        keepalive_timeout 4s;\n    }`,
+    )
+    .join("\n");
   return readFileSync(NGINX_TEMPLATE, "utf8")
     .replaceAll("{{PREFIX}}", options.prefix)
     .replaceAll("{{LISTEN}}", `127.0.0.1:${options.listenPort}`)
-    .replaceAll("{{SERVERS}}", servers);
+    .replaceAll("{{SERVERS}}", servers)
+    .replaceAll("{{TASK_ROUTES}}", routes)
+    .replaceAll("{{TASK_UPSTREAMS}}", taskUpstreams);
 }
 
 /** One line of the access log (see `log_format fleet`). */
@@ -92,6 +115,8 @@ export interface AccessLogEntry {
   upstreamStatuses: string[];
   /** The request's `Mcp-Method` header ("" when it had none). */
   method: string;
+  /** The request's `Mcp-Name` header ("" when it had none): the task id on `tasks/*`. */
+  name: string;
 }
 
 export interface NginxHandle {
@@ -148,13 +173,14 @@ function tries(value: string | undefined): string[] {
 function parseAccessLog(text: string): AccessLogEntry[] {
   const entries: AccessLogEntry[] = [];
   for (const line of text.split("\n")) {
-    const match = /^\S+ (\d{3}) "([^"]*)" "([^"]*)" "([^"]*)"/.exec(line);
+    const match = /^\S+ (\d{3}) "([^"]*)" "([^"]*)" "([^"]*)" "([^"]*)"/.exec(line);
     if (!match) continue;
     entries.push({
       status: Number(match[1]),
       upstreams: tries(match[2]),
       upstreamStatuses: tries(match[3]),
       method: match[4] === "-" ? "" : (match[4] ?? ""),
+      name: match[5] === "-" ? "" : (match[5] ?? ""),
     });
   }
   return entries;
@@ -166,6 +192,8 @@ function parseAccessLog(text: string): AccessLogEntry[] {
  */
 export async function startNginx(options: {
   upstreams: readonly string[];
+  /** The task-id tag of each instance, in the order of `upstreams` (see `renderNginxConf`). */
+  taskPrefixes?: readonly string[];
   bin?: string;
   startTimeoutMs?: number;
 }): Promise<NginxHandle> {
@@ -180,7 +208,15 @@ export async function startNginx(options: {
     mkdirSync(join(prefix, "temp"));
     const port = await freePort();
     const conf = join(prefix, "nginx.conf");
-    writeFileSync(conf, renderNginxConf({ prefix, listenPort: port, upstreams: options.upstreams }));
+    writeFileSync(
+      conf,
+      renderNginxConf({
+        prefix,
+        listenPort: port,
+        upstreams: options.upstreams,
+        taskPrefixes: options.taskPrefixes,
+      }),
+    );
     const errorLogPath = join(prefix, "error.log");
     const child = spawn(bin, ["-p", prefix, "-c", conf, "-e", errorLogPath, "-g", "daemon off;"], {
       stdio: ["ignore", "ignore", "pipe"],

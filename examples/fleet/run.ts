@@ -21,7 +21,7 @@ import {
   McpError,
 } from "roundtrip-mcp/types";
 import { findNginx, type NginxHandle, startNginx, waitForExit } from "./nginx.js";
-import { INSTANCE_META_KEY, PROVISIONED } from "./server.js";
+import { INSTANCE_META_KEY, PROVISIONED, taskIdPrefix } from "./server.js";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const SERVER_ENTRY = fileURLToPath(new URL("./server.ts", import.meta.url));
@@ -169,6 +169,7 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
   try {
     nginx = await startNginx({
       upstreams: instances.map((instance) => `127.0.0.1:${instance.port}`),
+      taskPrefixes: instances.map((instance) => taskIdPrefix(instance.id)),
       bin: options.nginxBin,
     });
   } catch (error) {
@@ -217,11 +218,12 @@ export interface FlowResult {
   readonly legFailures: readonly string[];
 }
 
-/** A client for the fleet: answers the region question, nothing else. */
-export function connectClient(url: string): Promise<Client> {
+/** A client for the fleet: answers the region question, nothing else; `tasks` declares the extension. */
+export function connectClient(url: string, tasks = false): Promise<Client> {
   return Client.connect(url, {
     elicitation: async () => ANSWER,
     clientInfo: { name: "fleet-runner", version: "1.0.0" },
+    tasks,
   });
 }
 

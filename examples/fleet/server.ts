@@ -18,6 +18,7 @@ import {
   type MiddlewareFunction,
   RequestStateSecurity,
 } from "roundtrip-mcp/server";
+import { serverTasks } from "roundtrip-mcp/tasks";
 import * as z from "zod";
 
 /**
@@ -33,6 +34,21 @@ export const QUESTION_ID = "provision/ask-region/v1";
 export const Region = z.object({
   region: z.enum(["eu-west-1", "us-east-1", "ap-south-1"]).describe("Cloud region"),
 });
+
+/**
+ * The tag an instance puts in front of its task ids ("i1."): a task lives in the memory of the
+ * instance that created it, and the load balancer routes `tasks/*` on this prefix of `Mcp-Name`.
+ */
+export function taskIdPrefix(instanceId: string): string {
+  return `${instanceId}.`;
+}
+
+/** The final text of an export that ran as a task on `instanceId`. */
+export function exportedText(name: string, region: string, instanceId: string): string {
+  return `Exported '${name}' to ${region} (task ran on ${instanceId}).`;
+}
+
+export const EXPORTED = /^Exported '(.+)' to ([a-z0-9-]+) \(task ran on ([\w.-]+)\)\.$/;
 
 /** Derived from nothing per-call, so every instance renders the very same question. */
 export const ASK_REGION = elicitationRequest("Which region should the database live in?", Region);
@@ -74,6 +90,8 @@ export function createFleetInstance(options: FleetInstanceOptions): MCPServer {
   const { instanceId, keys, legDelayMs = 0 } = options;
   const mcp = new MCPServer("fleet", {
     version: "1.0.0",
+    // Quick polls, and every call of a task-capable tool becomes a task at once, for the test.
+    tasks: serverTasks({ taskIdPrefix: taskIdPrefix(instanceId), pollIntervalMs: 20, immediateResultMs: 0 }),
     ...(keys === undefined ? {} : { requestStateSecurity: new RequestStateSecurity({ keys: [...keys] }) }),
   });
 
@@ -104,6 +122,23 @@ export function createFleetInstance(options: FleetInstanceOptions): MCPServer {
       const region = Region.safeParse(answer.content);
       if (!region.success) return askAgain();
       return provisionedText(name, region.data.region, state.askedBy, instanceId);
+    },
+  );
+  // A long job: a task for clients that declare the extension. It asks the region mid-task, so the
+  // task's tasks/get, tasks/update and tasks/get again must all reach the instance holding it.
+  mcp.tool(
+    "export",
+    {
+      description: "Export a database (runs as a task). Asks which region to export to.",
+      input: z.object({ name: z.string().min(1).max(200) }),
+      task: "optional",
+    },
+    async ({ name }, ctx) => {
+      await sleep(20 + legDelayMs);
+      const answer = inputResponse(ctx, "region");
+      const region = answer.kind === "accept" ? Region.safeParse(answer.content) : undefined;
+      if (!region?.success) return inputRequired({ inputRequests: { region: ASK_REGION } });
+      return exportedText(name, region.data.region, instanceId);
     },
   );
   return mcp;

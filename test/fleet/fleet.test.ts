@@ -22,9 +22,9 @@ import {
   startFleet,
   summarize,
 } from "../../examples/fleet/run.js";
-import { INSTANCE_META_KEY, PROVISIONED } from "../../examples/fleet/server.js";
+import { EXPORTED, INSTANCE_META_KEY, PROVISIONED, taskIdPrefix } from "../../examples/fleet/server.js";
 import type { Client } from "../../src/client/client.js";
-import { McpError } from "../../src/types/index.js";
+import { McpError, TASKS_EXTENSION } from "../../src/types/index.js";
 
 const nginxBin = findNginx();
 const hasNginx = nginxBin !== undefined;
@@ -35,6 +35,8 @@ const label = (title: string) => (hasNginx ? title : `${title} [${NO_NGINX}]`);
 if (!hasNginx) console.warn(`[fleet] ${NO_NGINX}`);
 
 const FLOWS = 500;
+const TASKS = 60;
+const CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
 /** The exact error object a cross-instance retry gets under process-local keys. */
 const FROZEN_ERROR =
   '{"code":-32602,"message":"Invalid or expired requestState","data":{"reason":"invalid_request_state"}}';
@@ -201,6 +203,88 @@ describe("a fleet of 3 instances sharing one key ring, behind nginx", () => {
       );
       expect(wireInstance(leg2)).toBe(second?.id);
     },
+  );
+
+  it.skipIf(!hasNginx)(
+    label(`${TASKS} concurrent tasks: every tasks/* request reaches the instance that holds its task`),
+    async () => {
+      const current = fleet as Fleet;
+      const client = await connectClient(current.url, true);
+      clients.push(client);
+      const before = (await current.nginx.settledAccessLog()).length;
+      const taskIds = new Map<string, string>();
+      const run = await runFlows({
+        count: TASKS,
+        concurrency: TASKS,
+        flow: async (index) => {
+          const name = flowName("task", index);
+          const result = await client.callTool(
+            "export",
+            { name },
+            { onTask: (task) => void taskIds.set(name, task.taskId) },
+          );
+          const text = result.content[0]?.type === "text" ? result.content[0].text : "";
+          return { name, text };
+        },
+      });
+      expect(run.errors.map(({ error }) => String(error))).toEqual([]);
+      const ranOn = new Set<string>();
+      for (const { name, text } of run.results) {
+        const match = EXPORTED.exec(text);
+        expect(match?.slice(1, 3)).toEqual([name, "eu-west-1"]);
+        const instance = match?.[3] as string;
+        ranOn.add(instance);
+        // The task id carries the tag of the instance that created it, and ran it to the end.
+        expect(taskIds.get(name)?.startsWith(taskIdPrefix(instance))).toBe(true);
+      }
+      // tools/call itself is round robin: the tasks were spread over the fleet.
+      expect(ranOn.size).toBe(current.instances.length);
+      const log = (await current.nginx.settledAccessLog()).slice(before);
+      const taskRequests = log.filter((entry) => entry.method.startsWith("tasks/"));
+      report(`${TASKS} tasks`, {
+        durationMs: Math.round(run.durationMs),
+        tasksRequests: taskRequests.length,
+        byMethod: Object.fromEntries(
+          ["tasks/get", "tasks/update"].map((m) => [m, taskRequests.filter((e) => e.method === m).length]),
+        ),
+      });
+      // At least: the question seen, the answer sent, the result read, for every task.
+      expect(taskRequests.length).toBeGreaterThanOrEqual(3 * TASKS);
+      for (const entry of taskRequests) {
+        expect(entry.status).toBe(200);
+        expect(entry.upstreams).toHaveLength(1);
+        expect(`${current.instanceAt(entry.upstreams[0] as string)}.`).toBe(entry.name.split(".")[0] + ".");
+      }
+      // Why the routing matters: the same task asked of another instance is unknown there.
+      const [taskId] = [...taskIds.values()];
+      const owner = current.instances.find((instance) => taskId?.startsWith(taskIdPrefix(instance.id)));
+      const other = current.instances.find((instance) => instance !== owner);
+      const elsewhere = await fetch(other?.url as string, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2026-07-28",
+          "mcp-method": "tasks/get",
+          "mcp-name": taskId as string,
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 7,
+          method: "tasks/get",
+          params: {
+            taskId,
+            _meta: { ...ENVELOPE, [CAPABILITIES]: { extensions: { [TASKS_EXTENSION]: {} } } },
+          },
+        }),
+      });
+      expect(await elsewhere.json()).toEqual({
+        jsonrpc: "2.0",
+        id: 7,
+        error: { code: -32602, message: "Failed to retrieve task: Task not found" },
+      });
+    },
+    60_000,
   );
 
   it.skipIf(!hasNginx)(

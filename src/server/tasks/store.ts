@@ -19,12 +19,20 @@ export interface TaskOptions {
   immediateResultMs?: number;
   /** Most tasks held at once (default 1,000); finished ones are dropped first to make room. */
   maxTasks?: number;
+  /**
+   * Prepended to every task id (default none): behind a load balancer, give each instance its own
+   * (`"a."`, `"b."`) and route `tasks/*` requests on the `Mcp-Name` header's prefix to the instance
+   * that holds the task. 1–32 characters of `A-Z a-z 0-9 . _ -`.
+   */
+  taskIdPrefix?: string;
 }
 
 export const DEFAULT_TASK_TTL_MS = 3_600_000;
 export const DEFAULT_TASK_POLL_INTERVAL_MS = 1_000;
 export const DEFAULT_IMMEDIATE_RESULT_MS = 50;
 export const DEFAULT_MAX_TASKS = 1_000;
+
+const PREFIX = /^[A-Za-z0-9._-]{1,32}$/;
 
 function positiveInteger(
   value: number | undefined,
@@ -53,6 +61,7 @@ export class TaskStore {
   readonly pollIntervalMs: number;
   readonly immediateResultMs: number;
   readonly maxTasks: number;
+  readonly taskIdPrefix: string;
   readonly #tasks = new Map<string, TaskRecord>();
   readonly #expiries = new Map<string, ReturnType<typeof setTimeout>>();
   readonly #onChange: (record: TaskRecord) => void;
@@ -71,6 +80,10 @@ export class TaskStore {
       true,
     );
     this.maxTasks = positiveInteger(options.maxTasks, DEFAULT_MAX_TASKS, "tasks.maxTasks");
+    if (options.taskIdPrefix !== undefined && !PREFIX.test(options.taskIdPrefix)) {
+      throw new TypeError("tasks.taskIdPrefix must be 1-32 characters of A-Z a-z 0-9 . _ -");
+    }
+    this.taskIdPrefix = options.taskIdPrefix ?? "";
     this.#onChange = onChange;
   }
 
@@ -98,7 +111,7 @@ export class TaskStore {
     const record = new TaskRecord({
       controller,
       // 122 random bits: task ids work as bearer handles, so they must not be guessable.
-      taskId: globalThis.crypto.randomUUID(),
+      taskId: this.taskIdPrefix + globalThis.crypto.randomUUID(),
       now: Date.now(),
       ttlMs: this.ttlMs,
       pollIntervalMs: this.pollIntervalMs,

@@ -114,6 +114,16 @@ describe("TaskStore", () => {
     );
     expect(() => new TaskStore({ maxTasks: 0 })).toThrow(/maxTasks/);
     expect(new TaskStore({ immediateResultMs: 0 }).immediateResultMs).toBe(0);
+    for (const taskIdPrefix of ["", "a b", "x".repeat(33), "é."]) {
+      expect(() => new TaskStore({ taskIdPrefix })).toThrow(/taskIdPrefix must be 1-32 characters/);
+    }
+  });
+
+  it("prefixes task ids with the instance's tag, for routing", () => {
+    const store = new TaskStore({ taskIdPrefix: "eu-2." });
+    const task = store.create(undefined, new AbortController());
+    expect(task.taskId).toMatch(/^eu-2\.[0-9a-f-]{36}$/);
+    store.clear();
   });
 
   it("mints unguessable ids and hides a task from anyone but its creator", () => {
