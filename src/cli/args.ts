@@ -8,7 +8,16 @@ import type { StdioTarget } from "../client/targets.js";
 import type { Root } from "../types/index.js";
 import { UsageError } from "./exit.js";
 
-export const COMMANDS = ["discover", "tools", "call", "prompts", "prompt", "resources", "read"] as const;
+export const COMMANDS = [
+  "discover",
+  "tools",
+  "call",
+  "prompts",
+  "prompt",
+  "resources",
+  "read",
+  "task",
+] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 /** The operands each command takes after its target. */
@@ -20,13 +29,14 @@ const OPERANDS: Record<CommandName, readonly string[]> = {
   prompt: ["name"],
   resources: [],
   read: ["uri"],
+  task: ["taskId"],
 };
 
 /** Everything a run needs, parsed and checked. */
 export interface CliOptions {
   command: CommandName;
   target: string | StdioTarget;
-  /** The command's operands by name: `tool`, `name` or `uri`. */
+  /** The command's operands by name: `tool`, `name`, `uri` or `taskId`. */
   operands: Record<string, string>;
   /** `--arg k=v` (strings, typed later against the tool's input schema). */
   args: Record<string, string>;
@@ -42,6 +52,8 @@ export interface CliOptions {
   trace: boolean;
   maxRounds: number | undefined;
   timeoutMs: number | undefined;
+  /** Declare the Tasks extension (default; `--no-tasks` turns it off). */
+  tasks: boolean;
   /** How to authenticate to an HTTP server. */
   auth: CliAuth;
 }
@@ -63,53 +75,6 @@ export type CliAuth =
 
 export type ParsedCommandLine = { kind: "help" } | { kind: "version" } | { kind: "run"; options: CliOptions };
 
-export const USAGE = `Usage:
-  roundtrip discover  <target>
-  roundtrip tools     <target>
-  roundtrip call      <target> <tool> [--arg k=v ...] [--args '{...}']
-  roundtrip prompts   <target>
-  roundtrip prompt    <target> <name> [--arg k=v ...]
-  roundtrip resources <target>
-  roundtrip read      <target> <uri>
-
-<target> is a Streamable HTTP URL (http://127.0.0.1:8000/mcp), or "-- command args..." to spawn a
-stdio server: everything after "--" is the server's command line, so put the operands and options
-before it, e.g.  roundtrip call provision --arg name=orders -- node server.js
-
-Questions the server asks (elicitation forms, URL sign-ins, sampling) are asked in the terminal.
-
-Options:
-  --arg k=v               a tool or prompt argument (repeatable); typed by the tool's input schema
-  --args '{...}'          all arguments as one JSON object (also accepted: --json '{...}')
-  --json                  print the raw result JSON instead of readable text
-  --answer key=json       answer the input request "key" without asking (repeatable). Forms: an
-                          object of field values, or "decline" / "cancel"; URL: "accept" (consent),
-                          "decline" or "cancel"; sampling: the assistant text as a JSON string
-  --root path|file-uri    a root offered when the server asks roots/list (repeatable)
-  --sampling-command cmd  answer sampling requests by running cmd (shell): the request JSON on its
-                          stdin, the assistant text on its stdout
-  --open                  open a consented URL with the platform opener (default: only print it)
-  --trace                 print each round on stderr: what was asked, what was answered (never
-                          values) and the requestState size (never its content)
-  --max-rounds n          input rounds allowed per request (default 10)
-  --timeout ms            per-request timeout in milliseconds (default 60000)
-  --env KEY=VALUE         an environment variable for the stdio server (repeatable)
-  --bearer-env NAME       HTTP: send the token in environment variable NAME as a bearer token
-  --oauth                 HTTP: sign in with OAuth when the server asks: the consent page is
-                          printed (opened with --open) and the browser comes back to a listener on
-                          127.0.0.1; each run signs in again
-  --oauth-client-id id    with --oauth: a pre-registered client (its secret, if it has one, in
-                          ROUNDTRIP_OAUTH_CLIENT_SECRET) instead of dynamic registration
-  --oauth-port n          with --oauth: the callback listener's port (default: any free port)
-  --oauth-store file      with --oauth: keep the registration and tokens in file (created with
-                          mode 600; refused if others can read it), so later runs need no sign-in
-  -h, --help              this help
-  -V, --version           the version
-
-Exit codes: 0 complete, 1 tool error (isError) or a failed --sampling-command, 2 usage (bad
-arguments, a question with no --answer and no terminal), 3 protocol error (server error,
-transport failure, rounds exceeded), 130 stopped by the user.`;
-
 type OptionKind = "flag" | "value";
 const OPTIONS: Record<string, OptionKind> = {
   "--arg": "value",
@@ -120,6 +85,7 @@ const OPTIONS: Record<string, OptionKind> = {
   "--sampling-command": "value",
   "--open": "flag",
   "--trace": "flag",
+  "--no-tasks": "flag",
   "--max-rounds": "value",
   "--timeout": "value",
   "--env": "value",
@@ -230,6 +196,7 @@ export function parseCommandLine(argv: readonly string[], cwd: string): ParsedCo
     json: false,
     open: false,
     trace: false,
+    noTasks: false,
     help: false,
     version: false,
     argsJson: undefined as Record<string, unknown> | undefined,
@@ -270,6 +237,7 @@ export function parseCommandLine(argv: readonly string[], cwd: string): ParsedCo
         if (inline !== undefined) throw new UsageError(`${name} takes no value`);
         if (name === "--open") options.open = true;
         else if (name === "--trace") options.trace = true;
+        else if (name === "--no-tasks") options.noTasks = true;
         else if (name === "--oauth") options.oauth = true;
         else if (name === "--help") options.help = true;
         else if (name === "--version") options.version = true;
@@ -395,6 +363,7 @@ export function parseCommandLine(argv: readonly string[], cwd: string): ParsedCo
       trace: options.trace,
       maxRounds: options.maxRounds,
       timeoutMs: options.timeoutMs,
+      tasks: !options.noTasks,
       auth,
     },
   };

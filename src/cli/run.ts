@@ -10,6 +10,8 @@ import type { CallOptions } from "../client/session.js";
 import { StreamableHttpClientTransport } from "../transports/http/client.js";
 import { ErrorCode, McpError } from "../types/core.js";
 import type {
+  CallToolResult,
+  DetailedTask,
   Implementation,
   ProgressNotificationParams,
   Prompt,
@@ -17,7 +19,7 @@ import type {
   ResourceTemplate,
   Tool,
 } from "../types/index.js";
-import { type CliOptions, parseCommandLine, USAGE } from "./args.js";
+import { type CliOptions, parseCommandLine } from "./args.js";
 import { type CliAuthSession, cliAuth } from "./auth.js";
 import { createCallbacks } from "./callbacks.js";
 import { describeError, ExitCode, exitCodeFor, UsageError } from "./exit.js";
@@ -35,6 +37,7 @@ import { colorEnabled, createStyle, sanitize } from "./terminal.js";
 import { Tracer } from "./trace.js";
 import { type TerminalStream, Ui } from "./ui.js";
 import { openUrl } from "./url.js";
+import { USAGE } from "./usage.js";
 
 /** What a run reads and writes. */
 export interface CliIo {
@@ -196,6 +199,17 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const call = {
     signal: io.signal,
     onProgress: (params: ProgressNotificationParams) => ui.progress(params),
+    // The id first: it is what `roundtrip task` needs to resume a run that was cut off.
+    // Server text: sanitized, so a status message cannot drive the terminal.
+    onTask: (task: DetailedTask) =>
+      ui.line(
+        style.dim(
+          sanitize(
+            `roundtrip: task ${task.taskId} ${task.status}${task.statusMessage ? `: ${task.statusMessage}` : ""}`,
+            true,
+          ),
+        ),
+      ),
   };
   let client: Client | undefined;
   let auth: CliAuthSession | undefined;
@@ -216,6 +230,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       clientInfo,
       inputRequiredMaxRounds: options.maxRounds,
       timeoutMs: options.timeoutMs,
+      tasks: options.tasks,
       onRound: (round) => tracer.round(round),
     });
     const { text, json, code } = await execute(client, options, call, tracer);
@@ -243,6 +258,14 @@ interface Outcome {
   code: number;
 }
 
+function toolOutcome(result: CallToolResult): Outcome {
+  return {
+    text: formatToolResult(result),
+    json: result,
+    code: result.isError === true ? ExitCode.ToolError : ExitCode.Ok,
+  };
+}
+
 async function execute(
   client: Client,
   options: CliOptions,
@@ -268,12 +291,10 @@ async function execute(
       tracer.start("tools/call", name);
       const result = await client.callTool(name, args, call);
       tracer.done();
-      return {
-        text: formatToolResult(result),
-        json: result,
-        code: result.isError === true ? ExitCode.ToolError : ExitCode.Ok,
-      };
+      return toolOutcome(result);
     }
+    case "task":
+      return toolOutcome(await client.waitForTask(options.operands.taskId as string, call));
     case "prompts": {
       const prompts = await allPages<Prompt>(async (cursor) => {
         const page = await client.listPrompts(cursor, call);
