@@ -2,14 +2,10 @@ import type { z } from "zod";
 import { type DispatchContext, type Dispatcher, HTTP_STATUS } from "../shared/dispatch.js";
 import { withLazySignal } from "../shared/lazy-signal.js";
 import {
-  describeFailure,
   ErrorCode,
   httpStatusForError,
-  INPUT_REQUIRED_METHODS,
-  invalidRequestStateError,
   isCoreMethod,
   McpError,
-  METHOD_RULES,
   MetaKey,
   MODERN_PROTOCOL_VERSIONS,
   REMOVED_METHODS,
@@ -36,6 +32,7 @@ import type { LegacyOptions } from "./legacy/options.js";
 import { LegacyService } from "./legacy/service.js";
 import { consoleLogger } from "./logger.js";
 import { finishResult } from "./outbound.js";
+import { checkParams, normalizeRequestState, type Registration } from "./params.js";
 import { type ListenSupport, SubscriptionHub } from "./subscriptions.js";
 
 /** Options of a low-level server, besides its handlers. */
@@ -63,12 +60,6 @@ export interface ServerOptions extends ServerHandlers {
   legacy?: LegacyOptions | false;
 }
 
-interface Registration {
-  /** The schema of a non-core method's params, when one was given (core methods use the spec's). */
-  readonly params: z.ZodType<Record<string, unknown>> | undefined;
-  readonly handler: RequestHandler<Record<string, unknown>, unknown>;
-}
-
 function isRequestId(id: unknown): id is RequestId {
   return typeof id === "string" || (typeof id === "number" && Number.isInteger(id));
 }
@@ -93,59 +84,6 @@ function errorResponse(id: RequestId | null, error: ErrorObject, httpStatus?: nu
     enumerable: false,
   });
   return response;
-}
-
-/**
- * `requestState: null` is absent (any client could strip the field anyway); any other non-string
- * is refused with the one frozen request-state error, whether or not a boundary is installed.
- */
-function normalizeRequestState(
-  method: string,
-  params: Record<string, unknown>,
-  logger: Logger,
-): Record<string, unknown> {
-  if (!INPUT_REQUIRED_METHODS.has(method) || !("requestState" in params)) return params;
-  const { requestState, ...rest } = params;
-  if (requestState === null) return rest;
-  if (typeof requestState !== "string") {
-    logger.warn(`requestState rejected on ${method}: not a string`);
-    throw invalidRequestStateError();
-  }
-  return params;
-}
-
-/** Step 4 of the ladder: params against the spec's shape (core methods) or the registered schema. */
-function checkParams(
-  method: string,
-  params: Record<string, unknown>,
-  registration: Registration,
-): Record<string, unknown> {
-  if (isCoreMethod(method)) {
-    const valid = METHOD_RULES[method].validParams;
-    if (!valid(params)) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Invalid params for ${method}: ${describeFailure(valid, params)}`,
-      );
-    }
-    return params;
-  }
-  if (!registration.params) return params;
-  const parsed = registration.params.safeParse(params);
-  if (!parsed.success) {
-    throw new McpError(
-      ErrorCode.InvalidParams,
-      `Invalid params for ${method}: ${describeIssues(parsed.error)}`,
-    );
-  }
-  return parsed.data;
-}
-
-function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 3)
-    .map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "params"}: ${issue.message}`)
-    .join("; ");
 }
 
 /**
