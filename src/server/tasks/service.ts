@@ -116,7 +116,8 @@ export class TaskService implements TaskRunner {
     // tasks/cancel and expiry do, since the request that started it is over.
     const request = ctx.signal;
     const forward = () => controller.abort();
-    request.addEventListener("abort", forward, { once: true });
+    if (request.aborted) controller.abort();
+    else request.addEventListener("abort", forward, { once: true });
     const taskCtx = deriveContext(ctx, Object.assign({ signal: controller.signal }, control.carriedBy()));
     const first = settle(entry(ctx.params, taskCtx));
     let timer: ReturnType<typeof setTimeout> | undefined;

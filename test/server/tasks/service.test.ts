@@ -255,6 +255,16 @@ describe("MCPServer tasks: outcomes", () => {
     early.abort();
     expect(await pending).toBeUndefined();
     expect(signals[0]?.aborted).toBe(true);
+    // A request already cancelled when the call starts: the handler sees a fired signal at once.
+    const gone = new AbortController();
+    gone.abort();
+    expect(
+      await mcp.dispatch(request("tools/call", { name: "watch", arguments: {} }, TASKS), {
+        signal: gone.signal,
+      }),
+    ).toBeUndefined();
+    expect(signals.at(-1)?.aborted).toBe(true);
+    signals.length = 1;
     const late = new AbortController();
     const created = resultOf(
       await mcp.dispatch(request("tools/call", { name: "watch", arguments: {} }, TASKS), {
