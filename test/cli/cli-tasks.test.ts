@@ -6,8 +6,7 @@ import { serveReports } from "../../examples/tasks-server.js";
 import { MCPServer, silentLogger } from "../../src/server/index.js";
 import { serverTasks } from "../../src/server/tasks/index.js";
 import { type HttpServerHandle, serveHttp } from "../../src/transports/http/node.js";
-import { TASKS_EXTENSION } from "../../src/types/tasks.js";
-import { meta } from "../helpers.js";
+import { callDeclaringTasks } from "../transports/http/helpers.js";
 import { runInProcess } from "./harness.js";
 
 let http: HttpServerHandle;
@@ -49,29 +48,8 @@ describe("roundtrip and tasks", () => {
   });
 
   it("task <id> resumes a task another process started, and exits 3 on an unknown id", async () => {
-    const body = {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "tools/call",
-      params: {
-        name: "export_customers",
-        arguments: { region: "us" },
-        _meta: meta({ elicitation: { form: {} }, extensions: { [TASKS_EXTENSION]: {} } }),
-      },
-    };
-    const response = await fetch(url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": "tools/call",
-        "mcp-name": "export_customers",
-      },
-      body: JSON.stringify(body),
-    });
-    const { result } = (await response.json()) as { result: { taskId: string } };
-    const run = await runInProcess(["task", url, result.taskId, ...ANSWER]);
+    const result = await callDeclaringTasks(url, "export_customers", { region: "us" });
+    const run = await runInProcess(["task", url, result.taskId as string, ...ANSWER]);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("Exported 12000 rows of us to customers-us.csv\n");
     const unknown = await runInProcess(["task", url, "no-such-task"]);

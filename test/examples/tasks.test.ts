@@ -1,8 +1,7 @@
 import { afterEach, expect, it, vi } from "vitest";
 import { connectForTasks, exportCustomers, resumeExport, savedTasks } from "../../examples/tasks-client.js";
 import { serveReports } from "../../examples/tasks-server.js";
-import { TASKS_EXTENSION } from "../../src/types/tasks.js";
-import { meta } from "../helpers.js";
+import { callDeclaringTasks } from "../transports/http/helpers.js";
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -43,28 +42,9 @@ it("resumes a task another process started, from its id alone", async () => {
   vi.spyOn(console, "log").mockImplementation(() => {});
   const { url, client } = await started();
   // "Another process": a bare HTTP client that starts the task and goes away.
-  const body = {
-    jsonrpc: "2.0",
-    id: 1,
-    method: "tools/call",
-    params: {
-      name: "export_customers",
-      arguments: { region: "us" },
-      _meta: meta({ elicitation: { form: {} }, extensions: { [TASKS_EXTENSION]: {} } }),
-    },
-  };
-  const response = await fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": "tools/call",
-      "mcp-name": "export_customers",
-    },
-    body: JSON.stringify(body),
-  });
-  const { result } = (await response.json()) as { result: { resultType: string; taskId: string } };
+  const result = await callDeclaringTasks(url, "export_customers", { region: "us" });
   expect(result.resultType).toBe("task");
-  expect(await resumeExport(client, result.taskId)).toBe("Exported 12000 rows of us to customers-us.csv");
+  expect(await resumeExport(client, result.taskId as string)).toBe(
+    "Exported 12000 rows of us to customers-us.csv",
+  );
 });

@@ -25,6 +25,8 @@ import {
 import { EXPORTED, INSTANCE_META_KEY, PROVISIONED, taskIdPrefix } from "../../examples/fleet/server.js";
 import type { Client } from "../../src/client/client.js";
 import { McpError, TASKS_EXTENSION } from "../../src/types/index.js";
+import { meta } from "../helpers.js";
+import { post, rpc } from "../transports/http/helpers.js";
 
 const nginxBin = findNginx();
 const hasNginx = nginxBin !== undefined;
@@ -36,7 +38,6 @@ if (!hasNginx) console.warn(`[fleet] ${NO_NGINX}`);
 
 const FLOWS = 500;
 const TASKS = 60;
-const CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
 /** The exact error object a cross-instance retry gets under process-local keys. */
 const FROZEN_ERROR =
   '{"code":-32602,"message":"Invalid or expired requestState","data":{"reason":"invalid_request_state"}}';
@@ -259,25 +260,9 @@ describe("a fleet of 3 instances sharing one key ring, behind nginx", () => {
       const [taskId] = [...taskIds.values()];
       const owner = current.instances.find((instance) => taskId?.startsWith(taskIdPrefix(instance.id)));
       const other = current.instances.find((instance) => instance !== owner);
-      const elsewhere = await fetch(other?.url as string, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          "mcp-protocol-version": "2026-07-28",
-          "mcp-method": "tasks/get",
-          "mcp-name": taskId as string,
-        },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 7,
-          method: "tasks/get",
-          params: {
-            taskId,
-            _meta: { ...ENVELOPE, [CAPABILITIES]: { extensions: { [TASKS_EXTENSION]: {} } } },
-          },
-        }),
-      });
+      const get = rpc("tasks/get", { taskId }, 7);
+      get.params._meta = meta({ extensions: { [TASKS_EXTENSION]: {} } });
+      const elsewhere = await post(new URL(other?.url as string), get);
       expect(await elsewhere.json()).toEqual({
         jsonrpc: "2.0",
         id: 7,

@@ -117,6 +117,9 @@ export function headersFor(body: {
   if (body.method === "tools/call" || body.method === "prompts/get")
     headers["mcp-name"] = String(params.name);
   if (body.method === "resources/read") headers["mcp-name"] = String(params.uri);
+  if (["tasks/get", "tasks/update", "tasks/cancel"].includes(body.method)) {
+    headers["mcp-name"] = String(params.taskId);
+  }
   return headers;
 }
 
@@ -145,6 +148,22 @@ export async function post(
 
 function lower(headers: Record<string, string | undefined>): Record<string, string | undefined> {
   return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+}
+
+/**
+ * A `tools/call` that declares the Tasks extension (and form elicitation), sent by hand as another
+ * process would: the JSON-RPC `result` (a task handle when the server made one).
+ */
+export async function callDeclaringTasks(
+  url: URL | string,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const capabilities = { elicitation: { form: {} }, extensions: { "io.modelcontextprotocol/tasks": {} } };
+  const body = rpc("tools/call", { name, arguments: args });
+  body.params._meta = meta(capabilities);
+  const answer = (await (await post(new URL(url), body)).json()) as { result: Record<string, unknown> };
+  return answer.result;
 }
 
 /** Status, selected headers and parsed JSON body of a response. */

@@ -48,7 +48,9 @@ describe("the Tasks extension over Streamable HTTP", () => {
   });
 
   it("refuses a missing or mismatched Mcp-Name with 400 and -32020", async () => {
-    expect(await read(await post(handle.url, rpc("tasks/get", { taskId })))).toEqual({
+    expect(
+      await read(await post(handle.url, rpc("tasks/get", { taskId }), { "mcp-name": undefined })),
+    ).toEqual({
       status: 400,
       contentType: "application/json",
       body: { jsonrpc: "2.0", id: 1, error: { code: -32020, message: "Missing required header Mcp-Name" } },
