@@ -3,6 +3,7 @@ import {
   ErrorCode,
   isInputRequiredResult,
   McpError,
+  MODERN_PROTOCOL_VERSIONS,
   TASKS_REQUIRED_CAPABILITIES,
   TaskMethod,
   validInputRequests,
@@ -49,6 +50,14 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
     }
     signal.addEventListener("abort", done, { once: true });
   });
+}
+
+/**
+ * Whether this request may deal in tasks: it declared the extension, on the 2026-07-28 wire (a
+ * 2025 session has no such extension, whatever its initialize listed).
+ */
+function tasksDeclared(ctx: ServerRequestContext): boolean {
+  return MODERN_PROTOCOL_VERSIONS.includes(ctx.protocolVersion) && declaresTasks(ctx.clientCapabilities);
 }
 
 function taskIdOf(params: Readonly<Record<string, unknown>>): string {
@@ -102,7 +111,7 @@ export class TaskService implements TaskRunner {
   }
 
   async call(support: TaskSupport, ctx: ServerRequestContext, entry: ToolEntry): Promise<ResultObject> {
-    if (!declaresTasks(ctx.clientCapabilities)) {
+    if (!tasksDeclared(ctx)) {
       if (support === "optional") return entry(ctx.params, ctx);
       throw new McpError(
         ErrorCode.MissingRequiredClientCapability,
@@ -158,7 +167,7 @@ export class TaskService implements TaskRunner {
   }
 
   #record(ctx: ServerRequestContext, params: Readonly<Record<string, unknown>>): TaskRecord {
-    if (!declaresTasks(ctx.clientCapabilities)) {
+    if (!tasksDeclared(ctx)) {
       throw new McpError(
         ErrorCode.MissingRequiredClientCapability,
         `${ctx.method} needs the io.modelcontextprotocol/tasks extension declared on the request`,

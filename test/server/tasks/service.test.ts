@@ -18,6 +18,12 @@ const TASKS_AND_FORMS = { ...TASKS, elicitation: { form: {} } };
 const ASK_REGION = elicitationRequest("Which region?", z.object({ region: z.string() }));
 const REGION = { action: "accept", content: { region: "eu-west-1" } };
 
+/**
+ * Outlasts an `immediateResultMs` of 0 with a wide margin: timers of different durations are not
+ * strictly ordered under load, so a 2 ms sleep can beat a 0 ms window.
+ */
+const outlastTheWindow = () => new Promise((resolve) => setTimeout(resolve, 25));
+
 /** Resolves when `gate()` is called: lets a test decide when a handler finishes. */
 function gate() {
   let open!: () => void;
@@ -57,7 +63,7 @@ async function waitFor(mcp: MCPServer, taskId: string, until: (task: Record<stri
     const task = resultOf(await call(mcp, "tasks/get", { taskId }));
     if (until(task)) return task;
     if (Date.now() > deadline) throw new Error(`task never got there: ${JSON.stringify(task)}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await outlastTheWindow();
   }
 }
 
@@ -179,11 +185,11 @@ describe("MCPServer tasks: outcomes", () => {
   it("a tool error completes the task with isError; a JSON-RPC error fails it with that error", async () => {
     const mcp = server({ tasks: serverTasks({ immediateResultMs: 0 }) });
     mcp.tool("tool_error", { task: "optional" }, async () => {
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await outlastTheWindow();
       throw new ToolError("bad input");
     });
     mcp.tool("protocol_error", { task: "optional" }, async () => {
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await outlastTheWindow();
       throw new McpError(-32050, "quota exhausted", { retryAfter: 30 });
     });
     const a = resultOf(await call(mcp, "tools/call", { name: "tool_error", arguments: {} }));
@@ -206,7 +212,7 @@ describe("MCPServer tasks: outcomes", () => {
     const logger = recordingLogger();
     const mcp = server({ logger, tasks: serverTasks({ immediateResultMs: 0 }) });
     mcp.tool("broken", { task: "optional" }, async () => {
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await outlastTheWindow();
       return { content: [], isError: "yes" } as never;
     });
     const created = resultOf(await call(mcp, "tools/call", { name: "broken", arguments: {} }));
@@ -311,7 +317,7 @@ describe("MCPServer tasks: input during a task", () => {
         states.push(ctx.requestState);
         const answer = inputResponse(ctx, "region");
         if (answer.kind !== "accept") {
-          await new Promise((resolve) => setTimeout(resolve, 5));
+          await outlastTheWindow();
           return inputRequired({ inputRequests: { region: ASK_REGION }, requestState: "asked-once" });
         }
         return `Provisioned ${name} in ${String(answer.content?.region)}.`;
@@ -337,7 +343,7 @@ describe("MCPServer tasks: input during a task", () => {
   it("a second round re-uses no key: an answer to the first round cannot satisfy the second", async () => {
     const mcp = server({ tasks: serverTasks({ immediateResultMs: 0 }) });
     mcp.tool("twice", { task: "optional" }, async (_args, ctx) => {
-      await new Promise((resolve) => setTimeout(resolve, 2));
+      await outlastTheWindow();
       const round = Number(ctx.requestState ?? "0");
       if (round < 2)
         return inputRequired({ inputRequests: { region: ASK_REGION }, requestState: String(round + 1) });
@@ -366,7 +372,7 @@ describe("MCPServer tasks: input during a task", () => {
   it("refuses a malformed answer to an outstanding key with -32602 and applies nothing", async () => {
     const mcp = server({ tasks: serverTasks({ immediateResultMs: 0 }) });
     mcp.tool("ask", { task: "optional" }, async (_args, ctx) => {
-      await new Promise((resolve) => setTimeout(resolve, 2));
+      await outlastTheWindow();
       if (inputResponse(ctx, "a").kind === "missing") {
         return inputRequired({ inputRequests: { a: ASK_REGION, b: ASK_REGION } });
       }
@@ -424,7 +430,7 @@ describe("MCPServer tasks: input during a task", () => {
   it("re-enters after a state-only round without asking the client anything", async () => {
     const mcp = server({ tasks: serverTasks({ immediateResultMs: 0 }) });
     mcp.tool("poller", { task: "optional" }, async (_args, ctx) => {
-      await new Promise((resolve) => setTimeout(resolve, 2));
+      await outlastTheWindow();
       const seen = Number(ctx.requestState ?? "0");
       return seen < 2 ? inputRequired({ requestState: String(seen + 1) }) : `ready after ${seen} checks`;
     });
@@ -440,7 +446,7 @@ describe("MCPServer tasks: input during a task", () => {
     const mcp = server({ tasks: serverTasks({ immediateResultMs: 0 }) });
     const askRegion = resolver("region", () => elicit("Which region?", z.object({ region: z.string() })));
     mcp.tool("resolved", { task: "optional", resolve: { region: askRegion } }, async (_args, { region }) => {
-      await new Promise((resolve) => setTimeout(resolve, 2));
+      await outlastTheWindow();
       return `resolved ${region.region}`;
     });
     const created = resultOf(
@@ -470,7 +476,7 @@ describe("MCPServer tasks: input during a task", () => {
   it("fails the task with -32021 when it would ask for something the client did not declare", async () => {
     const mcp = server({ tasks: serverTasks({ immediateResultMs: 0 }) });
     mcp.tool("sampler", { task: "optional" }, async () => {
-      await new Promise((resolve) => setTimeout(resolve, 2));
+      await outlastTheWindow();
       return inputRequired({ inputRequests: { llm: samplingRequest({ prompt: "hi", maxTokens: 5 }) } });
     });
     const { taskId } = resultOf(
