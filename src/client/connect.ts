@@ -1,5 +1,7 @@
 /** Opening a client: the transport, the session with its declared capabilities, and the era. */
 import { RequestAbortedError } from "../shared/errors.js";
+import type { Transport } from "../shared/transport.js";
+import { HttpStatusError } from "../transports/http/errors.js";
 import { TASKS_EXTENSION } from "../types/core.js";
 import type { ClientCapabilities } from "../types/index.js";
 import { type ClientCallbacks, capabilitiesFor } from "./callbacks.js";
@@ -52,7 +54,42 @@ export async function openSession(
   options: ClientOptions,
   eraKey: string | undefined,
 ): Promise<{ session: ClientSession; era: NegotiatedEra }> {
-  const transport = await openTransport(target);
+  try {
+    return await openOn(await openTransport(target), target, mode, options, eraKey);
+  } catch (error) {
+    if (!legacySseEvidence(target, error) || options.signal?.aborted) throw error;
+    // Neither the 2026-07-28 wire nor a 2025 initialize POST: perhaps an HTTP+SSE (2024-11-05)
+    // server, which takes its messages elsewhere and answers on a GET stream.
+    const { SseClientTransport } = await import("../transports/http/legacy-sse-client.js");
+    try {
+      return await openOn(new SseClientTransport(target as string | URL), target, "legacy", options, eraKey);
+    } catch (sseError) {
+      // Not an HTTP+SSE server either: the first answer says more about what is there.
+      throw sseError instanceof HttpStatusError ? error : sseError;
+    }
+  }
+}
+
+/**
+ * A URL whose connect-time POSTs got 400, 404 or 405 without a JSON-RPC error in the body: the spec's
+ * evidence for trying the deprecated HTTP+SSE transport. (A modern pin sends nothing at connect.)
+ */
+function legacySseEvidence(target: ClientTarget, error: unknown): boolean {
+  return (
+    (typeof target === "string" || target instanceof URL) &&
+    error instanceof HttpStatusError &&
+    // A body with a JSON-RPC error would have been an McpError: this is a bare status.
+    [400, 404, 405].includes(error.status)
+  );
+}
+
+async function openOn(
+  transport: Transport,
+  target: ClientTarget,
+  mode: ClientMode,
+  options: ClientOptions,
+  eraKey: string | undefined,
+): Promise<{ session: ClientSession; era: NegotiatedEra }> {
   const session = await ClientSession.connect(transport, {
     clientInfo: options.clientInfo,
     capabilities: declaredCapabilities(options),

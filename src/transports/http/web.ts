@@ -23,6 +23,7 @@ export { createHttpHandler, type FetchHandler, type HttpHandlerOptions } from ".
 export { decodeHeaderValue, encodeHeaderValue, type HeaderDecodeResult, HttpHeader } from "./headers.js";
 export { LegacyHttpClientTransport } from "./legacy-client.js";
 export type { LegacyHttpOptions } from "./legacy-sessions.js";
+export { type SseClientOptions, SseClientTransport } from "./legacy-sse-client.js";
 export { isLoopbackHostname } from "./loopback.js";
 export {
   createResourceMetadataHandler,

@@ -1,0 +1,200 @@
+/**
+ * The HTTP+SSE transport of protocol revision 2024-11-05: deprecated, still served by older
+ * servers. A GET opens an event stream whose first `endpoint` event names where to POST messages;
+ * every response and every server request comes back on that stream.
+ */
+import { RoundtripError } from "../../shared/errors.js";
+import type { MessageInfo, Transport } from "../../shared/transport.js";
+import type { JSONRPCMessage } from "../../types/index.js";
+import { type AuthProviderOption, tokenFrom } from "./auth.js";
+import { HttpStatusError, HttpTransportError } from "./errors.js";
+import { SseParser } from "./sse.js";
+
+/**
+ * Options of {@link SseClientTransport}.
+ *
+ * @example
+ * const options: SseClientOptions = { authProvider: () => process.env.TOKEN, endpointTimeoutMs: 5_000 };
+ */
+export interface SseClientOptions {
+  /** Extra headers on the GET and every POST. */
+  headers?: HeadersInit;
+  /** The `fetch` to use (default: the global one). */
+  fetch?: (input: URL, init: RequestInit) => Promise<Response>;
+  /** The bearer token for each request (`Authorization: Bearer …`; never logged). */
+  authProvider?: AuthProviderOption;
+  /** How long the stream may take to name its POST endpoint (default 10 s). */
+  endpointTimeoutMs?: number;
+}
+
+const DEFAULT_ENDPOINT_TIMEOUT_MS = 10_000;
+
+function isMessage(value: unknown): value is JSONRPCMessage {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && "jsonrpc" in value;
+}
+
+/**
+ * A client transport for HTTP+SSE servers (2024-11-05). `Client.connect(url)` falls back to it by
+ * itself when a URL answers neither the 2026-07-28 wire nor a 2025 `initialize` POST; construct it
+ * directly to skip those attempts. The POST endpoint must be on the stream's own origin: a server
+ * cannot send the client's messages, and its token, elsewhere.
+ *
+ * @example
+ * const client = await Client.connect(new SseClientTransport("http://127.0.0.1:3001/sse"), { mode: "legacy" });
+ */
+export class SseClientTransport implements Transport {
+  readonly url: URL;
+  onmessage?: (message: JSONRPCMessage, info?: MessageInfo) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  readonly #options: SseClientOptions;
+  readonly #fetch: (input: URL, init: RequestInit) => Promise<Response>;
+  readonly #stream = new AbortController();
+  #endpoint: URL | undefined;
+  #closed = false;
+
+  constructor(url: URL | string, options: SseClientOptions = {}) {
+    this.url = new URL(url);
+    this.#options = options;
+    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+  }
+
+  /** The POST endpoint the stream named (undefined before `start`). */
+  get endpoint(): URL | undefined {
+    return this.#endpoint;
+  }
+
+  /** Opens the stream and waits (bounded) for its `endpoint` event. */
+  async start(): Promise<void> {
+    const response = await this.#fetch(this.url, {
+      method: "GET",
+      headers: await this.#headers({ accept: "text/event-stream" }),
+      signal: this.#stream.signal,
+    });
+    if (!response.ok) {
+      await response.body?.cancel().catch(() => {});
+      throw new HttpStatusError(response.status, `GET ${this.url.pathname} answered HTTP ${response.status}`);
+    }
+    if (!response.headers.get("content-type")?.startsWith("text/event-stream") || !response.body) {
+      await response.body?.cancel().catch(() => {});
+      throw new HttpTransportError("The HTTP+SSE stream did not answer with text/event-stream");
+    }
+    const reader = response.body.getReader();
+    const endpoint = new Promise<URL>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        reject(new HttpTransportError("The HTTP+SSE stream named no endpoint in time"));
+      }, this.#options.endpointTimeoutMs ?? DEFAULT_ENDPOINT_TIMEOUT_MS);
+      const parser = new SseParser((event) => {
+        if (event.event === "endpoint" && this.#endpoint === undefined) {
+          clearTimeout(timer);
+          try {
+            this.#endpoint = this.#sameOrigin(event.data);
+            resolve(this.#endpoint);
+          } catch (error) {
+            reject(error);
+          }
+        } else if (event.event === "message") {
+          this.#deliver(event.data);
+        }
+      });
+      void this.#read(reader, parser, (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+    });
+    try {
+      await endpoint;
+    } catch (error) {
+      await this.close();
+      throw error;
+    }
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    const endpoint = this.#endpoint;
+    if (endpoint === undefined || this.#closed)
+      throw new HttpTransportError("The HTTP+SSE transport is not open");
+    const response = await this.#fetch(endpoint, {
+      method: "POST",
+      headers: await this.#headers({ "content-type": "application/json" }),
+      body: JSON.stringify(message),
+    });
+    // The answer travels on the stream; the POST only says whether the message was taken.
+    await response.body?.cancel().catch(() => {});
+    if (!response.ok) {
+      throw new HttpStatusError(
+        response.status,
+        `POST ${endpoint.pathname} answered HTTP ${response.status}`,
+      );
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#stream.abort();
+    this.onclose?.();
+  }
+
+  /** The endpoint, resolved against the stream's URL; refused unless on the same origin. */
+  #sameOrigin(data: string): URL {
+    let endpoint: URL;
+    try {
+      endpoint = new URL(data.trim(), this.url);
+    } catch {
+      throw new HttpTransportError("The HTTP+SSE stream named an endpoint that is not a URL");
+    }
+    if (endpoint.origin !== this.url.origin) {
+      throw new HttpTransportError(
+        `The HTTP+SSE stream named an endpoint on another origin (${endpoint.origin}); refused`,
+      );
+    }
+    return endpoint;
+  }
+
+  #deliver(data: string): void {
+    let message: unknown;
+    try {
+      message = JSON.parse(data);
+    } catch {
+      this.onerror?.(new RoundtripError("The HTTP+SSE stream carried a message that is not JSON"));
+      return;
+    }
+    if (!isMessage(message)) {
+      this.onerror?.(
+        new RoundtripError("The HTTP+SSE stream carried something that is not a JSON-RPC message"),
+      );
+      return;
+    }
+    this.onmessage?.(message);
+  }
+
+  async #read(
+    reader: ReadableStreamDefaultReader<Uint8Array>,
+    parser: SseParser,
+    failed: (error: Error) => void,
+  ): Promise<void> {
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        parser.push(value);
+      }
+      failed(new HttpTransportError("The HTTP+SSE stream ended"));
+    } catch (error) {
+      failed(error instanceof Error ? error : new HttpTransportError(String(error)));
+    }
+    // The stream is the only way answers arrive: when it ends, so does the transport.
+    await this.close();
+  }
+
+  async #headers(base: Record<string, string>): Promise<Headers> {
+    const headers = new Headers(this.#options.headers);
+    for (const [name, value] of Object.entries(base)) headers.set(name, value);
+    if (this.#options.authProvider !== undefined) {
+      const token = await tokenFrom(this.#options.authProvider);
+      if (token !== undefined) headers.set("authorization", `Bearer ${token}`);
+    }
+    return headers;
+  }
+}

@@ -1,0 +1,132 @@
+// The deprecated HTTP+SSE transport (2024-11-05), against a hand-written server of that revision on
+// real loopback sockets: Client.connect(url) falls back to it by itself, the exact requests on the
+// wire, server requests answered over the stream, and the refusals (another origin, not SSE).
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { Client } from "../../../src/client/client.js";
+import { HttpStatusError } from "../../../src/transports/http/errors.js";
+import { SseClientTransport } from "../../../src/transports/http/legacy-sse-client.js";
+import { type LegacySseServer, startLegacySseServer } from "../../fixtures/legacy/sse-server.js";
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close().catch(() => {});
+});
+
+async function server(options: Parameters<typeof startLegacySseServer>[0] = {}): Promise<LegacySseServer> {
+  const sse = await startLegacySseServer(options);
+  closers.push(() => sse.close());
+  return sse;
+}
+
+const ROOTS = async () => ({
+  roots: [
+    { uri: "file:///work", name: "work" },
+    { uri: "file:///home", name: "home" },
+  ],
+});
+
+describe("HTTP+SSE (2024-11-05)", () => {
+  it("Client.connect(url) falls back to it after a 405 on both eras' POSTs, then works end to end", async () => {
+    const sse = await server();
+    const client = await Client.connect(sse.url, { listRoots: ROOTS, eraCache: false });
+    closers.push(() => client.close());
+    expect(client.era).toBe("legacy");
+    expect(client.protocolVersion).toBe("2024-11-05");
+    expect(client.serverInfo).toEqual({ name: "old-sse", version: "0.9.0" });
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(["echo", "roots"]);
+    expect((await client.callTool("echo", { text: "hi" })).content).toEqual([
+      { type: "text", text: "echo: hi" },
+    ]);
+    // A server request over the stream, answered with a POST to the endpoint.
+    expect((await client.callTool("roots")).content).toEqual([{ type: "text", text: "roots: 2" }]);
+
+    const wire = sse.hits.map((hit) => ({
+      request: `${hit.method} ${hit.path}`,
+      method: (hit.body as { method?: string } | undefined)?.method,
+    }));
+    expect(wire.slice(0, 5)).toEqual([
+      { request: "POST /sse", method: "server/discover" },
+      { request: "POST /sse", method: "initialize" },
+      { request: "GET /sse", method: undefined },
+      { request: "POST /messages?sessionId=s1", method: "initialize" },
+      { request: "POST /messages?sessionId=s1", method: "notifications/initialized" },
+    ]);
+    const rootsAnswer = sse.hits.find((hit) => (hit.body as { id?: string } | undefined)?.id === "srv-1");
+    expect(rootsAnswer?.body).toEqual({ jsonrpc: "2.0", id: "srv-1", result: await ROOTS() });
+    // The 2025 handshake, not the 2026 envelope, on the stream's session.
+    const initialize = sse.hits[3]?.body as { params: Record<string, unknown> };
+    expect(initialize.params).toMatchObject({ protocolVersion: "2025-11-25", capabilities: { roots: {} } });
+    expect(initialize.params._meta ?? {}).not.toHaveProperty(["io.modelcontextprotocol/protocolVersion"]);
+  });
+
+  it("the transport on its own: no POST to the stream URL, and a bearer token on every request", async () => {
+    const sse = await server();
+    const transport = new SseClientTransport(sse.url, { authProvider: () => "t0ken" });
+    const client = await Client.connect(transport, { mode: "legacy" });
+    closers.push(() => client.close());
+    expect((await client.callTool("echo", { text: "x" })).content).toEqual([
+      { type: "text", text: "echo: x" },
+    ]);
+    expect(transport.endpoint?.href).toBe(new URL("/messages?sessionId=s1", sse.url).href);
+    expect(sse.hits.some((hit) => hit.method === "POST" && hit.path === "/sse")).toBe(false);
+    expect(sse.hits.every((hit) => hit.authorization === "Bearer t0ken")).toBe(true);
+  });
+
+  it("refuses an endpoint on another origin: nothing is ever posted there", async () => {
+    let elsewhereHits = 0;
+    const elsewhere = createServer((_req, res) => {
+      elsewhereHits++;
+      res.writeHead(202).end();
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, "127.0.0.1", resolve));
+    closers.push(() => new Promise((resolve) => elsewhere.close(() => resolve())));
+    const port = (elsewhere.address() as AddressInfo).port;
+    const sse = await server({ endpoint: () => `http://127.0.0.1:${port}/messages` });
+    const transport = new SseClientTransport(sse.url, { authProvider: () => "secret-token" });
+    await expect(Client.connect(transport, { mode: "legacy" })).rejects.toThrow(
+      `The HTTP+SSE stream named an endpoint on another origin (http://127.0.0.1:${port}); refused`,
+    );
+    expect(elsewhereHits).toBe(0);
+  });
+
+  it("a URL that is not an HTTP+SSE server either keeps the first answer's error", async () => {
+    const sse = await server({ getStatus: 404 });
+    const failure = await Client.connect(sse.url, { eraCache: false }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(HttpStatusError);
+    expect((failure as HttpStatusError).status).toBe(405);
+    expect(sse.hits.map((hit) => `${hit.method} ${hit.path}`)).toEqual([
+      "POST /sse",
+      "POST /sse",
+      "GET /sse",
+    ]);
+  });
+
+  it("a stream that drops mid-session fails the call in flight instead of hanging", async () => {
+    const sse = await server();
+    let answered!: () => void;
+    const listRoots = () =>
+      new Promise<never>(() => {
+        answered();
+      });
+    const asked = new Promise<void>((resolve) => {
+      answered = resolve;
+    });
+    const client = await Client.connect(new SseClientTransport(sse.url), { mode: "legacy", listRoots });
+    closers.push(() => client.close());
+    const call = client.callTool("roots");
+    await asked;
+    sse.dropStreams();
+    await expect(call).rejects.toThrow();
+  });
+
+  it("the pinned modern mode never falls back", async () => {
+    const sse = await server();
+    const client = await Client.connect(sse.url, { mode: "2026-07-28" });
+    closers.push(() => client.close());
+    await expect(client.listTools()).rejects.toBeInstanceOf(HttpStatusError);
+    expect(sse.hits.map((hit) => `${hit.method} ${hit.path}`)).toEqual(["POST /sse"]);
+  });
+});
