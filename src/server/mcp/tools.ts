@@ -32,8 +32,9 @@ export interface ToolConfig<Input extends SchemaLike | undefined = SchemaLike | 
   _meta?: Record<string, unknown>;
   /**
    * Run as a task (the Tasks extension) for clients that declare it, when the call outlasts the
-   * server's `tasks.immediateResultMs`. `"required"` refuses other clients with -32021; `"optional"`
-   * runs inline for them. Default: never a task.
+   * inline window (`serverTasks({ immediateResultMs })`, which the MCPServer needs for such tools).
+   * `"required"` refuses other clients with -32021; `"optional"` runs inline for them. Default:
+   * never a task.
    */
   task?: TaskSupport;
 }
