@@ -1,4 +1,10 @@
-import { ErrorCode, isCreateTaskResult, isInputRequiredResult, McpError } from "../types/core.js";
+import {
+  ErrorCode,
+  isCreateTaskResult,
+  isInputRequiredResult,
+  McpError,
+  TASKS_EXTENSION,
+} from "../types/core.js";
 import type {
   CallToolResult,
   CompleteRequestParams,
@@ -322,8 +328,15 @@ export class Client implements AsyncDisposable {
     checkTotal(options.maxTotalTimeoutMs);
     const total = options.maxTotalTimeoutMs ?? this.#maxTotalTimeoutMs;
     return scoped(`task ${taskId}`, options.signal, total, (signal) =>
-      driveTask(taskId, this.session, this.#dispatch, signal, options),
+      driveTask(taskId, this.session, this.#dispatch, signal, this.#driveOptions(options)),
     );
+  }
+
+  /** A call's options for the task driver: it follows the task's notifications where the server has tasks. */
+  #driveOptions<O extends object>(options: O): O & { follow: boolean } {
+    const follow =
+      this.#era.era === "modern" && this.capabilities.extensions?.[TASKS_EXTENSION] !== undefined;
+    return Object.assign({}, options, { follow });
   }
 
   async #cached<R extends ResultObject>(
@@ -399,7 +412,13 @@ export class Client implements AsyncDisposable {
           });
       // Only tools/call answers with a task, and its R is CallToolResult: the task's own result.
       if (!isCreateTaskResult(outcome)) return outcome;
-      return (await driveTask(outcome, this.session, this.#dispatch, signal, options)) as R;
+      return (await driveTask(
+        outcome,
+        this.session,
+        this.#dispatch,
+        signal,
+        this.#driveOptions(options),
+      )) as R;
     } catch (error) {
       throw scope.failure(error);
     } finally {

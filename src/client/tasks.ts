@@ -5,7 +5,7 @@
  * client gives up.
  */
 import { ProtocolError } from "../shared/errors.js";
-import { McpError, TERMINAL_TASK_STATUSES } from "../types/core.js";
+import { McpError, TASK_STATUS_NOTIFICATION, TERMINAL_TASK_STATUSES } from "../types/core.js";
 import type {
   CallToolResult,
   CreateTaskResult,
@@ -16,6 +16,7 @@ import type {
 } from "../types/index.js";
 import { abortableSleep, type DispatchInputRequest, dispatchAll } from "./driver.js";
 import { TaskCancelledError } from "./errors.js";
+import type { Subscription } from "./listen.js";
 import type { WaitForTaskOptions } from "./options.js";
 import { checkResult } from "./result-check.js";
 import type { CallOptions, ClientSession } from "./session.js";
@@ -44,8 +45,75 @@ export const TASK_POLL_MAX_MS = 60_000;
 /** The most a best-effort `tasks/cancel` may hold up the error the caller is waiting for. */
 const CANCEL_TIMEOUT_MS = 5_000;
 
-/** What the driver takes from a call's options: `timeoutMs` per `tasks/*` request, `onLog`, `meta`, `onTask`. */
-type DriveOptions = Pick<WaitForTaskOptions, "timeoutMs" | "onLog" | "meta" | "onTask">;
+/**
+ * What the driver takes from a call's options: `timeoutMs` per `tasks/*` request, `onLog`, `meta`,
+ * `onTask`; and `follow`, set when the server advertises the extension: the driver then also
+ * listens for the task's `notifications/tasks` and polls as soon as one arrives.
+ */
+type DriveOptions = Pick<WaitForTaskOptions, "timeoutMs" | "onLog" | "meta" | "onTask"> & {
+  follow?: boolean;
+};
+
+/**
+ * Cuts the wait between polls short when the server pushes a change of the task: a listen stream
+ * on its id (spec: clients MAY, and may keep polling). A server that does not follow the id, or
+ * fails the stream, leaves plain polling in place.
+ */
+class TaskWatch {
+  readonly #subscription: Subscription | undefined;
+  #rang = false;
+  #wake: (() => void) | undefined;
+
+  constructor(session: ClientSession, taskId: string) {
+    const subscription = session.listen(
+      { taskIds: [taskId] },
+      (notification) => {
+        const params = notification.params as { taskId?: unknown } | undefined;
+        if (notification.method === TASK_STATUS_NOTIFICATION && params?.taskId === taskId) this.#ring();
+      },
+      { reconnect: false },
+    );
+    subscription.acknowledged.then(
+      (acknowledged) => {
+        const ids = acknowledged.taskIds;
+        if (!Array.isArray(ids) || !ids.includes(taskId)) subscription.close();
+      },
+      () => {},
+    );
+    subscription.closed.catch(() => {});
+    this.#subscription = subscription;
+  }
+
+  #ring(): void {
+    const wake = this.#wake;
+    this.#wake = undefined;
+    if (wake) wake();
+    else this.#rang = true;
+  }
+
+  /** Waits `ms`, or less when a change arrives (or arrived since the last wait). */
+  async sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    if (this.#rang) {
+      this.#rang = false;
+      return;
+    }
+    // Aborting the sleep clears its timer: a 60 s poll interval must not hold the process after
+    // the task has ended.
+    const wake = new AbortController();
+    this.#wake = () => wake.abort();
+    try {
+      await abortableSleep(ms, signal === undefined ? wake.signal : AbortSignal.any([signal, wake.signal]));
+    } catch (error) {
+      if (!wake.signal.aborted || signal?.aborted) throw error;
+    } finally {
+      this.#wake = undefined;
+    }
+  }
+
+  close(): void {
+    this.#subscription?.close();
+  }
+}
 
 /**
  * Drives a task to its end and returns the original `tools/call` result: `completed` returns it
@@ -83,6 +151,7 @@ export async function driveTask(
     meta: options.meta,
   };
   const answered = new Set<string>();
+  const watch = options.follow === true ? new TaskWatch(session, taskId) : undefined;
   let latest: DetailedTask | undefined;
   // Only a handle still `working` has nothing to fetch yet; any other status's payload is on tasks/get.
   let pause = typeof from !== "string" && from.status === "working";
@@ -93,7 +162,7 @@ export async function driveTask(
       onTask?.(latest);
     }
     for (;;) {
-      if (pause) await abortableSleep(pollDelay(latest?.pollIntervalMs), signal);
+      if (pause) await sleep(watch, pollDelay(latest?.pollIntervalMs), signal);
       pause = true;
       talking = true;
       const task = taskOf(await session.getTask(taskId, request));
@@ -122,7 +191,13 @@ export async function driveTask(
     const ended = latest !== undefined && TERMINAL_TASK_STATUSES.has(latest.status);
     if (!serverFailed && !ended) await cancelQuietly(session, taskId, options);
     throw error;
+  } finally {
+    watch?.close();
   }
+}
+
+function sleep(watch: TaskWatch | undefined, ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return watch ? watch.sleep(ms, signal) : abortableSleep(ms, signal);
 }
 
 /** The suggested pause, clamped so a server can neither hammer itself nor stall the client. */

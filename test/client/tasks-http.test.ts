@@ -77,13 +77,20 @@ describe("tasks over Streamable HTTP", () => {
     expect(updates).toHaveLength(1);
     expectTaskPost(updates[0], "tasks/update", { taskId: TASK_ID, inputResponses: answer });
     expectTaskPost(posts(recorded.exchanges, "tasks/cancel")[0], "tasks/cancel", { taskId: TASK_ID });
-    // The order on the wire: the task is fetched, fed, fetched again, then cancelled by hand.
-    expect(recorded.exchanges.map((e) => e.body.method).filter((m) => m !== "server/discover")).toEqual([
+    // The order on the wire: the task is fetched, fed, fetched again, then cancelled by hand. (The
+    // stub advertises the extension, so the client also asks to follow the task; it serves no
+    // listen, and polling carries on.)
+    const methods = recorded.exchanges.map((e) => e.body.method);
+    expect(methods.filter((m) => m !== "server/discover" && m !== "subscriptions/listen")).toEqual([
       "tools/call",
       "tasks/get",
       "tasks/update",
       "tasks/get",
       "tasks/cancel",
     ]);
+    const listens = posts(recorded.exchanges, "subscriptions/listen");
+    expect(listens).toHaveLength(1);
+    expect(wire(listens[0]).body.params.notifications).toEqual({ taskIds: [TASK_ID] });
+    expect(listens[0]?.response?.error?.code).toBe(-32601);
   });
 });

@@ -1,0 +1,77 @@
+// The client follows a task's notifications/tasks when the server has the extension: with a poll
+// interval of a minute, a task still finishes (and asks its question) at once. Our server and
+// client, in memory and over real loopback HTTP.
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { Client } from "../../src/client/client.js";
+import {
+  elicitationRequest,
+  inputRequired,
+  inputResponse,
+  MCPServer,
+  silentLogger,
+} from "../../src/server/index.js";
+import { serverTasks } from "../../src/server/tasks/index.js";
+import { serveHttp } from "../../src/transports/http/node.js";
+import { MemoryTransport } from "../../src/transports/memory.js";
+import { wireTap } from "../helpers.js";
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+const ASK = elicitationRequest("Go on?", z.object({ go: z.boolean() }));
+
+/** A task that waits 50 ms, asks, waits 50 ms, then answers; clients are told to poll once a minute. */
+function slowPollServer(): MCPServer {
+  const mcp = new MCPServer("follow", {
+    logger: silentLogger,
+    tasks: serverTasks({ immediateResultMs: 0, pollIntervalMs: 60_000 }),
+  });
+  mcp.tool("job", { task: "optional" }, async (_args, ctx) => {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const answer = inputResponse(ctx, "go");
+    if (answer.kind !== "accept") return inputRequired({ inputRequests: { go: ASK } });
+    return `went: ${JSON.stringify(answer.content)}`;
+  });
+  return mcp;
+}
+
+const connect = async (target: MemoryTransport | URL) => {
+  const client = await Client.connect(target, {
+    tasks: true,
+    elicitation: () => ({ action: "accept", content: { go: true } }),
+  });
+  closers.push(() => client.close());
+  return client;
+};
+
+describe("following a task's notifications", () => {
+  it("in memory: asks and finishes on the pushed changes, with a poll after each one", async () => {
+    const tap = wireTap();
+    const client = await connect(new MemoryTransport(slowPollServer(), { onWire: tap.onWire }));
+    const seen: string[] = [];
+    // Without the notifications the first poll alone would wait 60 s, past the test's timeout.
+    const result = await client.callTool("job", {}, { onTask: (task) => void seen.push(task.status) });
+    expect(result.content).toEqual([{ type: "text", text: 'went: {"go":true}' }]);
+    expect(seen).toContain("input_required");
+    expect(seen.at(-1)).toBe("completed");
+    const sent = tap.sent().map((message) => message.method);
+    const pushed = tap.received().filter((message) => message.method === "notifications/tasks");
+    expect(sent.filter((method) => method === "subscriptions/listen")).toHaveLength(1);
+    expect(pushed.length).toBeGreaterThanOrEqual(2);
+    // One poll per change at most: the pushes drive the polls, not a timer.
+    expect(sent.filter((method) => method === "tasks/get").length).toBeLessThanOrEqual(pushed.length + 1);
+  });
+
+  it("over HTTP: the same, through a listen stream", async () => {
+    const http = await serveHttp(slowPollServer());
+    closers.push(() => http.close());
+    const client = await connect(http.url);
+    const seen: string[] = [];
+    const result = await client.callTool("job", {}, { onTask: (task) => void seen.push(task.status) });
+    expect(result.content).toEqual([{ type: "text", text: 'went: {"go":true}' }]);
+    expect(seen.at(-1)).toBe("completed");
+  });
+});
