@@ -34,6 +34,7 @@ import { consoleLogger } from "./logger.js";
 import { finishResult } from "./outbound.js";
 import { checkParams, normalizeRequestState, type Registration } from "./params.js";
 import { type ListenSupport, SubscriptionHub } from "./subscriptions.js";
+import { toWireError } from "./wire-error.js";
 
 /** Options of a low-level server, besides its handlers. */
 export interface ServerOptions extends ServerHandlers {
@@ -297,7 +298,7 @@ export class Server implements Dispatcher {
     } catch (error) {
       if (cancelled()) return undefined;
       const explicitStatus = error instanceof McpError ? error.httpStatus : undefined;
-      return errorResponse(request.id, this.#toWireError(request.method, error), explicitStatus);
+      return errorResponse(request.id, toWireError(request.method, error, this.logger), explicitStatus);
     } finally {
       finished = true;
     }
@@ -342,31 +343,5 @@ export class Server implements Dispatcher {
         }
       };
     return run(0)(ctx);
-  }
-
-  #toWireError(method: string, error: unknown): ErrorObject {
-    if (error instanceof McpError) {
-      // Retired codes never reach the modern wire.
-      if (error.code === ErrorCode.LegacyResourceNotFound) {
-        return new McpError(ErrorCode.InvalidParams, error.message, error.data).toErrorObject();
-      }
-      if (error.code === ErrorCode.LegacyUrlElicitationRequired) {
-        return {
-          code: ErrorCode.InternalError,
-          message: "URL elicitation must be returned as an input_required result on protocol 2026-07-28",
-        };
-      }
-      if (error.code === ErrorCode.InternalError && error.message === "Handler returned an invalid result") {
-        this.logger.error(
-          `${method}: handler returned an invalid result: ${String((error.data as { detail?: unknown })?.detail)}`,
-        );
-        return { code: error.code, message: error.message };
-      }
-      return error.toErrorObject();
-    }
-    this.logger.error(
-      `${method}: handler failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-    );
-    return { code: ErrorCode.InternalError, message: "Internal error" };
   }
 }

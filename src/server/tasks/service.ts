@@ -11,7 +11,6 @@ import {
 } from "../../types/core.js";
 import type {
   CreateTaskResult,
-  ErrorObject,
   InputRequests,
   InputResponse,
   InputResponses,
@@ -22,6 +21,7 @@ import { deriveContext, type ServerRequestContext } from "../context.js";
 import { finishResult } from "../outbound.js";
 import type { Server } from "../server.js";
 import { authenticatedPrincipal } from "../state/principal.js";
+import { toWireError } from "../wire-error.js";
 import { TaskControl } from "./control.js";
 import type { TaskRecord } from "./record.js";
 import type { TaskRunner, TaskSupport, ToolEntry } from "./runner.js";
@@ -265,23 +265,7 @@ export class TaskService implements TaskRunner {
   }
 
   #fail(record: TaskRecord, error: unknown): void {
-    const wire = this.#wireError(record, error);
+    const wire = toWireError(`task ${record.taskId}`, error, (this.#server as Server).logger);
     record.fail(wire, `Tool execution failed: ${wire.message}`);
-  }
-
-  #wireError(record: TaskRecord, error: unknown): ErrorObject {
-    if (error instanceof McpError) {
-      if (error.code === ErrorCode.InternalError && error.message === "Handler returned an invalid result") {
-        (this.#server as Server).logger.error(
-          `task ${record.taskId}: handler returned an invalid result: ${String((error.data as { detail?: unknown })?.detail)}`,
-        );
-        return { code: error.code, message: error.message };
-      }
-      return error.toErrorObject();
-    }
-    (this.#server as Server).logger.error(
-      `task ${record.taskId} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-    );
-    return { code: ErrorCode.InternalError, message: "Internal error" };
   }
 }

@@ -208,6 +208,17 @@ describe("MCPServer tasks: outcomes", () => {
     expect(failed.result).toBeUndefined();
   });
 
+  it("a retired code never reaches the wire through a task either: -32002 fails it as -32602", async () => {
+    const mcp = server({ tasks: serverTasks({ immediateResultMs: 0 }) });
+    mcp.tool("lookup", { task: "optional" }, async () => {
+      await outlastTheWindow();
+      throw new McpError(ErrorCode.LegacyResourceNotFound, "Resource not found", { uri: "x://gone" });
+    });
+    const created = resultOf(await call(mcp, "tools/call", { name: "lookup", arguments: {} }));
+    const failed = await waitFor(mcp, created.taskId as string, (t) => t.status !== "working");
+    expect(failed.error).toEqual({ code: -32602, message: "Resource not found", data: { uri: "x://gone" } });
+  });
+
   it("an invalid result fails the task with a sanitized -32603 and logs why", async () => {
     const logger = recordingLogger();
     const mcp = server({ logger, tasks: serverTasks({ immediateResultMs: 0 }) });

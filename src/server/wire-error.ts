@@ -1,0 +1,37 @@
+import { ErrorCode, McpError } from "../types/core.js";
+import type { ErrorObject } from "../types/index.js";
+import type { Logger } from "./context.js";
+
+/**
+ * What a handler's failure becomes on the 2026-07-28 wire: an `McpError` keeps its code and data,
+ * except retired codes and the invalid-result error (whose detail is logged, never sent); anything
+ * else is a bare -32603 and goes to the log. `where` names the failure in the log (a method, a task).
+ *
+ * @example
+ * const error = toWireError("tools/call", caught, server.logger); // { code, message, data? }
+ */
+export function toWireError(where: string, error: unknown, logger: Logger): ErrorObject {
+  if (error instanceof McpError) {
+    // Retired codes never reach the modern wire.
+    if (error.code === ErrorCode.LegacyResourceNotFound) {
+      return new McpError(ErrorCode.InvalidParams, error.message, error.data).toErrorObject();
+    }
+    if (error.code === ErrorCode.LegacyUrlElicitationRequired) {
+      return {
+        code: ErrorCode.InternalError,
+        message: "URL elicitation must be returned as an input_required result on protocol 2026-07-28",
+      };
+    }
+    if (error.code === ErrorCode.InternalError && error.message === "Handler returned an invalid result") {
+      logger.error(
+        `${where}: handler returned an invalid result: ${String((error.data as { detail?: unknown })?.detail)}`,
+      );
+      return { code: error.code, message: error.message };
+    }
+    return error.toErrorObject();
+  }
+  logger.error(
+    `${where}: handler failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+  );
+  return { code: ErrorCode.InternalError, message: "Internal error" };
+}
