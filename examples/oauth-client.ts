@@ -3,7 +3,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Client } from "roundtrip-mcp/client";
-import { StreamableHttpClientTransport } from "roundtrip-mcp/http";
 import { OAuthClientProvider } from "roundtrip-mcp/oauth";
 
 /** Listens on 127.0.0.1 for the browser's return; `next()` resolves with the URL it came back to. */
@@ -36,7 +35,7 @@ export async function signedInClient(url: URL, openBrowser: (page: URL) => Promi
       return returned;
     },
   });
-  const client = await Client.connect(new StreamableHttpClientTransport(url, { authProvider }));
+  const client = await Client.connect(url, { http: { authProvider } });
   const close = async () => {
     await client.close();
     callback.close();

@@ -1,7 +1,6 @@
 // A service with no user — a nightly job, a backend agent — signs in as itself: the client
 // credentials grant, authenticated with a private key rather than a shared secret.
 import { Client } from "roundtrip-mcp/client";
-import { StreamableHttpClientTransport } from "roundtrip-mcp/http";
 import { ClientCredentialsProvider } from "roundtrip-mcp/oauth";
 
 /** `issuer` pins the authorization server the key is registered with: nothing is sent to another. */
@@ -12,5 +11,5 @@ export function serviceClient(url: URL, issuer: string, clientId: string, privat
     signingAlgorithm: "ES256",
     issuer,
   });
-  return Client.connect(new StreamableHttpClientTransport(url, { authProvider }));
+  return Client.connect(url, { http: { authProvider } });
 }

@@ -7,7 +7,6 @@ import { readFileSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 import { Client } from "../client/client.js";
 import type { CallOptions } from "../client/session.js";
-import { StreamableHttpClientTransport } from "../transports/http/client.js";
 import { ErrorCode, McpError } from "../types/core.js";
 import type {
   CallToolResult,
@@ -221,12 +220,13 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       opener: (href) => openUrl(href, io.platform),
       signal: io.signal,
     });
-    const target =
+    const http =
       auth.provider !== undefined && typeof options.target === "string"
-        ? new StreamableHttpClientTransport(options.target, { authProvider: auth.provider })
-        : options.target;
-    client = await Client.connect(target, {
+        ? { http: { authProvider: auth.provider } }
+        : {};
+    client = await Client.connect(options.target, {
       ...callbacks,
+      ...http,
       clientInfo,
       inputRequiredMaxRounds: options.maxRounds,
       timeoutMs: options.timeoutMs,

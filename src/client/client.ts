@@ -118,7 +118,8 @@ export class Client implements AsyncDisposable {
   /**
    * Connects, then settles the era (`mode`, default `"auto"`). Bad options are refused before
    * anything is opened. With `"auto"`, a URL or command this process already found to be a 2025
-   * server goes straight to the `initialize` handshake, and probes again if that fails
+   * server goes straight to the `initialize` handshake (over HTTP+SSE if that is where it was
+   * found), and probes again if that fails
    * (`eraCache: false` always probes; `clearEraCache()` forgets every verdict).
    *
    * @example
@@ -127,13 +128,14 @@ export class Client implements AsyncDisposable {
   static async connect(target: ClientTarget, options: ClientOptions = {}): Promise<Client> {
     const mode = checkOptions(options);
     const key = mode === "auto" && options.eraCache !== false ? eraCacheKey(target) : undefined;
-    const open = async (as: ClientMode) => {
+    const open = async (as: ClientMode | "sse") => {
       const { session, era } = await openSession(target, as, options, key);
       return new Client(session, era, options);
     };
-    if (key !== undefined && knownLegacy(key)) {
+    const remembered = key === undefined ? undefined : knownLegacy(key);
+    if (key !== undefined && remembered !== undefined) {
       try {
-        return await open("legacy");
+        return await open(remembered);
       } catch (error) {
         if (!verdictRefuted(error)) throw error;
         recordEra(key, "modern");

@@ -44,30 +44,42 @@ export function callbacksOf(options: ClientCallbacks): ClientCallbacks {
 /**
  * Opens the transport and the session, then settles the era (`mode`); records the verdict under
  * `eraKey`. Aborting `options.signal` closes the session, which fails whatever is in flight.
+ * `"sse"` goes straight to the deprecated HTTP+SSE transport (a remembered verdict).
  *
  * @example
  * const { session, era } = await openSession("http://127.0.0.1:8000/mcp", "auto", options, undefined);
  */
 export async function openSession(
   target: ClientTarget,
-  mode: ClientMode,
+  mode: ClientMode | "sse",
   options: ClientOptions,
   eraKey: string | undefined,
 ): Promise<{ session: ClientSession; era: NegotiatedEra }> {
+  if (mode === "sse") return openSse(target, options, eraKey);
   try {
-    return await openOn(await openTransport(target), target, mode, options, eraKey);
+    return await openOn(await openTransport(target, options.http), target, mode, options, eraKey);
   } catch (error) {
     if (!legacySseEvidence(target, error) || options.signal?.aborted) throw error;
     // Neither the 2026-07-28 wire nor a 2025 initialize POST: perhaps an HTTP+SSE (2024-11-05)
     // server, which takes its messages elsewhere and answers on a GET stream.
-    const { SseClientTransport } = await import("../transports/http/legacy-sse-client.js");
     try {
-      return await openOn(new SseClientTransport(target as string | URL), target, "legacy", options, eraKey);
+      return await openSse(target, options, eraKey);
     } catch (sseError) {
       // Not an HTTP+SSE server either: the first answer says more about what is there.
       throw sseError instanceof HttpStatusError ? error : sseError;
     }
   }
+}
+
+async function openSse(
+  target: ClientTarget,
+  options: ClientOptions,
+  eraKey: string | undefined,
+): Promise<{ session: ClientSession; era: NegotiatedEra }> {
+  // Loaded on demand: a client that never meets such a server does not carry it.
+  const { SseClientTransport } = await import("../transports/http/legacy-sse-client.js");
+  const transport = new SseClientTransport(target as string | URL, options.http);
+  return openOn(transport, target, "legacy", options, eraKey, "sse");
 }
 
 /**
@@ -89,6 +101,7 @@ async function openOn(
   mode: ClientMode,
   options: ClientOptions,
   eraKey: string | undefined,
+  verdict?: "sse",
 ): Promise<{ session: ClientSession; era: NegotiatedEra }> {
   const session = await ClientSession.connect(transport, {
     clientInfo: options.clientInfo,
@@ -116,7 +129,7 @@ async function openOn(
         : {}),
     });
     if (options.signal?.aborted) throw new RequestAbortedError("Connecting was aborted");
-    if (eraKey !== undefined) recordEra(eraKey, era.era);
+    if (eraKey !== undefined) recordEra(eraKey, verdict ?? era.era);
     return { session, era };
   } catch (error) {
     await session.close().catch(() => {});

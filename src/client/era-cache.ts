@@ -1,9 +1,9 @@
 /**
  * The era verdicts of this process (spec §5.2: "cached per process or origin, re-probed when the
- * cached assumption fails"). Only "legacy" is remembered: a modern server's probe is its
+ * cached assumption fails"). Only the 2025 verdicts are remembered: a modern server's probe is its
  * `server/discover`, which the client needs anyway, while a legacy verdict saves the probe on every
  * later connect — on stdio, up to the probe timeout when the server ignores requests before
- * `initialize`.
+ * `initialize` — and an HTTP+SSE (2024-11-05) verdict saves both refused POSTs.
  */
 import { ProtocolError } from "../shared/errors.js";
 import { HttpStatusError } from "../transports/http/errors.js";
@@ -12,7 +12,11 @@ import type { ClientTarget } from "./targets.js";
 
 /** Past this many endpoints the oldest verdict is forgotten. */
 const MAX_ENTRIES = 256;
-const legacyEndpoints = new Set<string>();
+/**
+ * What a connect settled on: `"sse"` is a 2025 handshake over the deprecated HTTP+SSE transport.
+ */
+export type EraVerdict = "modern" | "legacy" | "sse";
+const legacyEndpoints = new Map<string, "legacy" | "sse">();
 
 /**
  * The cache key of a target the client opens itself (a URL, or a command with its arguments and
@@ -27,18 +31,18 @@ export function eraCacheKey(target: ClientTarget): string | undefined {
   return `stdio ${JSON.stringify([stdio.command, stdio.args ?? [], stdio.cwd ?? ""])}`;
 }
 
-/** True when this endpoint was last found to speak only the 2025 handshake. */
-export function knownLegacy(key: string): boolean {
-  return legacyEndpoints.has(key);
+/** How this endpoint was last found to speak only the 2025 handshake, if it was. */
+export function knownLegacy(key: string): "legacy" | "sse" | undefined {
+  return legacyEndpoints.get(key);
 }
 
 /** Records what a connect settled on. */
-export function recordEra(key: string, era: "modern" | "legacy"): void {
+export function recordEra(key: string, verdict: EraVerdict): void {
   legacyEndpoints.delete(key);
-  if (era === "modern") return;
-  legacyEndpoints.add(key);
+  if (verdict === "modern") return;
+  legacyEndpoints.set(key, verdict);
   if (legacyEndpoints.size > MAX_ENTRIES) {
-    const oldest = legacyEndpoints.values().next().value;
+    const oldest = legacyEndpoints.keys().next().value;
     if (oldest !== undefined) legacyEndpoints.delete(oldest);
   }
 }

@@ -42,6 +42,7 @@ export type {
   CachedCallOptions,
   ClientOptions,
   ClientRound,
+  HttpTargetOptions,
   ReadResourceOptions,
   WaitForTaskOptions,
 } from "./options.js";

@@ -1,3 +1,4 @@
+import type { StreamableHttpClientOptions } from "../transports/http/client.js";
 import type {
   ClientCapabilities,
   DetailedTask,
@@ -26,6 +27,14 @@ export interface ClientRound extends InputRequiredRound {
 }
 
 /**
+ * The HTTP options `Client.connect` gives the transports it opens for a URL.
+ *
+ * @example
+ * await Client.connect(url, { http: { authProvider: () => process.env.MCP_TOKEN } });
+ */
+export type HttpTargetOptions = Pick<StreamableHttpClientOptions, "headers" | "fetch" | "authProvider">;
+
+/**
  * Options of `Client.connect`: the callbacks that answer the server's questions, the loop's
  * bounds, and how the protocol era is chosen.
  *
@@ -50,6 +59,12 @@ export interface ClientOptions extends ClientCallbacks {
    * servers, and skip their probe next time (default true; re-probed if the handshake fails).
    */
   eraCache?: boolean;
+  /**
+   * For a URL target: the extra `headers`, the `fetch` and the bearer-token `authProvider` (e.g. an
+   * `OAuthClientProvider`) of every HTTP request, on Streamable HTTP and on the HTTP+SSE fallback
+   * alike. A `TypeError` with any other target: a transport carries its own options.
+   */
+  http?: HttpTargetOptions;
   /** With a version pin only: the DiscoverResult to adopt instead of probing (ignored otherwise). */
   priorDiscover?: DiscoverResult;
   clientInfo?: Implementation;

@@ -1,6 +1,7 @@
 import type { Dispatcher } from "../shared/dispatch.js";
 import type { Transport } from "../shared/transport.js";
 import { MemoryTransport } from "../transports/memory.js";
+import type { HttpTargetOptions } from "./options.js";
 
 /**
  * A server process to spawn and talk to over stdio.
@@ -28,9 +29,12 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null;
 }
 
-/** Turns any target into a transport (not yet started). */
-export async function openTransport(target: ClientTarget): Promise<Transport> {
-  if (typeof target === "string" || target instanceof URL) return resolveTarget(target);
+/** Turns any target into a transport (not yet started); `http` applies to a URL only. */
+export async function openTransport(target: ClientTarget, http?: HttpTargetOptions): Promise<Transport> {
+  if (typeof target === "string" || target instanceof URL) return resolveTarget(target, http);
+  if (http !== undefined) {
+    throw new TypeError("Client.connect's http options apply to a URL target; give a transport its own");
+  }
   if (isObject(target)) {
     if (typeof target.dispatch === "function") return new MemoryTransport(target as Dispatcher);
     if (typeof target.send === "function" && typeof target.start === "function") return target as Transport;
@@ -46,10 +50,13 @@ export async function openTransport(target: ClientTarget): Promise<Transport> {
  * transport, a command a spawned stdio server. Loaded lazily so that importing the client never
  * pulls `node:child_process` (or the HTTP client) into bundles that do not use them.
  */
-export async function resolveTarget(target: string | URL | StdioTarget): Promise<Transport> {
+export async function resolveTarget(
+  target: string | URL | StdioTarget,
+  http?: HttpTargetOptions,
+): Promise<Transport> {
   if (typeof target === "string" || target instanceof URL) {
     const { StreamableHttpClientTransport } = await import("../transports/http/client.js");
-    return new StreamableHttpClientTransport(target);
+    return new StreamableHttpClientTransport(target, http);
   }
   const { StdioClientTransport } = await import("../transports/stdio/client.js");
   return new StdioClientTransport(target);

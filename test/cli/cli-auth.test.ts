@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { type HttpServerHandle, serveHttp } from "../../src/transports/http/node.js";
+import { startLegacySseServer } from "../fixtures/legacy/sse-server.js";
 import { freePort, MockAuthorizationServer, whoamiServer } from "../transports/oauth/world.js";
 import { runCli } from "./harness.js";
 
@@ -46,6 +47,25 @@ describe.concurrent("the roundtrip process against a protected server", { timeou
     });
     expect(run).toMatchObject({ code: 0, stdout: "hello static\n" });
     expect(run.stderr).not.toContain(STATIC_TOKEN);
+  });
+
+  it("sends the token of --bearer-env to an HTTP+SSE (2024-11-05) server it falls back to", async ({
+    expect,
+  }) => {
+    const sse = await startLegacySseServer({ token: STATIC_TOKEN });
+    try {
+      const run = await runCli(
+        ["call", sse.url.href, "echo", "--arg", "text=hi", "--bearer-env", "MCP_TOKEN"],
+        {
+          MCP_TOKEN: STATIC_TOKEN,
+        },
+      );
+      expect(run).toMatchObject({ code: 0, stdout: "echo: hi\n" });
+      expect(sse.hits.some((hit) => hit.method === "GET")).toBe(true);
+      expect(sse.hits.every((hit) => hit.authorization === `Bearer ${STATIC_TOKEN}`)).toBe(true);
+    } finally {
+      await sse.close();
+    }
   });
 
   it("exits 2 when the --bearer-env variable is not set", async ({ expect }) => {

@@ -65,7 +65,7 @@ describe("the era cache over HTTP", () => {
     const stub = await startLegacyHttpStub("jsonrpc-400");
     closers.push(stub.close);
     await connectAndClose(stub.url, { mode: "legacy" });
-    expect(knownLegacy(eraCacheKey(stub.url) ?? "")).toBe(false);
+    expect(knownLegacy(eraCacheKey(stub.url) ?? "")).toBeUndefined();
   });
 
   it("probes again when the remembered server has become modern-only, and then forgets it", async () => {
@@ -104,11 +104,33 @@ describe("the era cache over HTTP", () => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
     expect(await connectAndClose(url)).toBe("2025-11-25");
     expect(methods.slice(0, 2)).toEqual(["server/discover", "initialize"]);
-    expect(knownLegacy(eraCacheKey(url) ?? "")).toBe(true);
+    expect(knownLegacy(eraCacheKey(url) ?? "")).toBe("legacy");
 
     upgraded = true;
     expect(await connectAndClose(url)).toBe("2026-07-28");
-    expect(knownLegacy(eraCacheKey(url) ?? "")).toBe(false);
+    expect(knownLegacy(eraCacheKey(url) ?? "")).toBeUndefined();
+  });
+});
+
+describe("a remembered HTTP+SSE verdict", () => {
+  it("is refuted by a server that no longer serves the stream: probes, connects modern, forgets", async () => {
+    const mcp = new MCPServer("upgraded", { version: "2", logger: silentLogger });
+    const modern = toNodeListener(createHttpHandler(mcp));
+    const seen: string[] = [];
+    const server = createServer((req, res) => {
+      seen.push(`${req.method} ${req.headers["mcp-method"] ?? ""}`);
+      return modern(req, res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    closers.push(() => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    });
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    recordEra(eraCacheKey(url) ?? "", "sse");
+    expect(await connectAndClose(url)).toBe("2026-07-28");
+    expect(seen.slice(0, 2)).toEqual(["GET ", "POST server/discover"]);
+    expect(knownLegacy(eraCacheKey(url) ?? "")).toBeUndefined();
   });
 });
 
@@ -127,15 +149,17 @@ describe("era cache keys and verdicts", () => {
     expect(eraCacheKey("not a url")).toBeUndefined();
   });
 
-  it("remembers legacy verdicts only, the newest 256", () => {
+  it("remembers 2025 verdicts only (and over which transport), the newest 256", () => {
     recordEra("a", "legacy");
-    expect(knownLegacy("a")).toBe(true);
+    expect(knownLegacy("a")).toBe("legacy");
+    recordEra("a", "sse");
+    expect(knownLegacy("a")).toBe("sse");
     recordEra("a", "modern");
-    expect(knownLegacy("a")).toBe(false);
-    for (let index = 0; index < 257; index++) recordEra(`k${index}`, "legacy");
-    expect(knownLegacy("k0")).toBe(false);
-    expect(knownLegacy("k1")).toBe(true);
-    expect(knownLegacy("k256")).toBe(true);
+    expect(knownLegacy("a")).toBeUndefined();
+    for (let index = 0; index < 257; index++) recordEra(`k${index}`, index % 2 === 0 ? "legacy" : "sse");
+    expect(knownLegacy("k0")).toBeUndefined();
+    expect(knownLegacy("k1")).toBe("sse");
+    expect(knownLegacy("k256")).toBe("legacy");
   });
 
   it("re-probes on a refusal, never on an outage, an abort or an auth refusal", () => {

@@ -254,7 +254,7 @@ describe("a fleet of 3 instances sharing one key ring, behind nginx", () => {
       for (const entry of taskRequests) {
         expect(entry.status).toBe(200);
         expect(entry.upstreams).toHaveLength(1);
-        expect(`${current.instanceAt(entry.upstreams[0] as string)}.`).toBe(entry.name.split(".")[0] + ".");
+        expect(`${current.instanceAt(entry.upstreams[0] as string)}.`).toBe(`${entry.name.split(".")[0]}.`);
       }
       // Why the routing matters: the same task asked of another instance is unknown there.
       const [taskId] = [...taskIds.values()];

@@ -5,6 +5,8 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "../../../src/client/client.js";
+import { eraCacheKey, knownLegacy } from "../../../src/client/era-cache.js";
+import { clearEraCache } from "../../../src/client/index.js";
 import { HttpStatusError } from "../../../src/transports/http/errors.js";
 import { SseClientTransport } from "../../../src/transports/http/legacy-sse-client.js";
 import { type LegacySseServer, startLegacySseServer } from "../../fixtures/legacy/sse-server.js";
@@ -12,6 +14,7 @@ import { type LegacySseServer, startLegacySseServer } from "../../fixtures/legac
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close().catch(() => {});
+  clearEraCache();
 });
 
 async function server(options: Parameters<typeof startLegacySseServer>[0] = {}): Promise<LegacySseServer> {
@@ -120,6 +123,44 @@ describe("HTTP+SSE (2024-11-05)", () => {
     await asked;
     sse.dropStreams();
     await expect(call).rejects.toThrow();
+  });
+
+  it("remembers an HTTP+SSE server: the next connect opens the stream without a POST first", async () => {
+    const sse = await server();
+    const first = await Client.connect(sse.url);
+    await first.close();
+    expect(knownLegacy(eraCacheKey(sse.url) ?? "")).toBe("sse");
+    const before = sse.hits.length;
+    const second = await Client.connect(sse.url);
+    closers.push(() => second.close());
+    expect(second.protocolVersion).toBe("2024-11-05");
+    expect(sse.hits.slice(before, before + 2).map((hit) => `${hit.method} ${hit.path}`)).toEqual([
+      "GET /sse",
+      "POST /messages?sessionId=s2",
+    ]);
+    expect((await second.callTool("echo", { text: "again" })).content).toEqual([
+      { type: "text", text: "echo: again" },
+    ]);
+  });
+
+  it("Client.connect's http options reach both eras' POSTs, the stream and every message", async () => {
+    const sse = await server({ token: "sse-token-42" });
+    const client = await Client.connect(sse.url, {
+      eraCache: false,
+      http: { authProvider: () => "sse-token-42", headers: { "x-tenant": "acme" } },
+    });
+    closers.push(() => client.close());
+    expect((await client.callTool("echo", { text: "authorized" })).content).toEqual([
+      { type: "text", text: "echo: authorized" },
+    ]);
+    expect(sse.hits.map((hit) => `${hit.method} ${hit.path}`).slice(0, 3)).toEqual([
+      "POST /sse",
+      "POST /sse",
+      "GET /sse",
+    ]);
+    expect(sse.hits.length).toBeGreaterThan(5);
+    expect(sse.hits.every((hit) => hit.authorization === "Bearer sse-token-42")).toBe(true);
+    expect(sse.hits.every((hit) => hit.tenant === "acme")).toBe(true);
   });
 
   it("the pinned modern mode never falls back", async () => {
