@@ -16,6 +16,11 @@ import { NoMutualVersionError } from "./errors.js";
 import { legacyConnect as defaultLegacyConnect, type LegacyConnect } from "./legacy.js";
 import type { ClientSession } from "./session.js";
 
+/** Errors only a 2026-07-28 server answers to the probe: evidence against falling back. */
+const MODERN_REFUSALS: ReadonlySet<number> = new Set([
+  ErrorCode.HeaderMismatch,
+  ErrorCode.MissingRequiredClientCapability,
+]);
 /**
  * How the client picks the protocol era: `"auto"` probes `server/discover` and falls back to the
  * 2025 handshake on legacy evidence; `"legacy"` handshakes directly; a modern version pins it
@@ -143,6 +148,9 @@ export async function negotiate(session: ClientSession, options: NegotiateOption
           // Modern-only and disjoint (or still refused after the corrective probe): a real mismatch.
           if (supported !== undefined && !supported.some(isLegacyProtocolVersion)) throw error;
         }
+        // A header mismatch or a missing capability is a modern server's answer (spec §5.2): the
+        // request needs fixing, and a 2025 handshake would only hide why.
+        if (MODERN_REFUSALS.has(error.code)) throw error;
         probeError = error;
         evidence = `server/discover failed with ${error.code} ${JSON.stringify(error.message)}`;
       } else {

@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, expect, it, vi } from "vitest";
 import { Client } from "../../src/client/client.js";
 import { NoMutualVersionError } from "../../src/client/errors.js";
@@ -102,6 +104,40 @@ describe("mode auto (python tests/client/test_probe.py)", () => {
       );
     },
   );
+
+  it.each([
+    [-32020, "Header mismatch: Mcp-Method does not match the body"],
+    [-32021, "Client did not declare the sampling capability"],
+  ])("a modern refusal from the probe (%i) is raised, never a fallback", async (code, message) => {
+    const { outcome, legacyConnect } = await negotiateWith(prober(new McpError(code, message)));
+    expect(outcome).toBeInstanceOf(McpError);
+    expect(outcome).toMatchObject({ code, message });
+    expect(legacyConnect).not.toHaveBeenCalled();
+  });
+
+  it("over HTTP, a 400 carrying -32020 fails the connect without an initialize POST", async () => {
+    const posted: string[] = [];
+    const server = createServer(async (req, res) => {
+      let text = "";
+      for await (const chunk of req) text += chunk;
+      const message = JSON.parse(text) as { id: number; method: string };
+      posted.push(message.method);
+      const error = { code: -32020, message: "Header mismatch: Mcp-Method does not match the body" };
+      res.writeHead(400, { "content-type": "application/json" });
+      res.end(JSON.stringify({ jsonrpc: "2.0", id: message.id, error }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+      const failure = await Client.connect(url, { eraCache: false }).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(McpError);
+      expect(failure).toMatchObject({ code: -32020 });
+      expect(posted).toEqual(["server/discover"]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
 
   it("-32022 naming a mutual modern version: one re-probe at it, then adopts", async () => {
     const { outcome, probedAt, legacyConnect } = await negotiateWith(
