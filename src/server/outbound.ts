@@ -24,6 +24,31 @@ import { assertInputRequestsDeclared } from "./capability-gate.js";
 /** The most conservative cache hints: stale at once, never shared across authorization contexts. */
 export const CONSERVATIVE_CACHE_HINTS: CacheHints = Object.freeze({ ttlMs: 0, cacheScope: "private" });
 
+/**
+ * A server's `cacheHints` option, checked once at construction: a wrong entry would otherwise go
+ * out on every result of its method (or never be used, for a method results of which carry none).
+ *
+ * @example
+ * checkCacheHints({ "tools/list": { ttlMs: 60_000, cacheScope: "public" } }); // the same object
+ */
+export function checkCacheHints(hints: Partial<Record<string, CacheHints>> = {}): Record<string, CacheHints> {
+  const checked: Record<string, CacheHints> = {};
+  for (const [method, hint] of Object.entries(hints)) {
+    if (hint === undefined) continue;
+    if (!CACHEABLE_METHODS.has(method)) {
+      throw new TypeError(`cacheHints: ${method} results carry no cache hints`);
+    }
+    if (!(Number.isSafeInteger(hint.ttlMs) && hint.ttlMs >= 0)) {
+      throw new RangeError(`cacheHints: ${method} ttlMs must be a non-negative integer, got ${hint.ttlMs}`);
+    }
+    if (hint.cacheScope !== "public" && hint.cacheScope !== "private") {
+      throw new TypeError(`cacheHints: ${method} cacheScope must be "public" or "private"`);
+    }
+    checked[method] = { ttlMs: hint.ttlMs, cacheScope: hint.cacheScope };
+  }
+  return checked;
+}
+
 export interface OutboundRules {
   readonly serverInfo: Implementation;
   /** Per-method cache hints used when a handler gives none. */

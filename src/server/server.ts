@@ -31,7 +31,7 @@ import { HANDLER_METHODS, type RequestHandler, type ServerHandlers } from "./han
 import type { LegacyOptions } from "./legacy/options.js";
 import { LegacyService } from "./legacy/service.js";
 import { consoleLogger } from "./logger.js";
-import { finishResult } from "./outbound.js";
+import { checkCacheHints, finishResult } from "./outbound.js";
 import { checkParams, normalizeRequestState, type Registration } from "./params.js";
 import { type ListenSupport, SubscriptionHub } from "./subscriptions.js";
 import { toWireError } from "./wire-error.js";
@@ -123,7 +123,7 @@ export class Server implements Dispatcher {
     this.instructions = options.instructions;
     this.logger = options.logger ?? consoleLogger;
     this.#extraCapabilities = options.capabilities ?? {};
-    this.#cacheHints = { ...options.cacheHints } as Record<string, CacheHints>;
+    this.#cacheHints = checkCacheHints(options.cacheHints);
     this.#serverInfo = { name, version: this.version, ...(options.title ? { title: options.title } : {}) };
     this.legacy = options.legacy === false ? undefined : new LegacyService(this, options.legacy);
     for (const [option, method] of Object.entries(HANDLER_METHODS)) {

@@ -164,6 +164,33 @@ describe("a hand-built InputRequiredResult on a 2025 session (the seed's era rul
     expect(logger.lines.join("\n")).toContain("no input_required vocabulary");
   });
 
+  it.each([
+    ["onCallTool", "tools/call", { name: "provision" }],
+    ["onGetPrompt", "prompts/get", { name: "briefing" }],
+    ["onReadResource", "resources/read", { uri: "reports://q1" }],
+  ])("answers -32603 for a low-level Server's %s too, and asks nothing", async (_hook, method, params) => {
+    const asking = () => ({
+      resultType: "input_required" as const,
+      inputRequests: {
+        region: {
+          method: "elicitation/create" as const,
+          params: { message: "Region?", requestedSchema: { type: "object" as const, properties: {} } },
+        },
+      },
+    });
+    const logger = recordingLogger();
+    const server = new Server("lowlevel", {
+      logger,
+      onCallTool: asking,
+      onGetPrompt: asking,
+      onReadResource: asking,
+    });
+    const client = await initialized({ elicitation: {} }, "2025-11-25", server);
+    expect(await client.request(method, params)).toEqual({ jsonrpc: "2.0", id: 2, error: INVALID_RESULT });
+    expect(client.serverRequests).toEqual([]);
+    expect(logger.lines.join("\n")).toContain("no input_required vocabulary");
+  });
+
   it("the same handlers answer input_required on a modern request", async () => {
     const server = buildDualEraServer();
     const response = await server.dispatch({

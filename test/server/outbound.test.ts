@@ -154,6 +154,33 @@ describe("cache hints", () => {
     });
   });
 
+  it.each([
+    [
+      { "tools/list": { ttlMs: -1, cacheScope: "public" } },
+      "cacheHints: tools/list ttlMs must be a non-negative integer, got -1",
+    ],
+    [
+      { "tools/list": { ttlMs: 1.5, cacheScope: "public" } },
+      "cacheHints: tools/list ttlMs must be a non-negative integer, got 1.5",
+    ],
+    [
+      { "prompts/list": { ttlMs: 10, cacheScope: "shared" } },
+      'cacheHints: prompts/list cacheScope must be "public" or "private"',
+    ],
+    [
+      { "tools/call": { ttlMs: 10, cacheScope: "public" } },
+      "cacheHints: tools/call results carry no cache hints",
+    ],
+  ])("refuses a wrong cacheHints entry at construction (%j)", (cacheHints, message) => {
+    const build = () =>
+      new Server("cfg", {
+        logger: silentLogger,
+        cacheHints: cacheHints as never,
+        onListTools: () => ({ tools: [] }),
+      });
+    expect(build).toThrow(message);
+  });
+
   it("never puts hints on input_required, even when the handler does", async () => {
     const server = serverAnswering({
       resultType: "input_required",

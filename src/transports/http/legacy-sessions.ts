@@ -3,6 +3,7 @@
  * live at once, an idle lifetime, and the principal each session belongs to.
  */
 import type { LegacySession } from "../../server/legacy/session.js";
+import { authenticatedPrincipal } from "../../server/state/principal.js";
 import type { AuthInfo } from "../../shared/dispatch.js";
 import type { SseStream } from "./sse.js";
 
@@ -39,13 +40,11 @@ export interface SessionEntry {
 }
 
 /**
- * The identity a session is bound to: the verified token's issuer, client and subject (never the
- * token itself), or undefined on an unauthenticated endpoint.
+ * The identity a session is bound to: the one request states, tasks and listen filters are bound to
+ * (the verified token's client, issuer and subject, never the token itself), or undefined on an
+ * unauthenticated endpoint.
  */
-export function principalOf(authInfo: AuthInfo | undefined): string | undefined {
-  if (authInfo === undefined) return undefined;
-  return JSON.stringify([authInfo.issuer ?? null, authInfo.clientId, authInfo.subject ?? null]);
-}
+const principalOf = (authInfo: AuthInfo | undefined) => authenticatedPrincipal({ authInfo });
 
 function positive(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
