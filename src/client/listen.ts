@@ -1,4 +1,5 @@
 import { RequestAbortedError } from "../shared/errors.js";
+import { filterCovers } from "../shared/subscription-filter.js";
 import { pause } from "../shared/timers.js";
 import { HttpStatusError, HttpTransportError } from "../transports/http/errors.js";
 import { McpError, NotificationMethod, validSubscriptionFilter } from "../types/core.js";
@@ -7,7 +8,10 @@ import type { ClientSession } from "./session.js";
 
 /** An open `subscriptions/listen` stream. */
 export interface Subscription {
-  /** The filter the server agreed to honour (compare it with what you asked for). */
+  /**
+   * The filter the server agreed to honour (compare it with what you asked for); only
+   * notifications both filters cover are delivered.
+   */
   readonly acknowledged: Promise<SubscriptionFilter>;
   /**
    * Settles when the stream ends: the server's graceful close, or `close()`. Rejects on failure,
@@ -55,7 +59,8 @@ function dropped(error: unknown): boolean {
 
 /**
  * Opens a listen stream on a session: the acknowledgement first, then each notification the
- * filter asked for (already demultiplexed by subscription id). An acknowledged stream that drops
+ * filter asked for and the server agreed to (already demultiplexed by subscription id; anything
+ * else a server sends on the stream is dropped). An acknowledged stream that drops
  * is re-opened as `options.reconnect` says.
  */
 export function openSubscription(
@@ -73,6 +78,8 @@ export function openSubscription(
     refuse = reject;
   });
   let isAcknowledged = false;
+  /** What the server last agreed to; until then, what was asked. */
+  let agreed: SubscriptionFilter = filter;
   let failures = 0;
 
   /** One listen request; resolves on the server's graceful close. */
@@ -85,11 +92,15 @@ export function openSubscription(
         timeoutMs: Number.POSITIVE_INFINITY,
         onNotification: (notification) => {
           if (notification.method !== NotificationMethod.SubscriptionsAcknowledged) {
-            onNotification(notification);
+            // Only what was both asked for and agreed to reaches the caller (spec §3.3).
+            const { method, params } = notification;
+            if (filterCovers(filter, method, params) && filterCovers(agreed, method, params)) {
+              onNotification(notification);
+            }
             return;
           }
           const honoured = notification.params?.notifications;
-          const agreed = validSubscriptionFilter(honoured) ? (honoured as SubscriptionFilter) : {};
+          agreed = validSubscriptionFilter(honoured) ? (honoured as SubscriptionFilter) : {};
           failures = 0;
           if (isAcknowledged) {
             options.onReconnect?.(agreed);

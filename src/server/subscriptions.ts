@@ -1,3 +1,4 @@
+import { coversUri, taskIdsOf } from "../shared/subscription-filter.js";
 import {
   declaresTasks,
   ErrorCode,
@@ -43,19 +44,9 @@ const EVENT_METHOD = {
   resourceUpdated: NotificationMethod.ResourcesUpdated,
 } as const;
 
-/** True when `uri` is the subscribed URI or a sub-resource of it. */
-export function covers(subscribed: string, uri: string): boolean {
-  return uri === subscribed || uri.startsWith(subscribed.endsWith("/") ? subscribed : `${subscribed}/`);
-}
-
-function taskIdsOf(filter: SubscriptionFilter): string[] {
-  const ids = filter.taskIds;
-  return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === "string") : [];
-}
-
 function wants(filter: SubscriptionFilter, event: ServerEvent): boolean {
   if (event.kind === "resourceUpdated")
-    return (filter.resourceSubscriptions ?? []).some((s) => covers(s, event.uri));
+    return (filter.resourceSubscriptions ?? []).some((s) => coversUri(s, event.uri));
   if (event.kind === "task") return taskIdsOf(filter).includes(event.taskId);
   return filter[event.kind] === true;
 }

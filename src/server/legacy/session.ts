@@ -4,6 +4,7 @@
  * semantics, including the back-channel and its answers.
  */
 import type { AuthInfo } from "../../shared/dispatch.js";
+import { coversUri } from "../../shared/subscription-filter.js";
 import {
   ErrorCode,
   LegacyMethod,
@@ -21,7 +22,6 @@ import type {
   LoggingLevel,
   RequestId,
 } from "../../types/index.js";
-import { covers } from "../subscriptions.js";
 import { Outbox } from "./back-channel.js";
 import { initializeResult, negotiateLegacyVersion, parseInitialize } from "./initialize.js";
 import type { ResolvedLegacyOptions } from "./options.js";
@@ -91,7 +91,7 @@ export class LegacySession {
   resourceUpdated(uri: string): void {
     const write = this.#unsolicited;
     if (this.#closed || write === undefined || this.#facts === undefined) return;
-    if (![...this.#subscriptions].some((subscribed) => covers(subscribed, uri))) return;
+    if (![...this.#subscriptions].some((subscribed) => coversUri(subscribed, uri))) return;
     void write({ jsonrpc: "2.0", method: NotificationMethod.ResourcesUpdated, params: { uri } }).catch(
       () => {},
     );

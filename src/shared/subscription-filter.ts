@@ -1,0 +1,52 @@
+/**
+ * What a `subscriptions/listen` filter lets through, for both ends: the server to decide what to
+ * send, the client to check what it is sent (spec §3.3: a server MUST NOT send a notification type
+ * the client did not ask for, and the client compares the honoured filter with its own).
+ */
+
+import type { SubscriptionFilter } from "../types/index.js";
+import { NotificationMethod } from "../types/method-table.js";
+import { TASK_STATUS_NOTIFICATION } from "../types/tasks.js";
+
+/**
+ * True when `uri` is the subscribed URI or a sub-resource of it.
+ *
+ * @example
+ * coversUri("file:///logs", "file:///logs/today.txt"); // true
+ */
+export function coversUri(subscribed: string, uri: string): boolean {
+  return uri === subscribed || uri.startsWith(subscribed.endsWith("/") ? subscribed : `${subscribed}/`);
+}
+
+/** The filter's task ids that are strings (a hand-built filter may hold anything). */
+export function taskIdsOf(filter: SubscriptionFilter): string[] {
+  const ids = filter.taskIds;
+  return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === "string") : [];
+}
+
+/**
+ * Whether `filter` asked for this notification. Methods of no core filter entry are let through:
+ * an extension's filter keys are that extension's to judge.
+ *
+ * @example
+ * filterCovers({ toolsListChanged: true }, "notifications/prompts/list_changed", {}); // false
+ */
+export function filterCovers(filter: SubscriptionFilter, method: string, params: unknown): boolean {
+  const fields = (typeof params === "object" && params !== null ? params : {}) as Record<string, unknown>;
+  switch (method) {
+    case NotificationMethod.ToolsListChanged:
+      return filter.toolsListChanged === true;
+    case NotificationMethod.PromptsListChanged:
+      return filter.promptsListChanged === true;
+    case NotificationMethod.ResourcesListChanged:
+      return filter.resourcesListChanged === true;
+    case NotificationMethod.ResourcesUpdated: {
+      const uri = fields.uri;
+      return typeof uri === "string" && (filter.resourceSubscriptions ?? []).some((s) => coversUri(s, uri));
+    }
+    case TASK_STATUS_NOTIFICATION:
+      return typeof fields.taskId === "string" && taskIdsOf(filter).includes(fields.taskId);
+    default:
+      return true;
+  }
+}
