@@ -8,7 +8,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "../../../src/client/index.js";
 import { StreamableHttpClientTransport } from "../../../src/transports/http/client.js";
 import { DpopKey } from "../../../src/transports/http/oauth/dpop.js";
-import { type OAuthClientOptions, OAuthClientProvider } from "../../../src/transports/http/oauth/index.js";
+import {
+  type OAuthClientOptions,
+  OAuthClientProvider,
+  type OAuthState,
+  type OAuthStore,
+} from "../../../src/transports/http/oauth/index.js";
 import { checkProof, thumbprint } from "./dpop-check.js";
 import { consent, worldKeeper } from "./world.js";
 
@@ -119,5 +124,92 @@ describe("OAuthClientProvider with DPoP", () => {
     expect(authServer.requests("/token")[0]?.headers.dpop).toBeUndefined();
     expect(resource.posts().at(-1)?.headers.authorization).toMatch(/^Bearer /);
     expect(resource.posts().at(-1)?.headers.dpop).toBeUndefined();
+  });
+});
+
+/** A store that keeps its state as JSON text, as a file would. */
+function jsonStore(): OAuthStore & { text: string | undefined } {
+  const store = {
+    text: undefined as string | undefined,
+    load: () => (store.text === undefined ? undefined : (JSON.parse(store.text) as OAuthState)),
+    save: (state: OAuthState) => {
+      store.text = JSON.stringify(state);
+    },
+  };
+  return store;
+}
+
+function proofKey(proof: string | string[] | undefined): unknown {
+  return JSON.parse(Buffer.from(String(proof ?? "").split(".")[0] as string, "base64url").toString()).jwk;
+}
+
+describe("DPoP with a store: the key outlives the process", () => {
+  it("saves the private key with the tokens, and the next provider uses both without signing in", async () => {
+    const { authServer, resource } = await keeper.world({ dpop: {} });
+    const store = jsonStore();
+    const first = await signIn(resource.url, { store });
+    expect(textOf(await first.client.callTool("whoami", {}))).toBe("client-1 []");
+    const saved = JSON.parse(store.text ?? "{}") as OAuthState;
+    expect(saved.tokens?.tokenType).toBe("DPoP");
+    expect(Object.keys(saved.dpopKey ?? {}).sort()).toEqual(["crv", "d", "kty", "x", "y"]);
+    const firstKey = proofKey(resource.posts().at(-1)?.headers.dpop);
+
+    let asked = 0;
+    const next = await signIn(resource.url, {
+      store,
+      authorize: async (page) => {
+        asked++;
+        return consent(page);
+      },
+    });
+    const before = resource.posts().length;
+    expect(textOf(await next.client.callTool("whoami", {}))).toBe("client-1 []");
+    expect(asked).toBe(0);
+    expect(authServer.requests("/authorize")).toHaveLength(1);
+    const later = resource.posts().slice(before);
+    expect(later.length).toBeGreaterThan(0);
+    for (const post of later) {
+      expect(post.headers.authorization).toMatch(/^DPoP at-/);
+      expect(proofKey(post.headers.dpop)).toEqual(firstKey);
+    }
+  });
+
+  it("a stored key that cannot be read drops its tokens and signs in again with a new key", async () => {
+    const { resource } = await keeper.world({ dpop: {} });
+    const store = jsonStore();
+    const first = await signIn(resource.url, { store });
+    await first.client.callTool("whoami", {});
+    const saved = JSON.parse(store.text ?? "{}") as OAuthState & { dpopKey: Record<string, string> };
+    store.text = JSON.stringify({ ...saved, dpopKey: { ...saved.dpopKey, d: "AAAA" } });
+
+    let asked = 0;
+    const before = resource.log.length;
+    const next = await signIn(resource.url, {
+      store,
+      authorize: async (page) => {
+        asked++;
+        return consent(page);
+      },
+    });
+    expect(textOf(await next.client.callTool("whoami", {}))).toBe("client-1 []");
+    expect(asked).toBe(1);
+    // The old token is never sent: without its key it could only be refused.
+    const oldToken = saved.tokens?.accessToken ?? "";
+    expect(resource.log.slice(before).some((entry) => entry.headers.authorization?.includes(oldToken))).toBe(
+      false,
+    );
+    const resaved = JSON.parse(store.text ?? "{}") as OAuthState;
+    expect(resaved.dpopKey?.d).not.toBe("AAAA");
+    expect(resaved.tokens?.accessToken).not.toBe(saved.tokens?.accessToken);
+  });
+
+  it("without a store the key is not extractable", async () => {
+    const key = new DpopKey();
+    await key.proof({ method: "POST", url: new URL("http://127.0.0.1:9/token") });
+    expect(await key.exportPrivate()).toBeUndefined();
+    const persistable = new DpopKey({ persistable: true });
+    const jwk = await persistable.exportPrivate();
+    const imported = await DpopKey.from(jwk as NonNullable<typeof jwk>);
+    expect(await imported.exportPrivate()).toEqual(jwk);
   });
 });

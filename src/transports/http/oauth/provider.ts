@@ -6,7 +6,7 @@
  */
 import type { HttpAuthChallenge, HttpAuthProvider, HttpAuthRequest, HttpCredentials } from "../auth.js";
 import type { AuthorizationServerMetadata, OAuthFetch } from "./discovery.js";
-import { DpopKey } from "./dpop.js";
+import { DpopKey, type DpopPrivateJwk, isDpopPrivateJwk } from "./dpop.js";
 import { OAuthError } from "./errors.js";
 import { pkcePair, randomToken, sameString } from "./pkce.js";
 import {
@@ -38,6 +38,11 @@ export interface OAuthState {
   /** One client per authorization server (by `issuer`). */
   readonly clients: readonly OAuthClientInformation[];
   readonly tokens: OAuthTokens | undefined;
+  /**
+   * The private DPoP key DPoP-bound tokens need (a secret, like the tokens), when the provider has
+   * a store and the authorization server binds tokens with DPoP.
+   */
+  readonly dpopKey?: DpopPrivateJwk;
 }
 
 /**
@@ -86,8 +91,8 @@ export interface OAuthClientOptions {
   readonly offlineAccess?: boolean;
   /**
    * Bind tokens to a key of this client with DPoP (RFC 9449) when the authorization server offers
-   * ES256 proofs (default true). The key lives in memory only: a stored DPoP token is useless to the
-   * next process, which signs in again.
+   * ES256 proofs (default true). With a `store`, the private key is saved with the tokens, so the
+   * next process can use them; without one, it is made non-extractable and lives in memory only.
    */
   readonly dpop?: boolean;
   /** The fetch for discovery, registration and token requests (default: the global one). */
@@ -323,7 +328,7 @@ export class OAuthClientProvider implements HttpAuthProvider {
   /** The DPoP key for this server's grants, when DPoP is on and the server takes ES256 proofs. */
   #dpopFor(server: AuthorizationServerMetadata): DpopKey | undefined {
     if (this.#options.dpop === false || !server.dpopAlgorithms?.includes("ES256")) return undefined;
-    this.#dpopKey ??= new DpopKey();
+    this.#dpopKey ??= new DpopKey({ persistable: this.#options.store !== undefined });
     return this.#dpopKey;
   }
 
@@ -337,11 +342,25 @@ export class OAuthClientProvider implements HttpAuthProvider {
         if (client.clientId === this.#options.client?.clientId) this.#preRegisteredIssuer ??= client.issuer;
       }
       this.#tokens ??= state.tokens;
+      if (this.#dpopKey !== undefined || state.dpopKey === undefined) return;
+      const stored = isDpopPrivateJwk(state.dpopKey)
+        ? await DpopKey.from(state.dpopKey).catch(() => undefined)
+        : undefined;
+      // Tokens bound to a key that cannot be read back are useless: sign in again instead.
+      if (stored === undefined && this.#tokens?.tokenType === "DPoP") this.#tokens = undefined;
+      this.#dpopKey = stored;
     })();
     return this.#loaded;
   }
 
   async #save(): Promise<void> {
-    await this.#options.store?.save({ clients: [...this.#clients.values()], tokens: this.#tokens });
+    const store = this.#options.store;
+    if (store === undefined) return;
+    const dpopKey = await this.#dpopKey?.exportPrivate();
+    await store.save({
+      clients: [...this.#clients.values()],
+      tokens: this.#tokens,
+      ...(dpopKey !== undefined ? { dpopKey } : {}),
+    });
   }
 }
