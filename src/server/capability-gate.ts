@@ -30,13 +30,20 @@ export function missingCapabilityFor(
     }
     case "sampling/createMessage": {
       const sampling = declared.sampling;
-      if (sampling === undefined) return { label: "sampling", shape: { sampling: {} } };
       const usesTools = request.params.tools !== undefined || request.params.toolChoice !== undefined;
+      const includeContext = request.params.includeContext;
+      const usesContext = includeContext !== undefined && includeContext !== "none";
+      if (sampling === undefined) {
+        // Everything the request needs at once, so a client that adds it is not refused again.
+        const needs: Record<string, object> = {};
+        if (usesTools) needs.tools = {};
+        if (usesContext) needs.context = {};
+        return { label: "sampling", shape: { sampling: needs } };
+      }
       if (usesTools && sampling.tools === undefined) {
         return { label: "sampling.tools", shape: { sampling: { tools: {} } } };
       }
-      const includeContext = request.params.includeContext;
-      if (includeContext !== undefined && includeContext !== "none" && sampling.context === undefined) {
+      if (usesContext && sampling.context === undefined) {
         return { label: "sampling.context", shape: { sampling: { context: {} } } };
       }
       return undefined;

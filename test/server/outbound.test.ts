@@ -361,14 +361,14 @@ describe("capability gating of embedded requests", () => {
     expect(resultOf(await gate(inputRequest, capabilities)).resultType).toBe("input_required");
   });
 
-  it("names every missing capability at once", async () => {
+  it("names every missing capability at once, sub-capabilities included", async () => {
     const server = serverAnswering({
       resultType: "input_required",
       inputRequests: { a: ELICIT_FORM, b: SAMPLE_WITH_TOOLS, c: ROOTS },
     });
     const error = errorOf(await server.dispatch(request("tools/call", { name: "x" }, {})));
     expect(error.data).toEqual({
-      requiredCapabilities: { elicitation: { form: {} }, sampling: {}, roots: {} },
+      requiredCapabilities: { elicitation: { form: {} }, sampling: { tools: {} }, roots: {} },
     });
   });
 });
