@@ -8,6 +8,7 @@ import type {
   LoggingLevel,
   LoggingMessageNotificationParams,
 } from "../types/index.js";
+import { isRecord } from "../types/record.js";
 import type { CacheMode, ListCache } from "./cache.js";
 import type { ClientCallbacks } from "./callbacks.js";
 import type { InputRequiredRound, StateOnlyBackoff } from "./driver.js";
@@ -174,12 +175,7 @@ export function mergeCapabilities(
   const merged: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(extra)) {
     const current = merged[key];
-    merged[key] =
-      isPlainObject(current) && isPlainObject(value) ? { ...current, ...value } : (value as unknown);
+    merged[key] = isRecord(current) && isRecord(value) ? { ...current, ...value } : (value as unknown);
   }
   return merged as ClientCapabilities;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -9,14 +9,11 @@ import {
   validProgressToken,
 } from "../types/core.js";
 import type { JSONRPCRequest, RequestMeta } from "../types/index.js";
+import { isRecord } from "../types/record.js";
 
 /** What the per-request `_meta` envelope established. */
 export interface Envelope {
   readonly meta: RequestMeta;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function invalidEnvelope(message: string): McpError {
@@ -31,7 +28,7 @@ function invalidEnvelope(message: string): McpError {
  */
 export function validateEnvelope(request: JSONRPCRequest, supportedVersions: readonly string[]): Envelope {
   const params = request.params;
-  if (!isObject(params) || !isObject(params._meta)) {
+  if (!isRecord(params) || !isRecord(params._meta)) {
     throw invalidEnvelope("Missing required params._meta envelope");
   }
   const meta = params._meta;

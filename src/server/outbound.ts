@@ -1,12 +1,9 @@
 import {
   CACHEABLE_METHODS,
-  declaresTasks,
   describeFailure,
-  describeTaskProblem,
   ErrorCode,
   INPUT_REQUIRED_METHODS,
   isCoreMethod,
-  isTaskStatus,
   McpError,
   METHOD_RULES,
   MetaKey,
@@ -19,10 +16,13 @@ import type {
   InputRequests,
   ResultObject,
 } from "../types/index.js";
+import { isRecord } from "../types/record.js";
 import { assertInputRequestsDeclared } from "./capability-gate.js";
 
 /** The most conservative cache hints: stale at once, never shared across authorization contexts. */
 export const CONSERVATIVE_CACHE_HINTS: CacheHints = Object.freeze({ ttlMs: 0, cacheScope: "private" });
+
+const SCOPES: ReadonlySet<unknown> = new Set(["public", "private"]);
 
 /**
  * A server's `cacheHints` option, checked once at construction: a wrong entry would otherwise go
@@ -32,34 +32,49 @@ export const CONSERVATIVE_CACHE_HINTS: CacheHints = Object.freeze({ ttlMs: 0, ca
  * checkCacheHints({ "tools/list": { ttlMs: 60_000, cacheScope: "public" } }); // the same object
  */
 export function checkCacheHints(hints: Partial<Record<string, CacheHints>> = {}): Record<string, CacheHints> {
-  const checked: Record<string, CacheHints> = {};
   for (const [method, hint] of Object.entries(hints)) {
-    if (hint === undefined) continue;
-    if (!CACHEABLE_METHODS.has(method)) {
-      throw new TypeError(`cacheHints: ${method} results carry no cache hints`);
+    if (
+      hint !== undefined &&
+      !(
+        CACHEABLE_METHODS.has(method) &&
+        hint.ttlMs >= 0 &&
+        Number.isSafeInteger(hint.ttlMs) &&
+        SCOPES.has(hint.cacheScope)
+      )
+    ) {
+      throw new TypeError(
+        `cacheHints["${method}"]: not a cacheable method's { ttlMs: integer >= 0, cacheScope: public | private }`,
+      );
     }
-    if (!(Number.isSafeInteger(hint.ttlMs) && hint.ttlMs >= 0)) {
-      throw new RangeError(`cacheHints: ${method} ttlMs must be a non-negative integer, got ${hint.ttlMs}`);
-    }
-    if (hint.cacheScope !== "public" && hint.cacheScope !== "private") {
-      throw new TypeError(`cacheHints: ${method} cacheScope must be "public" or "private"`);
-    }
-    checked[method] = { ttlMs: hint.ttlMs, cacheScope: hint.cacheScope };
   }
-  return checked;
+  return { ...hints } as Record<string, CacheHints>;
 }
 
 export interface OutboundRules {
   readonly serverInfo: Implementation;
   /** Per-method cache hints used when a handler gives none. */
   readonly cacheHints: Readonly<Record<string, CacheHints>>;
+  /** Checks a task handle (`resultType: "task"`); without it, a task is an unknown resultType. */
+  readonly checkTask?: TaskResultCheck | undefined;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+/**
+ * Refuses (throwing, see `invalidResult`) a task handle that must not go out. The Tasks extension's
+ * runner (`roundtrip-mcp/tasks`) installs one; a server without it answers no task.
+ */
+export type TaskResultCheck = (
+  method: string,
+  result: Record<string, unknown>,
+  declared: ClientCapabilities,
+) => void;
 
-function invalidResult(detail: string): McpError {
+/**
+ * The -32603 every invalid handler result answers with; `detail` goes to the log only.
+ *
+ * @example
+ * throw invalidResult("a result must be a JSON object");
+ */
+export function invalidResult(detail: string): McpError {
   return new McpError(ErrorCode.InternalError, "Handler returned an invalid result", { detail });
 }
 
@@ -74,13 +89,13 @@ export function finishResult(
   declared: ClientCapabilities,
   rules: OutboundRules,
 ): ResultObject {
-  if (!isObject(result)) throw invalidResult("a result must be a JSON object");
+  if (!isRecord(result)) throw invalidResult("a result must be a JSON object");
   const resultType = result.resultType ?? "complete";
   if (resultType === "input_required") {
     if (!INPUT_REQUIRED_METHODS.has(method)) {
       throw invalidResult(`${method} cannot answer input_required`);
     }
-    const hasRequests = isObject(result.inputRequests) && Object.keys(result.inputRequests).length > 0;
+    const hasRequests = isRecord(result.inputRequests) && Object.keys(result.inputRequests).length > 0;
     const hasState = typeof result.requestState === "string";
     if (!hasRequests && !hasState) {
       throw invalidResult("an input_required result needs inputRequests or requestState");
@@ -100,35 +115,12 @@ export function finishResult(
     if (valid && !valid(result)) {
       throw invalidResult(`not a valid ${method} result (${describeFailure(valid, result)})`);
     }
-  } else if (resultType === "task") {
-    checkCreateTaskResult(method, result, declared);
+  } else if (resultType === "task" && rules.checkTask) {
+    rules.checkTask(method, result, declared);
   } else {
     throw invalidResult(`unknown resultType ${JSON.stringify(resultType)}`);
   }
   return stamp(method, result, resultType, rules);
-}
-
-/**
- * A task handle goes only to a `tools/call` whose request declared the Tasks extension (a MUST), and
- * carries the task metadata alone: its payload lives on `tasks/get`, and MRTR's `requestState` never
- * leaks into it.
- */
-function checkCreateTaskResult(
-  method: string,
-  result: Record<string, unknown>,
-  declared: ClientCapabilities,
-): void {
-  if (method !== "tools/call") throw invalidResult(`${method} cannot answer with a task`);
-  if (!declaresTasks(declared)) {
-    throw invalidResult("a task was returned to a request that did not declare the tasks extension");
-  }
-  if (!isTaskStatus(result.status)) throw invalidResult("a CreateTaskResult needs a task status");
-  // The metadata only: whatever the seed status, its payload is read through tasks/get.
-  const problem = describeTaskProblem({ ...result, status: "working" });
-  if (problem) throw invalidResult(`not a valid CreateTaskResult (${problem})`);
-  for (const field of ["requestState", "inputRequests", "result", "error"]) {
-    if (field in result) throw invalidResult(`a CreateTaskResult cannot carry ${field}`);
-  }
 }
 
 /** The stamps of a checked result: `resultType`, cache hints where they belong, the serverInfo `_meta`. */
@@ -139,7 +131,7 @@ function stamp(
   rules: OutboundRules,
 ): ResultObject {
   // Object.assign and then plain sets: on Node 20 a spread with extra keys costs ten times more.
-  const meta: Record<string, unknown> = isObject(result._meta) ? Object.assign({}, result._meta) : {};
+  const meta: Record<string, unknown> = isRecord(result._meta) ? Object.assign({}, result._meta) : {};
   meta[MetaKey.ServerInfo] = rules.serverInfo;
   const out: ResultObject = Object.assign({}, result);
   out.resultType = resultType;

@@ -24,6 +24,7 @@ import type {
   ResultObject,
   ServerCapabilities,
 } from "../types/index.js";
+import { isRequestId } from "../types/record.js";
 import type { Logger, Middleware, NextHandler, ServerRequestContext } from "./context.js";
 import { deriveCapabilities } from "./discover.js";
 import { validateEnvelope } from "./envelope.js";
@@ -31,7 +32,7 @@ import { HANDLER_METHODS, type RequestHandler, type ServerHandlers } from "./han
 import type { LegacyOptions } from "./legacy/options.js";
 import { LegacyService } from "./legacy/service.js";
 import { consoleLogger } from "./logger.js";
-import { checkCacheHints, finishResult } from "./outbound.js";
+import { checkCacheHints, finishResult, type TaskResultCheck } from "./outbound.js";
 import { checkParams, normalizeRequestState, type Registration } from "./params.js";
 import { type ListenSupport, SubscriptionHub } from "./subscriptions.js";
 import { toWireError } from "./wire-error.js";
@@ -59,10 +60,6 @@ export interface ServerOptions extends ServerHandlers {
    * `false` makes the server modern-only; see `LegacyOptions` for the shim and the timeouts.
    */
   legacy?: LegacyOptions | false;
-}
-
-function isRequestId(id: unknown): id is RequestId {
-  return typeof id === "string" || (typeof id === "number" && Number.isInteger(id));
 }
 
 /** The JSON-RPC request shape, checked by hand: it runs on every message. */
@@ -116,6 +113,7 @@ export class Server implements Dispatcher {
   readonly #listChanged: boolean;
   readonly #subscriptions: SubscriptionHub;
   #taskVisible: ((taskId: string, principal: string | undefined) => boolean) | undefined;
+  #checkTask: TaskResultCheck | undefined;
 
   constructor(name: string, options: ServerOptions = {}) {
     this.name = name;
@@ -153,6 +151,18 @@ export class Server implements Dispatcher {
   serveTaskNotifications(visible: (taskId: string, principal: string | undefined) => boolean): void {
     this.#taskVisible = visible;
     if (!this.hasHandler("subscriptions/listen")) this.#serveListen();
+  }
+
+  /**
+   * Lets handlers answer with a task handle (`resultType: "task"`), checked by `check` before it
+   * goes out; until then a task is an unknown resultType (-32603). The task runner of
+   * `roundtrip-mcp/tasks` installs its check.
+   *
+   * @example
+   * server.acceptTaskResults(checkCreateTaskResult);
+   */
+  acceptTaskResults(check: TaskResultCheck): void {
+    this.#checkTask = check;
   }
 
   /** Sends `notifications/tasks` to the streams that follow this task (the task is built only if any may). */
@@ -292,6 +302,7 @@ export class Server implements Dispatcher {
       const finalResult = finishResult(request.method, result, ctx.clientCapabilities, {
         serverInfo: this.#serverInfo,
         cacheHints: this.#cacheHints,
+        checkTask: this.#checkTask,
       });
       if (cancelled()) return undefined;
       return { jsonrpc: "2.0", id: request.id, result: finalResult };

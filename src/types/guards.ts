@@ -26,10 +26,7 @@ import type {
   JSONRPCRequest,
   JSONRPCResultResponse,
 } from "./jsonrpc.js";
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+import { isRecord } from "./record.js";
 
 /**
  * True for a result that asks for input: a typed `InputRequiredResult` or any wire object whose
@@ -39,7 +36,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * if (isInputRequiredResult(result)) console.log(Object.keys(result.inputRequests ?? {}));
  */
 export function isInputRequiredResult(value: unknown): value is InputRequiredResult {
-  return isObject(value) && value.resultType === "input_required";
+  return isRecord(value) && value.resultType === "input_required";
 }
 
 /** True for an elicitation answer (`{ action, content? }`). */
@@ -86,7 +83,7 @@ export function isJSONRPCRequest(value: unknown): value is JSONRPCRequest {
 
 /** True for a well-formed JSON-RPC notification (a method and no id). */
 export function isJSONRPCNotification(value: unknown): value is JSONRPCNotification {
-  return isObject(value) && !Object.hasOwn(value, "id") && validJSONRPCNotification(value);
+  return isRecord(value) && !Object.hasOwn(value, "id") && validJSONRPCNotification(value);
 }
 
 /** True for a successful JSON-RPC response. */

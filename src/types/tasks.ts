@@ -6,6 +6,7 @@
  */
 import type { ErrorObject } from "./errors.js";
 import type { InputRequests, InputResponses } from "./input.js";
+import { isRecord } from "./record.js";
 
 /** The extension's identifier, declared under `capabilities.extensions` by both sides. */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
@@ -79,10 +80,6 @@ export const TERMINAL_TASK_STATUSES: ReadonlySet<TaskStatus> = new Set<TaskStatu
   "failed",
   "cancelled",
 ]);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function isPositiveInteger(value: unknown): boolean {
   return typeof value === "number" && Number.isInteger(value) && value > 0;

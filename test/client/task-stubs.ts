@@ -4,6 +4,7 @@
  */
 import { silentLogger } from "../../src/server/logger.js";
 import { Server } from "../../src/server/server.js";
+import { checkCreateTaskResult } from "../../src/server/tasks/index.js";
 import {
   type DetailedTask,
   declaresTasks,
@@ -52,6 +53,8 @@ export function taskServer(
   const updates: InputResponses[] = [];
   let polls = 0;
   const server = new Server("tasks", { version: "1", logger: silentLogger });
+  // A server that runs tasks by hand: its task handles are checked like the runner's.
+  server.acceptTaskResults(checkCreateTaskResult);
   const note =
     (method: string) => (ctx: { clientCapabilities: unknown }, params: Record<string, unknown>) => {
       const { _meta, ...bare } = params;

@@ -155,30 +155,22 @@ describe("cache hints", () => {
   });
 
   it.each([
-    [
-      { "tools/list": { ttlMs: -1, cacheScope: "public" } },
-      "cacheHints: tools/list ttlMs must be a non-negative integer, got -1",
-    ],
-    [
-      { "tools/list": { ttlMs: 1.5, cacheScope: "public" } },
-      "cacheHints: tools/list ttlMs must be a non-negative integer, got 1.5",
-    ],
-    [
-      { "prompts/list": { ttlMs: 10, cacheScope: "shared" } },
-      'cacheHints: prompts/list cacheScope must be "public" or "private"',
-    ],
-    [
-      { "tools/call": { ttlMs: 10, cacheScope: "public" } },
-      "cacheHints: tools/call results carry no cache hints",
-    ],
-  ])("refuses a wrong cacheHints entry at construction (%j)", (cacheHints, message) => {
+    ["tools/list", { ttlMs: -1, cacheScope: "public" }],
+    ["tools/list", { ttlMs: 1.5, cacheScope: "public" }],
+    ["prompts/list", { ttlMs: 10, cacheScope: "shared" }],
+    ["tools/call", { ttlMs: 10, cacheScope: "public" }],
+  ])("refuses a wrong cacheHints entry at construction (%s %j)", (method, hint) => {
     const build = () =>
       new Server("cfg", {
         logger: silentLogger,
-        cacheHints: cacheHints as never,
+        cacheHints: { [method]: hint } as never,
         onListTools: () => ({ tools: [] }),
       });
-    expect(build).toThrow(message);
+    expect(build).toThrow(
+      new TypeError(
+        `cacheHints["${method}"]: not a cacheable method's { ttlMs: integer >= 0, cacheScope: public | private }`,
+      ),
+    );
   });
 
   it("never puts hints on input_required, even when the handler does", async () => {

@@ -5,18 +5,10 @@
  */
 import type { DispatchContext, Dispatcher } from "../../shared/dispatch.js";
 import { ErrorCode, LegacyMethod, MetaKey, MODERN_PROTOCOL_VERSIONS } from "../../types/core.js";
-import type { JSONRPCMessage, JSONRPCResponse, RequestId } from "../../types/index.js";
+import type { JSONRPCMessage, JSONRPCResponse } from "../../types/index.js";
+import { isRecord, requestIdOf } from "../../types/record.js";
 import type { LegacyService } from "./service.js";
 import type { LegacySession } from "./session.js";
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function idOf(message: Record<string, unknown>): RequestId | null {
-  const id = message.id;
-  return typeof id === "string" || (typeof id === "number" && Number.isInteger(id)) ? id : null;
-}
 
 /**
  * True when a message carries the 2026-07-28 envelope (`params._meta` names a protocol version):
@@ -26,7 +18,7 @@ function idOf(message: Record<string, unknown>): RequestId | null {
  * hasModernEnvelope({ method: "tools/list", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } } }); // true
  */
 export function hasModernEnvelope(message: unknown): boolean {
-  if (!isObject(message) || !isObject(message.params) || !isObject(message.params._meta)) return false;
+  if (!isRecord(message) || !isRecord(message.params) || !isRecord(message.params._meta)) return false;
   return message.params._meta[MetaKey.ProtocolVersion] !== undefined;
 }
 
@@ -37,7 +29,7 @@ export function hasModernEnvelope(message: unknown): boolean {
  * opensLegacySession({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25" } }); // true
  */
 export function opensLegacySession(message: unknown): boolean {
-  return isObject(message) && message.method === LegacyMethod.Initialize && !hasModernEnvelope(message);
+  return isRecord(message) && message.method === LegacyMethod.Initialize && !hasModernEnvelope(message);
 }
 
 /**
@@ -76,7 +68,7 @@ export class DualEraConnection {
 
   /** Serves one request under the connection's era (locking it on the first exchange). */
   dispatch(message: unknown, context: DispatchContext = {}): Promise<JSONRPCResponse | undefined> {
-    const record = isObject(message) ? message : {};
+    const record = isRecord(message) ? message : {};
     if (hasModernEnvelope(message)) {
       if (this.#era === "legacy") return Promise.resolve(this.#modernOnLegacy(record));
       this.#era = "modern";
@@ -119,7 +111,7 @@ export class DualEraConnection {
     const version = this.#session?.protocolVersion ?? "2025-11-25";
     return {
       jsonrpc: "2.0",
-      id: idOf(record),
+      id: requestIdOf(record),
       error: {
         code: ErrorCode.InvalidRequest,
         message:
@@ -130,10 +122,10 @@ export class DualEraConnection {
   }
 
   #initializeOnModern(record: Record<string, unknown>): JSONRPCResponse {
-    const requested = isObject(record.params) ? record.params.protocolVersion : undefined;
+    const requested = isRecord(record.params) ? record.params.protocolVersion : undefined;
     return {
       jsonrpc: "2.0",
-      id: idOf(record),
+      id: requestIdOf(record),
       error: {
         code: ErrorCode.UnsupportedProtocolVersion,
         message: "Unsupported protocol version",

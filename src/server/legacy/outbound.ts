@@ -5,14 +5,11 @@
 
 import { CACHEABLE_METHODS, ErrorCode, isCoreMethod, McpError, METHOD_RULES } from "../../types/core.js";
 import type { ErrorObject, ResultObject } from "../../types/index.js";
+import { isRecord } from "../../types/record.js";
 import type { Logger } from "../context.js";
 
 /** The one message a handler's unusable result answers with, on both eras. */
 export const INVALID_RESULT_MESSAGE = "Handler returned an invalid result";
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** An invalid handler result: -32603 on the wire, the detail in the server log only. */
 export function invalidResult(detail: string): McpError {
@@ -21,7 +18,7 @@ export function invalidResult(detail: string): McpError {
 
 /** True for a result that asks for input (`resultType: "input_required"`). */
 export function asksForInput(result: unknown): result is ResultObject {
-  return isObject(result) && result.resultType === "input_required";
+  return isRecord(result) && result.resultType === "input_required";
 }
 
 /**
@@ -33,7 +30,7 @@ export function asksForInput(result: unknown): result is ResultObject {
  * finishLegacyResult("tools/call", { content: [], resultType: "complete" }, "2025-11-25"); // { content: [] }
  */
 export function finishLegacyResult(method: string, result: unknown, protocolVersion: string): ResultObject {
-  if (!isObject(result)) throw invalidResult("a result must be a JSON object");
+  if (!isRecord(result)) throw invalidResult("a result must be a JSON object");
   const resultType = result.resultType ?? "complete";
   if (resultType === "input_required") {
     throw invalidResult(

@@ -16,6 +16,7 @@ import type {
   ResultObject,
   ServerCapabilities,
 } from "../../types/index.js";
+import { isRecord } from "../../types/record.js";
 import type { Logger, ServerRequestContext } from "../context.js";
 import { BACK_CHANNEL, type BackChannel, type Outbox } from "./back-channel.js";
 import type { ResolvedLegacyOptions } from "./options.js";
@@ -65,20 +66,16 @@ export interface LegacyIo {
 /** Methods of the modern core that no 2025 revision has. */
 const MODERN_ONLY: ReadonlySet<string> = new Set(["server/discover", "subscriptions/listen"]);
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /**
  * The params a handler sees: the client's own, minus the 2026-only MRTR fields, with `_meta`
  * completed from the session (version, capabilities, identity) so every schema and helper reads
  * a 2025 request exactly like a modern one.
  */
 export function legacyParams(params: unknown, facts: SessionFacts): Record<string, unknown> {
-  const own = isObject(params) ? params : {};
+  const own = isRecord(params) ? params : {};
   const { inputResponses: _answers, requestState: _state, ...rest } = own;
   const meta: Record<string, unknown> = {
-    ...(isObject(own._meta) ? own._meta : {}),
+    ...(isRecord(own._meta) ? own._meta : {}),
     [MetaKey.ProtocolVersion]: facts.protocolVersion,
     [MetaKey.ClientCapabilities]: facts.clientCapabilities,
   };

@@ -22,6 +22,7 @@ import type {
   LoggingLevel,
   RequestId,
 } from "../../types/index.js";
+import { requestIdOf } from "../../types/record.js";
 import { Outbox } from "./back-channel.js";
 import { initializeResult, negotiateLegacyVersion, parseInitialize } from "./initialize.js";
 import type { ResolvedLegacyOptions } from "./options.js";
@@ -46,11 +47,6 @@ export interface LegacyRequestContext {
 
 function errorResponse(id: RequestId | null, error: ErrorObject): JSONRPCResponse {
   return { jsonrpc: "2.0", id, error };
-}
-
-function validId(message: unknown): RequestId | null {
-  const id = (message as { id?: unknown } | null)?.id;
-  return typeof id === "string" || (typeof id === "number" && Number.isInteger(id)) ? id : null;
 }
 
 /**
@@ -127,7 +123,10 @@ export class LegacySession {
    */
   async handle(message: unknown, context: LegacyRequestContext): Promise<JSONRPCResponse | undefined> {
     if (!validJSONRPCRequest(message)) {
-      return errorResponse(validId(message), { code: ErrorCode.InvalidRequest, message: "Invalid Request" });
+      return errorResponse(requestIdOf(message), {
+        code: ErrorCode.InvalidRequest,
+        message: "Invalid Request",
+      });
     }
     const request = message as JSONRPCRequest;
     if (this.#closed) {

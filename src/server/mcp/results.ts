@@ -1,5 +1,6 @@
 import { isInputRequiredResult, validContentBlock } from "../../types/core.js";
 import type { CallToolResult, ContentBlock, InputRequiredResult } from "../../types/index.js";
+import { isRecord } from "../../types/record.js";
 
 /**
  * Thrown from a tool to fail the call with an `isError` result whose text is this message. Any
@@ -20,17 +21,13 @@ export function toolErrorResult(text: string): CallToolResult {
   return { content: [{ type: "text", text }], isError: true };
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function isContentBlock(value: unknown): value is ContentBlock {
   return validContentBlock(value);
 }
 
 /** True for a hand-built `CallToolResult` (an object with a `content` array). */
 export function isCallToolResult(value: unknown): value is CallToolResult {
-  return isObject(value) && Array.isArray(value.content) && value.content.every(isContentBlock);
+  return isRecord(value) && Array.isArray(value.content) && value.content.every(isContentBlock);
 }
 
 /** What a tool handler may return. */

@@ -12,6 +12,7 @@ import { TaskService } from "./service.js";
 import type { TaskOptions } from "./store.js";
 
 export type { TaskHandle } from "./handle.js";
+export { checkCreateTaskResult } from "./outbound.js";
 export type { TaskRunner, TaskSupport } from "./runner.js";
 export {
   DEFAULT_IMMEDIATE_RESULT_MS,

@@ -23,6 +23,7 @@ import type { Server } from "../server.js";
 import { authenticatedPrincipal } from "../state/principal.js";
 import { toWireError } from "../wire-error.js";
 import { TaskControl } from "./control.js";
+import { checkCreateTaskResult } from "./outbound.js";
 import type { TaskRecord } from "./record.js";
 import type { TaskRunner, TaskSupport, ToolEntry } from "./runner.js";
 import { type TaskOptions, TaskStore } from "./store.js";
@@ -108,6 +109,7 @@ export class TaskService implements TaskRunner {
     for (const [method, handler] of Object.entries(this.#handlers()))
       server.setRequestHandler(method, handler);
     server.serveTaskNotifications((taskId, principal) => this.store.owns(taskId, principal));
+    server.acceptTaskResults(checkCreateTaskResult);
   }
 
   async call(support: TaskSupport, ctx: ServerRequestContext, entry: ToolEntry): Promise<ResultObject> {

@@ -4,6 +4,7 @@
  */
 import { ErrorCode } from "../../types/core.js";
 import type { RequestId } from "../../types/index.js";
+import { requestIdOf } from "../../types/record.js";
 
 /**
  * Default `maxBodyBytes`: 4 MiB, as the official SDK.
@@ -73,6 +74,11 @@ export function acceptsJsonAndEventStream(header: string | null): boolean {
 }
 
 /** The outcome of a bounded body read. */
+/** An `Accept` that allows an event stream (absent and empty allow anything). */
+export function acceptsEventStream(header: string | null): boolean {
+  return header === null || header.trim() === "" || /text\/event-stream|text\/\*|\*\/\*/i.test(header);
+}
+
 export type BodyRead = { ok: true; text: string } | { ok: false; tooLarge: boolean };
 
 /** One-shot decodes only (never `stream: true`), so one decoder serves every request. */
@@ -149,11 +155,9 @@ export function serializeMessage(message: unknown): string {
   try {
     return JSON.stringify(message);
   } catch {
-    const id = (message as { id?: unknown } | null)?.id;
-    const safeId = typeof id === "string" || (typeof id === "number" && Number.isInteger(id)) ? id : null;
     return JSON.stringify({
       jsonrpc: "2.0",
-      id: safeId,
+      id: requestIdOf(message),
       error: { code: ErrorCode.InternalError, message: "Internal error" },
     });
   }

@@ -7,6 +7,7 @@ import { legacyServiceOf } from "../../server/legacy/service.js";
 import { type AuthInfo, type Dispatcher, httpStatusOf } from "../../shared/dispatch.js";
 import { LazyDispatchContext } from "../../shared/lazy-signal.js";
 import { ErrorCode, validJSONRPCNotification, validJSONRPCRequest } from "../../types/core.js";
+import { requestIdOf } from "../../types/record.js";
 import {
   acceptsJsonAndEventStream,
   DEFAULT_MAX_BODY_BYTES,
@@ -29,8 +30,9 @@ import {
   type OriginGuardOptions,
 } from "./guards.js";
 import { type Incoming, WebIncoming } from "./incoming.js";
-import { LegacyHttpEndpoint } from "./legacy-endpoint.js";
+import { LegacyHttpEndpoint, SESSION_HEADER } from "./legacy-endpoint.js";
 import type { LegacyHttpOptions } from "./legacy-sessions.js";
+import { LegacySseEndpoint, SSE_SESSION_PARAM } from "./legacy-sse-server.js";
 import { checkProtectedResource } from "./protected-resource.js";
 import {
   checkParamHeaders,
@@ -90,10 +92,6 @@ const DEFAULT_KEEP_ALIVE_MS = 15_000;
 const ALLOW = { allow: "POST" };
 const ACCEPTED: PlainReply = Object.freeze(emptyReply(202));
 
-function validId(value: unknown): string | number | null {
-  return typeof value === "string" || (typeof value === "number" && Number.isInteger(value)) ? value : null;
-}
-
 /** A dispatcher that knows its tools' schemas (`MCPServer.toolInputSchema`) needs no option. */
 function schemaLookupOf(dispatcher: Dispatcher): ToolInputSchemaLookup | undefined {
   const candidate = dispatcher as Dispatcher & { toolInputSchema?: unknown };
@@ -131,6 +129,7 @@ function createEndpoint(dispatcher: Dispatcher, options: HttpHandlerOptions): En
   const service = options.legacy === false ? undefined : legacyServiceOf(dispatcher);
   const legacy =
     service && new LegacyHttpEndpoint(service, { ...options.legacy, keepAliveMs, logger: options.logger });
+  const sse = legacySseEndpoint(dispatcher, service !== undefined, options, keepAliveMs);
   // Fail at setup, not on the first 401.
   if (options.resourceMetadataUrl !== undefined) new URL(String(options.resourceMetadataUrl));
   if (options.protectedResource !== undefined) checkProtectedResource(options.protectedResource);
@@ -143,6 +142,10 @@ function createEndpoint(dispatcher: Dispatcher, options: HttpHandlerOptions): En
     const guarded = checkHostAndOrigin(request, options);
     if (guarded) return guarded;
     if (request.method !== "POST") {
+      if (sse && request.method === "GET" && request.header(SESSION_HEADER) === null) {
+        const auth = await authenticate(request, options, report);
+        return auth.ok ? sse.open(request, auth.authInfo) : auth.response;
+      }
       // A live 2025 session's GET stream or DELETE; otherwise GET streams, DELETE of sessions and
       // the rest are gone in 2026-07-28 (Last-Event-ID is never looked at).
       const served = await legacy?.other(request, () => authenticate(request, options, report));
@@ -182,6 +185,12 @@ function createEndpoint(dispatcher: Dispatcher, options: HttpHandlerOptions): En
       const refusal = checkScopes(request, message, auth.authInfo, options);
       if (refusal) return refusal;
     }
+    if (sse) {
+      const stream = request.query(SSE_SESSION_PARAM);
+      if (stream !== null && request.header(SESSION_HEADER) === null) {
+        return sse.post(stream, message, auth.authInfo);
+      }
+    }
     // A 2025 message (initialize, or one of a live session): no envelope, so never modern traffic.
     if (legacy?.takes(message)) {
       const served = await legacy.post(request, message, auth.authInfo);
@@ -195,10 +204,7 @@ function createEndpoint(dispatcher: Dispatcher, options: HttpHandlerOptions): En
       message === null ||
       typeof (message as { method?: unknown }).method !== "string"
     ) {
-      return invalidRequest(
-        validId((message as { id?: unknown } | null)?.id),
-        "Invalid Request: POST a JSON-RPC request or notification",
-      );
+      return invalidRequest(requestIdOf(message), "Invalid Request: POST a JSON-RPC request or notification");
     }
     if (!Object.hasOwn(message, "id")) {
       // Accepted and ignored: the modern core defines no client notification over HTTP (closing the
@@ -206,7 +212,7 @@ function createEndpoint(dispatcher: Dispatcher, options: HttpHandlerOptions): En
       return validJSONRPCNotification(message) ? ACCEPTED : invalidRequest(null, "Invalid Request");
     }
     if (!validJSONRPCRequest(message)) {
-      return invalidRequest(validId((message as { id?: unknown }).id), "Invalid Request");
+      return invalidRequest(requestIdOf(message), "Invalid Request");
     }
     const rpc = message as RequestBody;
     if (!acceptsJsonAndEventStream(request.header("accept"))) {
@@ -233,6 +239,21 @@ function createEndpoint(dispatcher: Dispatcher, options: HttpHandlerOptions): En
     }
     return respond(dispatcher, message, request, auth.authInfo, keepAliveMs, options.logger);
   };
+}
+
+/** The HTTP+SSE (2024-11-05) streams of `legacy: { sse: true }`, which need a dual-era server. */
+function legacySseEndpoint(
+  dispatcher: Dispatcher,
+  servesLegacy: boolean,
+  options: HttpHandlerOptions,
+  keepAliveMs: number,
+): LegacySseEndpoint | undefined {
+  if (options.legacy === false || options.legacy?.sse !== true) return undefined;
+  if (!servesLegacy) {
+    throw new TypeError("legacy.sse needs a server that serves 2025 clients (its legacy option is off)");
+  }
+  const { maxSessions } = options.legacy;
+  return new LegacySseEndpoint(dispatcher, { maxSessions, keepAliveMs, logger: options.logger });
 }
 
 /**
@@ -263,7 +284,7 @@ function respond(
   return answerExchange({
     request,
     keepAliveMs,
-    id: validId((message as { id?: unknown }).id),
+    id: requestIdOf(message),
     run: (send, cancellation) =>
       dispatcher.dispatch(message, new LazyDispatchContext(cancellation, send, authInfo)),
     statusOf: httpStatusOf,

@@ -5,6 +5,7 @@
  * Workers, Deno and Bun.
  */
 import { isCoreMethod, isTaskMethod, METHOD_RULES, MetaKey } from "../../types/core.js";
+import { isRecord } from "../../types/record.js";
 
 /**
  * Header names, spelled as the spec does (header names are case-insensitive on the wire).
@@ -99,10 +100,6 @@ export function combineRawHeaders(raw: readonly string[]): Map<string, string> {
     map.set(name, previous === undefined ? value : `${previous}${name === "cookie" ? "; " : ", "}${value}`);
   }
   return map;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -12,6 +12,8 @@ export interface Incoming {
   header(name: string): string | null;
   /** The host of the request URL, for a request without a `Host` header. */
   urlHost(): string | null;
+  /** A query parameter of the request URL (the first, decoded), or null. */
+  query(name: string): string | null;
   /**
    * The body as UTF-8 under a size limit, with `readBodyWithLimit`'s outcomes; synchronously when it
    * has all arrived already.
@@ -47,6 +49,14 @@ export class WebIncoming implements Incoming {
   urlHost(): string | null {
     try {
       return new URL(this.#request.url).host;
+    } catch {
+      return null;
+    }
+  }
+
+  query(name: string): string | null {
+    try {
+      return new URL(this.#request.url).searchParams.get(name);
     } catch {
       return null;
     }

@@ -8,6 +8,7 @@ import { pause } from "../../shared/timers.js";
 import type { MessageInfo, Transport } from "../../shared/transport.js";
 import { isJSONRPCErrorResponse, isJSONRPCResultResponse } from "../../types/core.js";
 import type { JSONRPCMessage, RequestId } from "../../types/index.js";
+import { isRecord } from "../../types/record.js";
 import { describe } from "./answer.js";
 import { credentialsFrom, reauthorized } from "./auth.js";
 import type { StreamableHttpClientOptions } from "./client.js";
@@ -20,10 +21,6 @@ const VERSION_HEADER = "MCP-Protocol-Version";
 const MAX_RESUMPTIONS = 5;
 const DEFAULT_RETRY_MS = 1_000;
 const MAX_RETRY_MS = 30_000;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function essence(contentType: string | null): string {
   return (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
@@ -265,7 +262,7 @@ export class LegacyHttpClientTransport implements Transport {
 
   /** Takes the negotiated version from the `initialize` result (sent on every later request). */
   #adopt(result: unknown): void {
-    if (isObject(result) && typeof result.protocolVersion === "string")
+    if (isRecord(result) && typeof result.protocolVersion === "string")
       this.#protocolVersion = result.protocolVersion;
   }
 

@@ -7,8 +7,15 @@ import { hasModernEnvelope, opensLegacySession } from "../../server/legacy/conne
 import type { LegacyService } from "../../server/legacy/service.js";
 import type { AuthInfo } from "../../shared/dispatch.js";
 import { ErrorCode, LEGACY_PROTOCOL_VERSIONS } from "../../types/core.js";
-import type { RequestId } from "../../types/index.js";
-import { acceptsJsonAndEventStream, emptyReply, errorResponse, jsonResponse, type Reply } from "./body.js";
+import { isRecord, requestIdOf } from "../../types/record.js";
+import {
+  acceptsEventStream,
+  acceptsJsonAndEventStream,
+  emptyReply,
+  errorResponse,
+  jsonResponse,
+  type Reply,
+} from "./body.js";
 import type { AuthOutcome } from "./guards.js";
 import { HttpHeader } from "./headers.js";
 import type { Incoming } from "./incoming.js";
@@ -19,21 +26,8 @@ import { SSE_HEADERS, SseStream } from "./sse.js";
 /** The 2025 session header. */
 export const SESSION_HEADER = "Mcp-Session-Id";
 
-function idOf(message: Record<string, unknown>): RequestId | null {
-  const id = message.id;
-  return typeof id === "string" || (typeof id === "number" && Number.isInteger(id)) ? id : null;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function isResponse(message: Record<string, unknown>): boolean {
   return !("method" in message) && "id" in message && ("result" in message || "error" in message);
-}
-
-function acceptsEventStream(header: string | null): boolean {
-  return header === null || header.trim() === "" || /text\/event-stream|text\/\*|\*\/\*/i.test(header);
 }
 
 /** What the endpoint needs from the handler's options. */
@@ -66,7 +60,7 @@ export class LegacyHttpEndpoint {
    * modern path never awaits the legacy layer.
    */
   takes(message: unknown): message is Record<string, unknown> {
-    return isObject(message) && !hasModernEnvelope(message);
+    return isRecord(message) && !hasModernEnvelope(message);
   }
 
   /** A POSTed message without the modern envelope: `initialize`, or a message of a live session. */
@@ -83,7 +77,7 @@ export class LegacyHttpEndpoint {
       if (version === null || !LEGACY_PROTOCOL_VERSIONS.includes(version)) return undefined;
       return errorResponse(
         400,
-        idOf(message),
+        requestIdOf(message),
         ErrorCode.InvalidRequest,
         "Bad Request: Mcp-Session-Id header is required",
       );
@@ -95,7 +89,7 @@ export class LegacyHttpEndpoint {
       return emptyReply(202);
     }
     if (typeof message.method !== "string")
-      return errorResponse(400, idOf(message), ErrorCode.InvalidRequest, "Invalid Request");
+      return errorResponse(400, requestIdOf(message), ErrorCode.InvalidRequest, "Invalid Request");
     if (!("id" in message)) {
       entry.session.notification({ method: message.method, params: message.params });
       return emptyReply(202);
@@ -103,7 +97,7 @@ export class LegacyHttpEndpoint {
     if (!acceptsJsonAndEventStream(request.header("accept"))) {
       return errorResponse(
         406,
-        idOf(message),
+        requestIdOf(message),
         ErrorCode.InvalidRequest,
         "Not Acceptable: Accept must allow application/json and text/event-stream",
       );
@@ -174,7 +168,7 @@ export class LegacyHttpEndpoint {
     message: Record<string, unknown>,
     authInfo: AuthInfo | undefined,
   ): Promise<Reply> {
-    const id = idOf(message);
+    const id = requestIdOf(message);
     if (!acceptsJsonAndEventStream(request.header("accept"))) {
       return errorResponse(
         406,

@@ -21,6 +21,12 @@ export interface LegacyHttpOptions {
   maxSessions?: number;
   /** A session nobody used for this long ends; its id then answers 404 (default 30 min). */
   sessionIdleTimeoutMs?: number;
+  /**
+   * Also serve clients of the deprecated HTTP+SSE transport (2024-11-05) on this URL (default
+   * false): a GET without `Mcp-Session-Id` opens a stream that names `?sessionId=…` for its POSTs.
+   * Streams live while they are open, at most `maxSessions` of them.
+   */
+  sse?: boolean;
 }
 
 export const DEFAULT_MAX_LEGACY_SESSIONS = 1_000;
@@ -53,7 +59,7 @@ function positive(name: string, value: number | undefined, fallback: number): nu
 }
 
 /** A session id: 192 random bits, base64url (visible ASCII only, as the 2025 spec requires). */
-function newSessionId(): string {
+export function newSessionId(): string {
   const bytes = globalThis.crypto.getRandomValues(new Uint8Array(24));
   let binary = "";
   for (const byte of bytes) binary += String.fromCharCode(byte);

@@ -77,6 +77,12 @@ export class NodeIncoming implements Incoming {
     return requestUrl(this.#req).host;
   }
 
+  query(name: string): string | null {
+    const url = this.#req.url ?? "";
+    const start = url.indexOf("?");
+    return start < 0 ? null : new URLSearchParams(url.slice(start + 1)).get(name);
+  }
+
   readBody(maxBytes: number): BodyRead | Promise<BodyRead> {
     if (this.#request) return readBodyWithLimit(this.#request, maxBytes);
     const declared = declaredLength(this.header("content-length"));

@@ -61,6 +61,16 @@ export class SseStream {
     }
   }
 
+  /** Writes one named event with plain-text data (one line), e.g. HTTP+SSE's `endpoint`. */
+  announce(event: string, data: string): void {
+    this.#enqueue(`event: ${event}\ndata: ${data}\n\n`);
+  }
+
+  /** Whether the reader is still there. */
+  get open(): boolean {
+    return this.#open;
+  }
+
   /** Writes the last message (if any) and closes the stream. */
   end(message?: unknown): void {
     if (message !== undefined) this.#enqueue(sseEvent(serializeMessage(message)));

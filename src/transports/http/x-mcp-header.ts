@@ -3,6 +3,8 @@
  * `Mcp-Param-{Name}` headers (so gateways can route on them without parsing bodies). One walker
  * serves both sides: clients validate and drop bad tools, servers find what to check.
  */
+
+import { isRecord } from "../../types/record.js";
 import { encodeHeaderValue, HttpHeader } from "./headers.js";
 
 /**
@@ -53,10 +55,6 @@ const SCHEMA_KEYWORDS = [
 const SCHEMA_ARRAY_KEYWORDS = ["allOf", "anyOf", "oneOf", "prefixItems", "items"];
 const SCHEMA_MAP_KEYWORDS = ["patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"];
 const NUMERIC_KEYWORDS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "const", "default"];
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** JSON Pointer escaping of one reference token. */
 function pointerToken(token: string): string {

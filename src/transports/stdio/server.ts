@@ -1,8 +1,7 @@
 import type { Readable, Writable } from "node:stream";
-import { openDualEraConnection } from "../../server/legacy/connection.js";
 import type { Dispatcher } from "../../shared/dispatch.js";
-import { ErrorCode, NotificationMethod, validCancelledNotificationParams } from "../../types/core.js";
-import type { CancelledNotificationParams, JSONRPCErrorResponse, RequestId } from "../../types/index.js";
+import { ErrorCode } from "../../types/core.js";
+import { errorMessage, servePipe } from "../pipe.js";
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter, LineWriter, StreamClosedError } from "./lines.js";
 
 /**
@@ -58,13 +57,6 @@ export interface StdioServerHandle {
   close(): void;
 }
 
-interface InFlight {
-  readonly id: RequestId | undefined;
-  readonly controller: AbortController;
-  /** A listen stream: it never finishes by itself, so end of input ends it at once. */
-  readonly longLived: boolean;
-}
-
 let stderrGuarded = false;
 
 /** The default logger; it also makes a closed stderr harmless, as a stdio server owns its stdio. */
@@ -77,24 +69,6 @@ function stderrLogger(): StdioLogger {
     if (!process.stderr.destroyed) process.stderr.write(`[roundtrip] stdio ${level}: ${message}\n`);
   };
   return { warn: line("warn"), error: line("error") };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function validIdOf(message: unknown): RequestId | undefined {
-  const id = isRecord(message) ? message.id : undefined;
-  return typeof id === "string" || (typeof id === "number" && Number.isInteger(id)) ? id : undefined;
-}
-
-function errorLine(
-  id: RequestId | null,
-  code: number,
-  message: string,
-  data?: unknown,
-): JSONRPCErrorResponse {
-  return { jsonrpc: "2.0", id, error: data === undefined ? { code, message } : { code, message, data } };
 }
 
 /**
@@ -118,7 +92,6 @@ export function serveStdio(dispatcher: Dispatcher, options: ServeStdioOptions = 
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const drainTimeoutMs = options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS;
 
-  const inFlight = new Set<InFlight>();
   let ending = false;
   let finished = false;
   let drainTimer: ReturnType<typeof setTimeout> | undefined;
@@ -135,12 +108,20 @@ export function serveStdio(dispatcher: Dispatcher, options: ServeStdioOptions = 
   // A broken stdout is handled once, by the writer's error callback; single writes just give up.
   const send = (message: unknown): Promise<void> =>
     finished ? Promise.resolve() : writer.write(message).catch(() => {});
-  // Dual-era servers: the first exchange locks the pipe modern (envelope) or legacy (initialize).
-  const era = openDualEraConnection(dispatcher, send);
+  const pipe = servePipe(dispatcher, {
+    send,
+    // Only requests still running are delivered, and finishing aborted those.
+    deliver: (response) => writer.write(response),
+    lost: (error) => writer.error !== undefined || error instanceof StreamClosedError,
+    logger,
+    onSettled: () => {
+      if (ending && pipe.inFlight() === 0) finish();
+    },
+  });
 
   const lines = new LineSplitter(maxLineBytes, onLine, () => {
     logger.warn(`dropped an incoming line longer than ${maxLineBytes} bytes`);
-    void send(errorLine(null, ErrorCode.InvalidRequest, "Message too large", { maxLineBytes }));
+    void send(errorMessage(null, ErrorCode.InvalidRequest, "Message too large", { maxLineBytes }));
   });
 
   function onLine(line: string): void {
@@ -149,64 +130,10 @@ export function serveStdio(dispatcher: Dispatcher, options: ServeStdioOptions = 
       message = JSON.parse(line);
     } catch {
       logger.warn(`answered a line that is not JSON (${line.length} characters) with -32700`);
-      void send(errorLine(null, ErrorCode.ParseError, "Parse error"));
+      void send(errorMessage(null, ErrorCode.ParseError, "Parse error"));
       return;
     }
-    if (isRecord(message) && typeof message.method === "string" && !("id" in message)) {
-      if (message.method === NotificationMethod.Cancelled) cancel(message.params);
-      era?.notification({ method: message.method, params: message.params });
-      return; // Other client notifications carry nothing a stateless server acts on.
-    }
-    // A response: only a legacy session's back-channel waits for one; modern servers send no requests.
-    if (isRecord(message) && !("method" in message) && ("result" in message || "error" in message)) {
-      era?.response(message);
-      return;
-    }
-    serve(message);
-  }
-
-  function serve(message: unknown): void {
-    const longLived = isRecord(message) && message.method === "subscriptions/listen";
-    const entry: InFlight = { id: validIdOf(message), controller: new AbortController(), longLived };
-    const { signal } = entry.controller;
-    inFlight.add(entry);
-    // Anything that is not a notification or a response goes to the dispatcher, which answers
-    // malformed requests (arrays, missing jsonrpc, bad ids) with -32600 itself.
-    (era ?? dispatcher)
-      .dispatch(message, {
-        signal,
-        notify: (notification) => (signal.aborted ? undefined : send(notification)),
-      })
-      .then(
-        (response) => {
-          if (!response || signal.aborted || finished) return;
-          return writer.write(response).catch((error: unknown) => {
-            if (writer.error !== undefined || error instanceof StreamClosedError) return;
-            // Unserializable (a BigInt, a cycle): the client must still get an answer for its id.
-            logger.error(`could not serialize a response: ${error instanceof Error ? error.message : error}`);
-            return send(errorLine(response.id ?? null, ErrorCode.InternalError, "Internal error"));
-          });
-        },
-        (error: unknown) => {
-          logger.error(`dispatch failed: ${error instanceof Error ? error.message : String(error)}`);
-          if (!signal.aborted && entry.id !== undefined) {
-            return send(errorLine(entry.id, ErrorCode.InternalError, "Internal error"));
-          }
-        },
-      )
-      .finally(() => {
-        inFlight.delete(entry);
-        if (ending && inFlight.size === 0) finish();
-      });
-  }
-
-  function cancel(params: unknown): void {
-    if (!validCancelledNotificationParams(params)) return;
-    const { requestId, reason } = params as CancelledNotificationParams;
-    // An unknown or finished id is a normal race (the response crossed the notification): ignore it.
-    for (const entry of inFlight) {
-      if (entry.id === requestId) entry.controller.abort(reason ?? "cancelled");
-    }
+    pipe.receive(message);
   }
 
   const onData = (chunk: Buffer | string) => {
@@ -240,28 +167,18 @@ export function serveStdio(dispatcher: Dispatcher, options: ServeStdioOptions = 
   function beginDrain(): void {
     ending = true;
     detach();
-    era?.inputEnded();
-    for (const entry of [...inFlight]) {
-      if (!entry.longLived) continue;
-      entry.controller.abort("end of input");
-      inFlight.delete(entry);
-    }
-    if (inFlight.size === 0) {
+    pipe.endInput();
+    if (pipe.inFlight() === 0) {
       finish();
       return;
     }
     drainTimer = setTimeout(() => {
       logger.warn(
-        `aborting ${inFlight.size} request(s) still running ${drainTimeoutMs} ms after end of input`,
+        `aborting ${pipe.inFlight()} request(s) still running ${drainTimeoutMs} ms after end of input`,
       );
-      abortAll("end of input");
+      pipe.abortAll("end of input");
       finish();
     }, drainTimeoutMs);
-  }
-
-  function abortAll(reason: string): void {
-    for (const entry of inFlight) entry.controller.abort(reason);
-    inFlight.clear();
   }
 
   function finish(): void {
@@ -283,8 +200,7 @@ export function serveStdio(dispatcher: Dispatcher, options: ServeStdioOptions = 
   function stop(): void {
     ending = true;
     detach();
-    era?.close();
-    abortAll("server closed");
+    pipe.close("server closed");
     finish();
   }
 

@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { silentLogger } from "../../../src/server/logger.js";
 import { finishResult } from "../../../src/server/outbound.js";
+import { Server } from "../../../src/server/server.js";
+import { checkCreateTaskResult } from "../../../src/server/tasks/outbound.js";
 import { TASKS_EXTENSION } from "../../../src/types/tasks.js";
 
-const RULES = { serverInfo: { name: "s", version: "1" }, cacheHints: {} };
+const RULES = { serverInfo: { name: "s", version: "1" }, cacheHints: {}, checkTask: checkCreateTaskResult };
 const DECLARED = { extensions: { [TASKS_EXTENSION]: {} } };
 const TASK = {
   resultType: "task",
@@ -56,5 +59,36 @@ describe("the outbound rules for a CreateTaskResult", () => {
     }
     expect(thrown).toMatchObject({ code: -32603, message: "Handler returned an invalid result" });
     expect(String((thrown as { data: { detail: string } }).data.detail)).toMatch(detail);
+  });
+});
+
+describe("a low-level Server answering with a task handle", () => {
+  const declaringCall = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: {
+      name: "export",
+      _meta: {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": DECLARED,
+      },
+    },
+  };
+
+  it("is refused (-32603) until the server accepts task results, then checked and sent", async () => {
+    const server = new Server("jobs", { logger: silentLogger });
+    server.setRequestHandler("tools/call", () => TASK);
+    expect(await server.dispatch(declaringCall)).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      error: { code: -32603, message: "Handler returned an invalid result" },
+    });
+    server.acceptTaskResults(checkCreateTaskResult);
+    expect(await server.dispatch(declaringCall)).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      result: { ...TASK, _meta: { "io.modelcontextprotocol/serverInfo": { name: "jobs", version: "" } } },
+    });
   });
 });

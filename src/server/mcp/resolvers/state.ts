@@ -1,3 +1,4 @@
+import { isRecord } from "../../../types/record.js";
 /**
  * The plaintext a resolver-driven call keeps in `requestState` (sealed by the boundary on the
  * wire): recorded answers, each pinned to the digest of the exact question asked, and the digests
@@ -16,10 +17,6 @@ export interface ResolverState {
 }
 
 const VERSION = 1;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function isOutcome(value: unknown): value is RecordedOutcome {
   return (

@@ -1,0 +1,122 @@
+/**
+ * The deprecated HTTP+SSE transport (2024-11-05), server side, on the endpoint's own URL: a GET
+ * without a session opens an event stream whose first `endpoint` event names where to POST
+ * (`?sessionId=…` on the same URL), and every answer and server request goes out on that stream.
+ * Each stream is one connection, served like a stdio pipe (see ../pipe.ts).
+ */
+import { authenticatedPrincipal } from "../../server/state/principal.js";
+import type { AuthInfo, Dispatcher } from "../../shared/dispatch.js";
+import { ErrorCode } from "../../types/core.js";
+import { type ServerPipe, servePipe } from "../pipe.js";
+import { acceptsEventStream, emptyReply, errorResponse, type Reply } from "./body.js";
+import type { Incoming } from "./incoming.js";
+import { DEFAULT_MAX_LEGACY_SESSIONS, newSessionId } from "./legacy-sessions.js";
+import { SSE_HEADERS, SseStream } from "./sse.js";
+
+/** The query parameter that names a stream on its POSTs. */
+export const SSE_SESSION_PARAM = "sessionId";
+
+/** What the HTTP+SSE endpoint needs from the handler's options. */
+export interface LegacySseOptions {
+  readonly maxSessions?: number;
+  readonly keepAliveMs: number;
+  readonly logger?: { warn(message: string): void; error(message: string): void };
+}
+
+interface SseSession {
+  readonly stream: SseStream;
+  readonly pipe: ServerPipe;
+  readonly principal: string | undefined;
+}
+
+/**
+ * The live HTTP+SSE streams of one endpoint, each bound to the principal that opened it.
+ *
+ * @example
+ * const sse = new LegacySseEndpoint(server, { keepAliveMs: 15_000 });
+ * const reply = sse.open(request, authInfo); // GET: the stream
+ */
+export class LegacySseEndpoint {
+  readonly #dispatcher: Dispatcher;
+  readonly #options: LegacySseOptions;
+  readonly #maxSessions: number;
+  readonly #sessions = new Map<string, SseSession>();
+
+  constructor(dispatcher: Dispatcher, options: LegacySseOptions) {
+    this.#dispatcher = dispatcher;
+    this.#options = options;
+    this.#maxSessions = options.maxSessions ?? DEFAULT_MAX_LEGACY_SESSIONS;
+  }
+
+  /** Live streams. */
+  get size(): number {
+    return this.#sessions.size;
+  }
+
+  /** A GET without `Mcp-Session-Id`: a new stream, its `endpoint` event first. */
+  open(request: Incoming, authInfo: AuthInfo | undefined): Reply {
+    if (!acceptsEventStream(request.header("accept"))) {
+      return errorResponse(
+        406,
+        null,
+        ErrorCode.InvalidRequest,
+        "Not Acceptable: Accept must allow text/event-stream",
+      );
+    }
+    if (this.#sessions.size >= this.#maxSessions) {
+      this.#options.logger?.warn(`[http] refused an HTTP+SSE stream: ${this.#maxSessions} are open`);
+      return errorResponse(503, null, ErrorCode.InternalError, "Service Unavailable: too many sessions");
+    }
+    const id = newSessionId();
+    const stream = new SseStream({
+      keepAliveMs: this.#options.keepAliveMs,
+      onCancel: () => this.#end(id, "connection closed"),
+    });
+    const write = (message: unknown) => stream.write(message);
+    const logger = this.#options.logger ?? { error: () => {} };
+    const pipe = servePipe(this.#dispatcher, {
+      send: (message) => write(message).catch(() => {}),
+      deliver: write,
+      lost: () => !stream.open,
+      logger: { error: (message) => logger.error(`[http] ${message}`) },
+    });
+    this.#sessions.set(id, { stream, pipe, principal: authenticatedPrincipal({ authInfo }) });
+    // Relative to the stream's own URL, so it survives a proxy that rewrites the path.
+    stream.announce("endpoint", `?${SSE_SESSION_PARAM}=${id}`);
+    return new Response(stream.readable, { status: 200, headers: SSE_HEADERS });
+  }
+
+  /**
+   * A POST naming a stream: 202 at once, the answer on the stream. An unknown stream, or one
+   * opened by someone else, is 404.
+   */
+  post(sessionId: string, message: unknown, authInfo: AuthInfo | undefined): Reply {
+    const session = this.#sessions.get(sessionId);
+    if (session === undefined || session.principal !== authenticatedPrincipal({ authInfo })) {
+      return errorResponse(404, null, ErrorCode.InvalidRequest, "Not Found: unknown or closed session");
+    }
+    if (Array.isArray(message)) {
+      return errorResponse(
+        400,
+        null,
+        ErrorCode.InvalidRequest,
+        "Invalid Request: batches are not supported, send one message per POST",
+      );
+    }
+    session.pipe.receive(message);
+    return emptyReply(202);
+  }
+
+  /** Ends every stream (the server is closing). */
+  closeAll(): void {
+    for (const id of [...this.#sessions.keys()]) this.#end(id, "server closed");
+  }
+
+  #end(id: string, reason: string): void {
+    const session = this.#sessions.get(id);
+    if (session === undefined) return;
+    this.#sessions.delete(id);
+    session.pipe.close(reason);
+    session.stream.end();
+  }
+}

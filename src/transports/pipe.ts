@@ -1,0 +1,165 @@
+/**
+ * The server side of one persistent JSON-RPC connection — a stdio pipe, an HTTP+SSE session —
+ * whatever carries its bytes: requests run concurrently and answer on the connection, a
+ * `notifications/cancelled` aborts its request (which then gets no response), and responses feed
+ * a 2025 session's back-channel. The first exchange locks the connection's era (dual-era servers).
+ */
+import { openDualEraConnection } from "../server/legacy/connection.js";
+import type { Dispatcher } from "../shared/dispatch.js";
+import { ErrorCode, NotificationMethod, validCancelledNotificationParams } from "../types/core.js";
+import type { CancelledNotificationParams, JSONRPCErrorResponse, RequestId } from "../types/index.js";
+import { isRecord, requestIdOf } from "../types/record.js";
+
+interface InFlight {
+  readonly id: RequestId | null;
+  readonly controller: AbortController;
+  /** A listen stream: it never finishes by itself, so end of input ends it at once. */
+  readonly longLived: boolean;
+}
+
+/**
+ * How a pipe reaches its transport.
+ *
+ * @example
+ * const pipe = servePipe(server, { send, deliver: send, lost: () => false, logger, onSettled });
+ */
+export interface PipeWiring {
+  /** Writes a server message (a notification, a back-channel request, an error); never rejects. */
+  send(message: unknown): Promise<void>;
+  /** Writes a response; rejects when it cannot be serialized or the connection failed. */
+  deliver(response: unknown): Promise<void>;
+  /** Whether a `deliver` failure means the connection is gone (nothing to answer on). */
+  lost(error: unknown): boolean;
+  logger: { error(message: string): void };
+  /** A request finished (answered, failed or aborted). */
+  onSettled?: () => void;
+}
+
+/**
+ * A JSON-RPC error message.
+ *
+ * @example
+ * errorMessage(null, -32700, "Parse error"); // { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } }
+ */
+export function errorMessage(
+  id: RequestId | null,
+  code: number,
+  message: string,
+  data?: unknown,
+): JSONRPCErrorResponse {
+  return { jsonrpc: "2.0", id, error: data === undefined ? { code, message } : { code, message, data } };
+}
+
+/** One connection's server side, as `servePipe` returns it. */
+export interface ServerPipe {
+  /** Requests still running. */
+  readonly inFlight: () => number;
+  /** One parsed message from the client. */
+  receive(message: unknown): void;
+  /**
+   * No more input will come: questions waiting for the client fail, listen streams end (they would
+   * never finish), other requests go on.
+   */
+  endInput(): void;
+  /** Aborts every request still running; they get no response. */
+  abortAll(reason: string): void;
+  /** The connection is gone: the 2025 session's work and every request are aborted. */
+  close(reason: string): void;
+}
+
+/**
+ * Serves the messages of one connection (see the module comment). Closures rather than a class:
+ * this is in every stdio server's bundle.
+ *
+ * @example
+ * const pipe = servePipe(server, wiring);
+ * pipe.receive(JSON.parse(line));
+ */
+export function servePipe(dispatcher: Dispatcher, wiring: PipeWiring): ServerPipe {
+  const inFlight = new Set<InFlight>();
+  let closed = false;
+  const send = (message: unknown): Promise<void> => (closed ? Promise.resolve() : wiring.send(message));
+  const era = openDualEraConnection(dispatcher, send);
+  const report = (what: string, error: unknown) =>
+    wiring.logger.error(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+  const abortAll = (reason: string) => {
+    for (const entry of inFlight) entry.controller.abort(reason);
+    inFlight.clear();
+  };
+
+  const serve = (message: unknown) => {
+    const longLived = isRecord(message) && message.method === "subscriptions/listen";
+    const entry: InFlight = { id: requestIdOf(message), controller: new AbortController(), longLived };
+    const { signal } = entry.controller;
+    inFlight.add(entry);
+    // Anything that is not a notification or a response goes to the dispatcher, which answers
+    // malformed requests (arrays, missing jsonrpc, bad ids) with -32600 itself.
+    (era ?? dispatcher)
+      .dispatch(message, {
+        signal,
+        notify: (notification) => (signal.aborted ? undefined : send(notification)),
+      })
+      .then(
+        (response) => {
+          if (!response || signal.aborted || closed) return;
+          return wiring.deliver(response).catch((error: unknown) => {
+            if (wiring.lost(error)) return;
+            // Unserializable (a BigInt, a cycle): the client must still get an answer for its id.
+            report("could not serialize a response", error);
+            return send(errorMessage(response.id ?? null, ErrorCode.InternalError, "Internal error"));
+          });
+        },
+        (error: unknown) => {
+          report("dispatch failed", error);
+          if (!signal.aborted && entry.id !== null) {
+            return send(errorMessage(entry.id, ErrorCode.InternalError, "Internal error"));
+          }
+        },
+      )
+      .finally(() => {
+        inFlight.delete(entry);
+        wiring.onSettled?.();
+      });
+  };
+
+  const cancel = (params: unknown) => {
+    if (!validCancelledNotificationParams(params)) return;
+    const { requestId, reason } = params as CancelledNotificationParams;
+    // An unknown or finished id is a normal race (the response crossed the notification): ignore it.
+    for (const entry of inFlight) {
+      if (entry.id === requestId) entry.controller.abort(reason ?? "cancelled");
+    }
+  };
+
+  return {
+    inFlight: () => inFlight.size,
+    receive(message) {
+      if (closed) return;
+      if (isRecord(message) && typeof message.method === "string" && !("id" in message)) {
+        if (message.method === NotificationMethod.Cancelled) cancel(message.params);
+        era?.notification({ method: message.method, params: message.params });
+        return; // Other client notifications carry nothing a stateless server acts on.
+      }
+      // A response: only a legacy session's back-channel waits for one; modern servers send none.
+      if (isRecord(message) && !("method" in message) && ("result" in message || "error" in message)) {
+        era?.response(message);
+        return;
+      }
+      serve(message);
+    },
+    endInput() {
+      era?.inputEnded();
+      for (const entry of [...inFlight]) {
+        if (!entry.longLived) continue;
+        entry.controller.abort("end of input");
+        inFlight.delete(entry);
+      }
+    },
+    abortAll,
+    close(reason) {
+      closed = true;
+      era?.close();
+      abortAll(reason);
+    },
+  };
+}
