@@ -21,6 +21,7 @@ const MODERN_REFUSALS: ReadonlySet<number> = new Set([
   ErrorCode.HeaderMismatch,
   ErrorCode.MissingRequiredClientCapability,
 ]);
+
 /**
  * How the client picks the protocol era: `"auto"` probes `server/discover` and falls back to the
  * 2025 handshake on legacy evidence; `"legacy"` handshakes directly; a modern version pins it

@@ -29,7 +29,7 @@ const SCOPES: ReadonlySet<unknown> = new Set(["public", "private"]);
  * out on every result of its method (or never be used, for a method results of which carry none).
  *
  * @example
- * checkCacheHints({ "tools/list": { ttlMs: 60_000, cacheScope: "public" } }); // the same object
+ * checkCacheHints({ "tools/list": { ttlMs: 60_000, cacheScope: "public" } }); // a copy of it
  */
 export function checkCacheHints(hints: Partial<Record<string, CacheHints>> = {}): Record<string, CacheHints> {
   for (const [method, hint] of Object.entries(hints)) {
@@ -43,7 +43,7 @@ export function checkCacheHints(hints: Partial<Record<string, CacheHints>> = {})
       )
     ) {
       throw new TypeError(
-        `cacheHints["${method}"]: not a cacheable method's { ttlMs: integer >= 0, cacheScope: public | private }`,
+        `cacheHints["${method}"] must be { ttlMs: integer >= 0, cacheScope: public | private } on a cacheable method`,
       );
     }
   }

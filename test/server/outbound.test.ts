@@ -168,7 +168,7 @@ describe("cache hints", () => {
       });
     expect(build).toThrow(
       new TypeError(
-        `cacheHints["${method}"]: not a cacheable method's { ttlMs: integer >= 0, cacheScope: public | private }`,
+        `cacheHints["${method}"] must be { ttlMs: integer >= 0, cacheScope: public | private } on a cacheable method`,
       ),
     );
   });
