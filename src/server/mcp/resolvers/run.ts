@@ -110,6 +110,12 @@ export async function resolveForLeg(
       outcomes[key] = checked.outcome;
       return { status: "answered", question, answer: checked };
     }
+    if (fresh !== undefined) {
+      // Not an error (the question is asked again), but worth a trace when a client seems stuck.
+      ctx.request.logger.info(
+        `resolver '${key}': ignored an answer to a question not asked in the previous round (reworded, or no echoed state)`,
+      );
+    }
     const missing = missingCapabilityFor(question.request, ctx.clientCapabilities);
     if (missing) {
       throw new McpError(

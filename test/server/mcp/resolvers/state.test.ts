@@ -13,6 +13,7 @@ import {
 } from "../../../../src/server/index.js";
 import { silentLogger } from "../../../../src/server/logger.js";
 import { decodeResolverState, encodeResolverState } from "../../../../src/server/mcp/resolvers/state.js";
+import { recordingLogger } from "../../../helpers.js";
 import { quietServer } from "../helpers.js";
 import { accept, asked, DECLINE, Flow, FORM, form, type PlainState, spyState, textOf } from "./helpers.js";
 
@@ -21,8 +22,8 @@ const Ok = z.object({ ok: z.boolean() });
 const DIGEST = /^[A-Za-z0-9_-]{22}$/;
 
 /** login → confirm, with a spy after the boundary. */
-function chainServer() {
-  const mcp = quietServer();
+function chainServer(logger = silentLogger) {
+  const mcp = quietServer("srv", { logger });
   const spy = spyState(mcp);
   const runs = { login: 0, confirm: 0 };
   const login = resolver("login", () => {
@@ -244,8 +245,9 @@ describe("what the server consults", () => {
     expect(Object.keys(asked(second))).toEqual(["confirm"]);
   });
 
-  it("an answer to a question not asked in the previous round is not consumed", async () => {
-    const { mcp } = chainServer();
+  it("an answer to a question not asked in the previous round is not consumed, and logged at info", async () => {
+    const logger = recordingLogger();
+    const { mcp } = chainServer(logger);
     const flow = new Flow(mcp, "deploy");
     await flow.round();
     // confirm was not asked yet: its early answer is ignored, login's is taken, confirm is then asked.
@@ -254,6 +256,9 @@ describe("what the server consults", () => {
       confirm: accept({ ok: true }),
     });
     expect(Object.keys(asked(result))).toEqual(["confirm"]);
+    expect(logger.lines).toEqual([
+      "info: resolver 'confirm': ignored an answer to a question not asked in the previous round (reworded, or no echoed state)",
+    ]);
   });
 });
 
