@@ -290,6 +290,45 @@ export class MCPServer implements Dispatcher {
   }
 
   /**
+   * Unregisters a tool: it leaves `tools/list`, later calls answer as for an unknown tool (calls
+   * already running finish), and listen streams hear `tools/list_changed`. Register it again to
+   * change it. Returns false, and tells nobody, when there was no such tool.
+   *
+   * @example
+   * if (!featureFlags.exports) mcp.removeTool("export");
+   */
+  removeTool(name: string): boolean {
+    const removed = this.#tools.remove(name);
+    if (removed) this.server.notifyToolsListChanged();
+    return removed;
+  }
+
+  /**
+   * Unregisters a prompt, like `removeTool` (listen streams hear `prompts/list_changed`).
+   *
+   * @example
+   * mcp.removePrompt("briefing");
+   */
+  removePrompt(name: string): boolean {
+    const removed = this.#prompts.remove(name);
+    if (removed) this.server.notifyPromptsListChanged();
+    return removed;
+  }
+
+  /**
+   * Unregisters a static resource (by its URI) or a template (by its URI template), like
+   * `removeTool` (listen streams hear `resources/list_changed`).
+   *
+   * @example
+   * mcp.removeResource("users://{id}");
+   */
+  removeResource(uri: string): boolean {
+    const removed = this.#resources.remove(uri);
+    if (removed) this.server.notifyResourcesListChanged();
+    return removed;
+  }
+
+  /**
    * Reads one of this server's resources as a nested first-round request and returns the union,
    * so a handler can forward a template's `InputRequiredResult`.
    */

@@ -104,6 +104,11 @@ export class PromptRegistry {
     return [...this.#prompts.values()].map((prompt) => prompt.definition);
   }
 
+  /** Forgets a prompt; false when there was none by that name. */
+  remove(name: string): boolean {
+    return this.#prompts.delete(name);
+  }
+
   /** Serves `prompts/get`: unknown prompt or invalid arguments → -32602. */
   async get(params: GetPromptRequestParams, ctx: Context): Promise<GetPromptResult | InputRequiredResult> {
     const prompt = this.#prompts.get(params.name);

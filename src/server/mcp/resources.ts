@@ -118,6 +118,11 @@ export class ResourceRegistry {
     return [...this.#templates.values()].map((entry) => entry.definition);
   }
 
+  /** Forgets a static resource (by URI) or a template (by its URI template); false when neither. */
+  remove(uri: string): boolean {
+    return this.#static.delete(uri) || this.#templates.delete(uri);
+  }
+
   /**
    * Serves `resources/read`: a static resource first, else the first template that matches;
    * unknown URI → -32602 with `data.uri`. Only templates may answer `input_required`.

@@ -96,6 +96,11 @@ export class ToolRegistry {
     return [...this.#tools.values()].map((tool) => tool.definition);
   }
 
+  /** Forgets a tool; false when there was none by that name. */
+  remove(name: string): boolean {
+    return this.#tools.delete(name);
+  }
+
   /** Whether a tool may run as a task (undefined: never, or no such tool). */
   taskSupport(name: string): TaskSupport | undefined {
     return this.#tools.get(name)?.task;
