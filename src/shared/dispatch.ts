@@ -14,8 +14,13 @@ export interface AuthInfo {
   readonly issuer?: string;
   /** The token's `sub` claim, when the verifier knows it. */
   readonly subject?: string;
-  /** Expiry, in seconds since the epoch. */
+  /** Expiry, in seconds since the epoch: an HTTP endpoint refuses the token from then on. */
   readonly expiresAt?: number;
+  /**
+   * The resource the token was issued for (its audience, RFC 8707), when the verifier knows it: an
+   * HTTP endpoint with `protectedResource` refuses a token for another resource.
+   */
+  readonly resource?: string;
   readonly extra?: Readonly<Record<string, unknown>>;
 }
 

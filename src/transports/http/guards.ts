@@ -218,8 +218,29 @@ export async function authenticate(
     report(`verifyToken failed: ${redact(error, request.header("authorization"))}`);
     return { ok: false, response: unauthorized(options, presented) };
   }
+  if (authInfo !== undefined && !stillValid(authInfo, options)) {
+    // What the verifier vouched for is not (or no longer) good here: as if it had refused it.
+    report("refused a verified token that has expired or was issued for another resource");
+    authInfo = undefined;
+  }
   if (authInfo === undefined && options.requireAuth) {
     return { ok: false, response: unauthorized(options, presented) };
   }
   return { ok: true, authInfo };
+}
+
+/** Not expired (an unreadable expiry counts as expired), and for this resource when both are known. */
+function stillValid(authInfo: AuthInfo, options: AuthOptions): boolean {
+  const { expiresAt, resource } = authInfo;
+  if (expiresAt !== undefined && !(Number.isFinite(expiresAt) && expiresAt * 1000 > Date.now())) return false;
+  const ours = options.protectedResource?.resource;
+  return resource === undefined || ours === undefined || sameResource(resource, ours);
+}
+
+function sameResource(a: string, b: string): boolean {
+  try {
+    return new URL(a).href === new URL(b).href;
+  } catch {
+    return false;
+  }
 }
