@@ -50,6 +50,7 @@ import {
   type ReadResourceOptions,
   type WaitForTaskOptions,
 } from "./options.js";
+import { OutputSchemas } from "./output-schemas.js";
 import type { CallOptions, ClientSession, InputCallOptions } from "./session.js";
 import type { ClientTarget } from "./targets.js";
 import { driveTask } from "./tasks.js";
@@ -84,6 +85,8 @@ export class Client implements AsyncDisposable {
   readonly #stateOnlyBackoff: StateOnlyBackoff | undefined;
   readonly #onRound: ((round: ClientRound) => void) | undefined;
   readonly #cache: ListCache | undefined;
+  /** What `callTool` checks structured results against: the output schemas `listTools` saw. */
+  readonly #outputSchemas = new OutputSchemas();
   /** Cache partition of this client: one authorization context, never shared. */
   readonly #partition = globalThis.crypto.randomUUID();
   /** Answers an embedded request with the callbacks: for input-required rounds and tasks alike. */
@@ -196,7 +199,7 @@ export class Client implements AsyncDisposable {
     options: AutoCallOptions = {},
   ): Promise<CallToolResult> {
     let relisted = false;
-    return this.#flow("tools/call", options, async (leg) => {
+    const flow = this.#flow("tools/call", options, async (leg) => {
       try {
         return await this.session.callTool(name, args, leg);
       } catch (error) {
@@ -207,6 +210,12 @@ export class Client implements AsyncDisposable {
         await this.#relistTools(leg.signal);
         return this.session.callTool(name, args, leg);
       }
+    });
+    // Every call's path: no extra promise unless some listed tool has an output schema.
+    if (this.#outputSchemas.size === 0) return flow;
+    return flow.then(async (result) => {
+      await this.#outputSchemas.check(name, result);
+      return result;
     });
   }
 
@@ -242,9 +251,16 @@ export class Client implements AsyncDisposable {
     return this.#flow("resources/read", options, (leg) => this.session.readResource(uri, leg), uri);
   }
 
-  /** `tools/list` (cached while fresh). @example const { tools } = await client.listTools(); */
+  /**
+   * `tools/list` (cached while fresh). The output schemas it lists are what `callTool` checks
+   * structured results against. @example const { tools } = await client.listTools();
+   */
   listTools(cursor?: string, options: CachedCallOptions = {}): Promise<ListToolsResult> {
-    return this.#cached("tools/list", cursor, options, () => this.session.listTools(cursor, options));
+    return this.#cached("tools/list", cursor, options, async () => {
+      const listed = await this.session.listTools(cursor, options);
+      this.#outputSchemas.remember(listed.tools);
+      return listed;
+    });
   }
 
   /** `prompts/list` (cached while fresh). @example const { prompts } = await client.listPrompts(); */

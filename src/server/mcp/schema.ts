@@ -1,5 +1,6 @@
 import { Validator } from "@cfworker/json-schema";
 import type * as z from "zod";
+import { explainSchemaErrors } from "../../shared/json-schema-errors.js";
 import { isThenable } from "../../shared/thenable.js";
 
 /** The Standard Schema interface (v1), as implemented by zod, Valibot, ArkType and others. */
@@ -149,16 +150,7 @@ function fromJsonSchema<T>(schema: JsonSchemaObject): CompiledSchema<T> {
         return { ok: false, message: "the input schema could not be evaluated" };
       }
       if (result.valid) return { ok: true, value: value as T };
-      const leaves = result.errors.filter(
-        (e) => !["properties", "allOf", "anyOf", "oneOf", "items", "$ref"].includes(e.keyword),
-      );
-      const shown = (leaves.length > 0 ? leaves : result.errors).slice(0, 3);
-      return {
-        ok: false,
-        message: shown
-          .map((e) => `${e.instanceLocation === "#" ? "" : `${e.instanceLocation.slice(2)}: `}${e.error}`)
-          .join("; "),
-      };
+      return { ok: false, message: explainSchemaErrors(result.errors) };
     },
   };
 }

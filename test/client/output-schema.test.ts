@@ -1,0 +1,82 @@
+// Client.callTool checks a tool's structuredContent against the outputSchema tools/list gave for
+// it (spec: clients SHOULD validate structured results): a mismatch or a missing structuredContent
+// is a ProtocolError, error results and unlisted tools pass as they are.
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { Client } from "../../src/client/client.js";
+import { silentLogger } from "../../src/server/logger.js";
+import { Server } from "../../src/server/server.js";
+import { ProtocolError } from "../../src/shared/errors.js";
+import { quietServer } from "../server/mcp/helpers.js";
+
+const FORECAST_SCHEMA = {
+  type: "object",
+  properties: { city: { type: "string" }, celsius: { type: "number" } },
+  required: ["city", "celsius"],
+};
+
+/** A low-level server whose `forecast` answers whatever `answer` says, whatever its schema. */
+function lyingServer(
+  answer: () => Record<string, unknown>,
+  outputSchema: Record<string, unknown> = FORECAST_SCHEMA,
+) {
+  return new Server("liar", {
+    logger: silentLogger,
+    onListTools: () => ({
+      tools: [{ name: "forecast", inputSchema: { type: "object" }, outputSchema }],
+    }),
+    onCallTool: () => answer() as never,
+  });
+}
+
+const text = [{ type: "text", text: "forecast" }];
+
+describe("structuredContent against the listed outputSchema", () => {
+  it("passes a matching result from a real MCPServer tool", async () => {
+    const mcp = quietServer();
+    mcp.tool("forecast", { output: z.object({ city: z.string(), celsius: z.number() }) }, () => ({
+      city: "Lyon",
+      celsius: 21,
+    }));
+    const client = await Client.connect(mcp);
+    await client.listTools();
+    expect((await client.callTool("forecast")).structuredContent).toEqual({ city: "Lyon", celsius: 21 });
+  });
+
+  it("refuses a mismatch and a missing structuredContent once the schema is known", async () => {
+    let answer: Record<string, unknown> = {
+      content: text,
+      structuredContent: { city: "Lyon", celsius: "warm" },
+    };
+    const client = await Client.connect(lyingServer(() => answer));
+    // Not listed yet: nothing to check against.
+    expect((await client.callTool("forecast")).structuredContent).toEqual({ city: "Lyon", celsius: "warm" });
+
+    await client.listTools();
+    const mismatch = await client.callTool("forecast").catch((error: unknown) => error);
+    expect(mismatch).toBeInstanceOf(ProtocolError);
+    expect((mismatch as Error).message).toMatch(
+      /^Tool forecast returned structuredContent that does not match its outputSchema \(celsius: .+\)$/,
+    );
+
+    answer = { content: text };
+    await expect(client.callTool("forecast")).rejects.toThrow(
+      new ProtocolError("Tool forecast has an outputSchema but returned no structuredContent"),
+    );
+
+    answer = { content: text, isError: true };
+    expect((await client.callTool("forecast")).isError).toBe(true);
+
+    answer = { content: text, structuredContent: { city: "Lyon", celsius: 21 } };
+    expect((await client.callTool("forecast")).structuredContent).toEqual({ city: "Lyon", celsius: 21 });
+  });
+
+  it("a schema this client cannot evaluate does not refuse the result", async () => {
+    const answer = { content: text, structuredContent: { anything: true } };
+    const client = await Client.connect(
+      lyingServer(() => answer, { $ref: "https://schemas.example/forecast.json" }),
+    );
+    await client.listTools();
+    expect((await client.callTool("forecast")).structuredContent).toEqual({ anything: true });
+  });
+});
