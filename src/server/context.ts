@@ -1,4 +1,4 @@
-import type { AuthInfo } from "../shared/dispatch.js";
+import type { AuthInfo, HttpRequestView } from "../shared/dispatch.js";
 import type {
   ClientCapabilities,
   Implementation,
@@ -33,6 +33,8 @@ export interface ServerRequestContext {
   readonly logLevel: LoggingLevel | undefined;
   readonly progressToken: ProgressToken | undefined;
   readonly authInfo: AuthInfo | undefined;
+  /** The HTTP request that carried this one, on HTTP transports (headers, the web `Request`). */
+  readonly http?: HttpRequestView | undefined;
   /** Fires when the client cancels the request or the transport goes away. */
   readonly signal: AbortSignal;
   readonly logger: Logger;

@@ -290,6 +290,7 @@ export class Server implements Dispatcher {
           logLevel: meta[MetaKey.LogLevel] as LoggingLevel | undefined,
           progressToken: meta[MetaKey.ProgressToken] as ProgressToken | undefined,
           authInfo: context.authInfo,
+          http: context.http,
           logger: this.logger,
           notify: async (notification) => {
             if (finished || cancelled() || !notify) return;

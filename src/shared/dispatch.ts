@@ -24,6 +24,20 @@ export interface AuthInfo {
   readonly extra?: Readonly<Record<string, unknown>>;
 }
 
+/**
+ * The HTTP request that carried a message, for handlers that need more than MCP passes on (a
+ * tenant header, a forwarded client address).
+ *
+ * @example
+ * const tenant = ctx.http?.header("x-tenant"); // null when absent, undefined off HTTP
+ */
+export interface HttpRequestView {
+  /** A header's value (any case of `name`; repeats combined as `Headers.get` does), or null. */
+  header(name: string): string | null;
+  /** The whole request as a web `Request` (built on first use where the transport has none). */
+  request(): Request;
+}
+
 /** What a transport knows about one incoming request. */
 export interface DispatchContext {
   /** Request-scoped notifications (progress, logs) go here, before the response. */
@@ -41,6 +55,8 @@ export interface DispatchContext {
   cancelled?: () => boolean;
   /** Filled by the transport's auth hook. */
   authInfo?: AuthInfo;
+  /** The HTTP request that carried the message (HTTP transports only). */
+  http?: HttpRequestView;
 }
 
 /**

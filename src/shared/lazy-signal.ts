@@ -10,7 +10,7 @@
  */
 
 import type { Cancellation } from "./cancellation.js";
-import type { AuthInfo, DispatchContext } from "./dispatch.js";
+import type { AuthInfo, DispatchContext, HttpRequestView } from "./dispatch.js";
 
 /** A signal that never aborts, for requests nobody can cancel. */
 export const NEVER_ABORTED: AbortSignal = new AbortController().signal;
@@ -59,12 +59,19 @@ export class LazyDispatchContext implements DispatchContext {
   readonly notify: DispatchContext["notify"];
   readonly cancelled: () => boolean;
   readonly authInfo: AuthInfo | undefined;
+  readonly http: HttpRequestView | undefined;
   declare readonly signal: AbortSignal;
 
-  constructor(cancellation: Cancellation, notify: DispatchContext["notify"], authInfo: AuthInfo | undefined) {
+  constructor(
+    cancellation: Cancellation,
+    notify: DispatchContext["notify"],
+    authInfo: AuthInfo | undefined,
+    http?: HttpRequestView,
+  ) {
     this.notify = notify;
     this.cancelled = cancellation.cancelled;
     this.authInfo = authInfo;
+    this.http = http;
     withLazySignal(this, cancellation);
   }
 }

@@ -5,10 +5,16 @@
  * a 2025 session's back-channel. The first exchange locks the connection's era (dual-era servers).
  */
 import { openDualEraConnection } from "../server/legacy/connection.js";
-import type { Dispatcher } from "../shared/dispatch.js";
+import type { AuthInfo, Dispatcher, HttpRequestView } from "../shared/dispatch.js";
 import { ErrorCode, NotificationMethod, validCancelledNotificationParams } from "../types/core.js";
 import type { CancelledNotificationParams, JSONRPCErrorResponse, RequestId } from "../types/index.js";
 import { isRecord, requestIdOf } from "../types/record.js";
+
+/** Who sent a message, as far as its transport knows. */
+export interface MessageOrigin {
+  readonly authInfo?: AuthInfo | undefined;
+  readonly http?: HttpRequestView | undefined;
+}
 
 interface InFlight {
   readonly id: RequestId | null;
@@ -54,8 +60,11 @@ export function errorMessage(
 export interface ServerPipe {
   /** Requests still running. */
   readonly inFlight: () => number;
-  /** One parsed message from the client. */
-  receive(message: unknown): void;
+  /**
+   * One parsed message from the client; `from` is what the transport knows of who sent it (the
+   * verified token, the HTTP request that carried it).
+   */
+  receive(message: unknown, from?: MessageOrigin): void;
   /**
    * No more input will come: questions waiting for the client fail, listen streams end (they would
    * never finish), other requests go on.
@@ -87,7 +96,7 @@ export function servePipe(dispatcher: Dispatcher, wiring: PipeWiring): ServerPip
     inFlight.clear();
   };
 
-  const serve = (message: unknown) => {
+  const serve = (message: unknown, from: MessageOrigin | undefined) => {
     const longLived = isRecord(message) && message.method === "subscriptions/listen";
     const entry: InFlight = { id: requestIdOf(message), controller: new AbortController(), longLived };
     const { signal } = entry.controller;
@@ -98,6 +107,8 @@ export function servePipe(dispatcher: Dispatcher, wiring: PipeWiring): ServerPip
       .dispatch(message, {
         signal,
         notify: (notification) => (signal.aborted ? undefined : send(notification)),
+        authInfo: from?.authInfo,
+        http: from?.http,
       })
       .then(
         (response) => {
@@ -133,7 +144,7 @@ export function servePipe(dispatcher: Dispatcher, wiring: PipeWiring): ServerPip
 
   return {
     inFlight: () => inFlight.size,
-    receive(message) {
+    receive(message, from) {
       if (closed) return;
       if (isRecord(message) && typeof message.method === "string" && !("id" in message)) {
         if (message.method === NotificationMethod.Cancelled) cancel(message.params);
@@ -145,7 +156,7 @@ export function servePipe(dispatcher: Dispatcher, wiring: PipeWiring): ServerPip
         era?.response(message);
         return;
       }
-      serve(message);
+      serve(message, from);
     },
     endInput() {
       era?.inputEnded();

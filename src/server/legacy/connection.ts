@@ -84,7 +84,12 @@ export class DualEraConnection {
     }
     const session = this.#session;
     if (session === undefined) return this.#dispatcher.dispatch(message, context);
-    return session.handle(message, { send: this.#write, signal: context.signal, authInfo: context.authInfo });
+    return session.handle(message, {
+      send: this.#write,
+      signal: context.signal,
+      authInfo: context.authInfo,
+      http: context.http,
+    });
   }
 
   /** A client notification (`initialized`, `cancelled`): only a legacy session acts on them. */

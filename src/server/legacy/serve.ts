@@ -3,7 +3,7 @@
  * boundary as a modern request: the session stands in for the `_meta` envelope, the context
  * carries the back-channel, and the 2025 outbound rules apply.
  */
-import type { AuthInfo } from "../../shared/dispatch.js";
+import type { AuthInfo, HttpRequestView } from "../../shared/dispatch.js";
 import { ErrorCode, INPUT_REQUIRED_METHODS, McpError, MetaKey } from "../../types/core.js";
 import type {
   ClientCapabilities,
@@ -61,6 +61,7 @@ export interface LegacyIo {
   readonly send: (message: JSONRPCMessage) => Promise<void>;
   readonly signal: AbortSignal;
   readonly authInfo: AuthInfo | undefined;
+  readonly http?: HttpRequestView | undefined;
 }
 
 /** Methods of the modern core that no 2025 revision has. */
@@ -121,6 +122,7 @@ export async function serveLegacyRequest(
       logLevel: facts.logLevel,
       progressToken: meta[MetaKey.ProgressToken] as ProgressToken | undefined,
       authInfo: io.authInfo,
+      http: io.http,
       signal: io.signal,
       logger: core.logger,
       notify: (notification) => send(notification),

@@ -3,7 +3,7 @@
  * HTTP), it remembers what the handshake established and serves every later request with 2025
  * semantics, including the back-channel and its answers.
  */
-import type { AuthInfo } from "../../shared/dispatch.js";
+import type { AuthInfo, HttpRequestView } from "../../shared/dispatch.js";
 import { coversUri } from "../../shared/subscription-filter.js";
 import {
   ErrorCode,
@@ -43,6 +43,7 @@ export interface LegacyRequestContext {
   /** The transport's abort (client gone); `notifications/cancelled` is handled by the session. */
   readonly signal?: AbortSignal;
   readonly authInfo?: AuthInfo;
+  readonly http?: HttpRequestView;
 }
 
 function errorResponse(id: RequestId | null, error: ErrorObject): JSONRPCResponse {
@@ -242,6 +243,7 @@ export class LegacySession {
         send: context.send,
         signal: controller.signal,
         authInfo: context.authInfo,
+        http: context.http,
       });
     } finally {
       outer?.removeEventListener("abort", onAbort);

@@ -1,3 +1,4 @@
+import type { HttpRequestView } from "../../shared/dispatch.js";
 import type {
   ClientCapabilities,
   Implementation,
@@ -68,6 +69,11 @@ export class Context {
 
   get authInfo(): AuthInfo | undefined {
     return this.request.authInfo;
+  }
+
+  /** The HTTP request that carried this one (headers, the web `Request`); undefined off HTTP. */
+  get http(): HttpRequestView | undefined {
+    return this.request.http;
   }
 
   /**

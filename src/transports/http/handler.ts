@@ -188,7 +188,7 @@ function createEndpoint(dispatcher: Dispatcher, options: HttpHandlerOptions): En
     if (sse) {
       const stream = request.query(SSE_SESSION_PARAM);
       if (stream !== null && request.header(SESSION_HEADER) === null) {
-        return sse.post(stream, message, auth.authInfo);
+        return sse.post(stream, message, request, auth.authInfo);
       }
     }
     // A 2025 message (initialize, or one of a live session): no envelope, so never modern traffic.
@@ -286,7 +286,7 @@ function respond(
     keepAliveMs,
     id: requestIdOf(message),
     run: (send, cancellation) =>
-      dispatcher.dispatch(message, new LazyDispatchContext(cancellation, send, authInfo)),
+      dispatcher.dispatch(message, new LazyDispatchContext(cancellation, send, authInfo, request)),
     statusOf: httpStatusOf,
     failureStatus: 500,
     onFailure: (error) =>

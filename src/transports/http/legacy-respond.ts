@@ -35,7 +35,12 @@ export function respondLegacy(
     keepAliveMs: exchange.keepAliveMs,
     id: typeof id === "string" || typeof id === "number" ? id : null,
     run: (send, cancellation) =>
-      exchange.session.handle(message, { send, signal: cancellation.signal, authInfo: exchange.authInfo }),
+      exchange.session.handle(message, {
+        send,
+        signal: cancellation.signal,
+        authInfo: exchange.authInfo,
+        http: request,
+      }),
     statusOf: () => 200,
     failureStatus: 200,
     onFailure: (error) =>

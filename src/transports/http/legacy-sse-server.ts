@@ -90,7 +90,7 @@ export class LegacySseEndpoint {
    * A POST naming a stream: 202 at once, the answer on the stream. An unknown stream, or one
    * opened by someone else, is 404.
    */
-  post(sessionId: string, message: unknown, authInfo: AuthInfo | undefined): Reply {
+  post(sessionId: string, message: unknown, request: Incoming, authInfo: AuthInfo | undefined): Reply {
     const session = this.#sessions.get(sessionId);
     if (session === undefined || session.principal !== authenticatedPrincipal({ authInfo })) {
       return errorResponse(404, null, ErrorCode.InvalidRequest, "Not Found: unknown or closed session");
@@ -103,7 +103,7 @@ export class LegacySseEndpoint {
         "Invalid Request: batches are not supported, send one message per POST",
       );
     }
-    session.pipe.receive(message);
+    session.pipe.receive(message, { authInfo, http: request });
     return emptyReply(202);
   }
 

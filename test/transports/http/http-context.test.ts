@@ -1,0 +1,85 @@
+// Handlers see the HTTP request that carried their call (ctx.http): a header, and the web Request,
+// on serveHttp's node path, on the web handler, and on a 2025 session; nothing off HTTP.
+import { afterEach, describe, expect, it } from "vitest";
+import { Client } from "../../../src/client/client.js";
+import { MCPServer, silentLogger } from "../../../src/server/index.js";
+import { createHttpHandler } from "../../../src/transports/http/handler.js";
+import { SseClientTransport } from "../../../src/transports/http/legacy-sse-client.js";
+import { serveHttp } from "../../../src/transports/http/node.js";
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+function tenantServer() {
+  const mcp = new MCPServer("tenants", { logger: silentLogger });
+  mcp.tool("whereami", {}, (_args, ctx) => {
+    const http = ctx.http;
+    if (http === undefined) return "not over HTTP";
+    const request = http.request();
+    return `${http.header("X-Tenant")} ${request.method} ${new URL(request.url).pathname} ${request.headers.get("x-tenant")}`;
+  });
+  mcp.tool("whoami", {}, (_args, ctx) => ctx.authInfo?.subject ?? "anonymous");
+  return mcp;
+}
+
+const tenant = { headers: { "x-tenant": "acme" } };
+
+describe("ctx.http", () => {
+  it("over serveHttp (node:http, no Request built unless asked)", async () => {
+    const http = await serveHttp(tenantServer(), { port: 0 });
+    closers.push(() => http.close());
+    const client = await Client.connect(http.url, { http: tenant });
+    closers.push(() => client.close());
+    expect((await client.callTool("whereami")).content).toEqual([
+      { type: "text", text: "acme POST /mcp acme" },
+    ]);
+  });
+
+  it("through the web handler", async () => {
+    const handler = createHttpHandler(tenantServer());
+    const client = await Client.connect("http://in-process.test/mcp", {
+      http: { ...tenant, fetch: (url, init) => handler(new Request(url, init)) },
+    });
+    closers.push(() => client.close());
+    expect((await client.callTool("whereami")).content).toEqual([
+      { type: "text", text: "acme POST /mcp acme" },
+    ]);
+  });
+
+  it("on a 2025 session", async () => {
+    const http = await serveHttp(tenantServer(), { port: 0 });
+    closers.push(() => http.close());
+    const client = await Client.connect(http.url, { http: tenant, mode: "legacy" });
+    closers.push(() => client.close());
+    expect(client.era).toBe("legacy");
+    expect((await client.callTool("whereami")).content).toEqual([
+      { type: "text", text: "acme POST /mcp acme" },
+    ]);
+  });
+
+  it("on an HTTP+SSE (2024-11-05) stream, with the POST's own token", async () => {
+    const http = await serveHttp(tenantServer(), {
+      port: 0,
+      legacy: { sse: true },
+      verifyToken: (request) => {
+        const token = request.headers.get("authorization")?.replace(/^Bearer /, "");
+        return token ? { token, clientId: "app", scopes: [], subject: token } : undefined;
+      },
+    });
+    closers.push(() => http.close());
+    const transport = new SseClientTransport(http.url, { ...tenant, authProvider: () => "alice" });
+    const client = await Client.connect(transport, { mode: "legacy" });
+    closers.push(() => client.close());
+    expect((await client.callTool("whereami")).content).toEqual([
+      { type: "text", text: "acme POST /mcp acme" },
+    ]);
+    expect((await client.callTool("whoami")).content).toEqual([{ type: "text", text: "alice" }]);
+  });
+
+  it("is undefined in memory", async () => {
+    const client = await Client.connect(tenantServer());
+    expect((await client.callTool("whereami")).content).toEqual([{ type: "text", text: "not over HTTP" }]);
+  });
+});
