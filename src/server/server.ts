@@ -15,6 +15,7 @@ import type {
   DetailedTask,
   DiscoverResult,
   ErrorObject,
+  Icon,
   Implementation,
   JSONRPCRequest,
   JSONRPCResponse,
@@ -41,6 +42,10 @@ import { toWireError } from "./wire-error.js";
 export interface ServerOptions extends ServerHandlers {
   version?: string;
   title?: string;
+  /** Shown with the server's identity (`serverInfo`): what it is for, its home page, its icons. */
+  description?: string;
+  websiteUrl?: string;
+  icons?: Icon[];
   instructions?: string;
   /** Where rejections and handler crashes are logged. Defaults to stderr. */
   logger?: Logger;
@@ -122,7 +127,11 @@ export class Server implements Dispatcher {
     this.logger = options.logger ?? consoleLogger;
     this.#extraCapabilities = options.capabilities ?? {};
     this.#cacheHints = checkCacheHints(options.cacheHints);
-    this.#serverInfo = { name, version: this.version, ...(options.title ? { title: options.title } : {}) };
+    const info: Implementation = { name, version: this.version };
+    for (const key of ["title", "description", "websiteUrl", "icons"] as const) {
+      if (options[key] !== undefined) Object.assign(info, { [key]: options[key] });
+    }
+    this.#serverInfo = info;
     this.legacy = options.legacy === false ? undefined : new LegacyService(this, options.legacy);
     for (const [option, method] of Object.entries(HANDLER_METHODS)) {
       const handler = options[option as keyof ServerHandlers];

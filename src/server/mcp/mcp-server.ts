@@ -1,7 +1,6 @@
 import type { DispatchContext, Dispatcher } from "../../shared/dispatch.js";
 import { ErrorCode, LATEST_PROTOCOL_VERSION, McpError } from "../../types/core.js";
 import type {
-  CacheHints,
   CallToolRequestParams,
   CompleteRequestParams,
   CompleteResult,
@@ -12,11 +11,9 @@ import type {
   ReadResourceResult,
   Resource,
   ResourceTemplate,
-  ServerCapabilities,
   Tool,
 } from "../../types/index.js";
-import { deriveContext, type Logger, type ServerRequestContext } from "../context.js";
-import type { LegacyOptions, LegacyShimOptions } from "../legacy/options.js";
+import { deriveContext, type ServerRequestContext } from "../context.js";
 import type { LegacyService } from "../legacy/service.js";
 import { consoleLogger } from "../logger.js";
 import { Server } from "../server.js";
@@ -24,6 +21,7 @@ import { RequestStateBoundary } from "../state/boundary.js";
 import { RequestStateSecurity } from "../state/policy.js";
 import type { TaskRunner } from "../tasks/runner.js";
 import { Context } from "./context.js";
+import type { MCPServerOptions } from "./options.js";
 import { type ArgumentCompleter, type PromptConfig, PromptRegistry, type PromptReturn } from "./prompts.js";
 import { schemaProperties, withResolvers } from "./resolvers/consumer.js";
 import type { AnyResolver, ResolvedValues } from "./resolvers/resolver.js";
@@ -33,40 +31,7 @@ import type { InferSchema, SchemaLike } from "./schema.js";
 import { type ToolConfig, ToolRegistry } from "./tools.js";
 import { UriTemplate } from "./uri-template.js";
 
-export interface MCPServerOptions {
-  version?: string;
-  title?: string;
-  instructions?: string;
-  /**
-   * How `requestState` is sealed. Default: `RequestStateSecurity.ephemeral()` — a key generated at
-   * start that never leaves the process. Pass shared `keys` (or a codec) as soon as a retry may
-   * reach another instance or survive a restart.
-   */
-  requestStateSecurity?: RequestStateSecurity;
-  logger?: Logger;
-  /** Capabilities merged over the derived ones. */
-  capabilities?: ServerCapabilities;
-  cacheHints?: Partial<Record<string, CacheHints>>;
-  /**
-   * Serve `subscriptions/listen`: clients may subscribe to list changes (announced automatically
-   * when tools, prompts or resources are registered later) and to resource updates
-   * (`mcp.server.notifyResourceUpdated(uri)`). Default off.
-   */
-  listChanged?: boolean;
-  /**
-   * Serve hand-built `InputRequiredResult`s to 2025 clients too: each embedded request goes out
-   * through the back-channel and the handler is re-entered with the answers (write-once handlers).
-   * Default off: on a 2025 session such a result answers -32603. Resolvers need no shim.
-   */
-  legacyShim?: boolean | LegacyShimOptions;
-  /** Serving 2025 clients through `initialize` (default on); `false` makes the server modern-only. */
-  legacy?: LegacyOptions | false;
-  /**
-   * Runs tools registered with `task` as tasks (the Tasks extension, advertised as soon as one such
-   * tool exists): `serverTasks()` from `roundtrip-mcp/tasks`.
-   */
-  tasks?: TaskRunner;
-}
+export type { MCPServerOptions } from "./options.js";
 
 /** Arguments a handler receives for a given schema (no schema: an empty object). */
 export type InferArguments<S> = S extends SchemaLike ? InferSchema<S> : Record<string, never>;
@@ -135,11 +100,15 @@ export class MCPServer implements Dispatcher {
     this.server = new Server(name, {
       version: options.version,
       title: options.title,
+      description: options.description,
+      websiteUrl: options.websiteUrl,
+      icons: options.icons,
       instructions: options.instructions,
       logger,
       capabilities: { logging: {}, ...options.capabilities },
       cacheHints: options.cacheHints,
       listChanged: options.listChanged,
+      maxSubscriptions: options.maxSubscriptions,
       legacy:
         options.legacy === false
           ? false
