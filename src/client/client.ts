@@ -396,6 +396,8 @@ export class Client implements AsyncDisposable {
     }
     const base = {
       timeoutMs: options.timeoutMs,
+      resetTimeoutOnProgress: options.resetTimeoutOnProgress,
+      maxTimeoutMs: options.maxTimeoutMs,
       onProgress: options.onProgress,
       onLog: options.onLog,
       meta: options.meta,

@@ -29,6 +29,14 @@ export interface ClientSessionOptions {
 export interface CallOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
+  /**
+   * Restart `timeoutMs` whenever the request reports progress (needs `onProgress`), up to
+   * `maxTimeoutMs` in all (default ten times `timeoutMs`): a long job that keeps reporting is not cut
+   * off, one that goes quiet still is.
+   */
+  resetTimeoutOnProgress?: boolean;
+  /** With `resetTimeoutOnProgress`: the most the request may take, progress or not. */
+  maxTimeoutMs?: number;
   /** Receives this request's progress; setting it sends a `progressToken`. */
   onProgress?: (params: ProgressNotificationParams) => void;
   onLog?: (params: LoggingMessageNotificationParams) => void;

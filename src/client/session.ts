@@ -193,6 +193,8 @@ export class ClientSession {
     const result = await this.connection.request(method, wireParams, {
       signal: options.signal,
       timeoutMs: options.timeoutMs ?? this.#timeoutMs,
+      resetTimeoutOnProgress: options.resetTimeoutOnProgress,
+      maxTimeoutMs: options.maxTimeoutMs,
       // Nothing to route when nobody listens: no closure per request then.
       onNotification:
         onProgress === undefined && onLog === undefined && onNotification === undefined

@@ -8,6 +8,10 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Milliseconds before the request fails locally with `RequestTimeoutError`. */
   timeoutMs?: number;
+  /** Restart `timeoutMs` on each progress notification of the request, up to `maxTimeoutMs`. */
+  resetTimeoutOnProgress?: boolean | undefined;
+  /** The cap of a request whose timeout restarts on progress (default ten times `timeoutMs`). */
+  maxTimeoutMs?: number | undefined;
   /** Notifications that belong to this request (its stream, or its progress token). */
   onNotification?: (notification: JSONRPCNotification) => void;
 }
@@ -25,6 +29,8 @@ interface Pending {
   reject(error: Error): void;
   readonly onNotification?: ((notification: JSONRPCNotification) => void) | undefined;
   readonly progressToken?: unknown;
+  /** The request reported progress. */
+  progressed?(): void;
 }
 
 /** The connection's side of a pending call. */
@@ -33,6 +39,10 @@ interface CallBook {
   forget(id: RequestId): void;
   /** We gave up on the call (timeout, abort): tell the other side. */
   cancel(id: RequestId, reason: string): void;
+}
+
+function restartPlan(timeoutMs: number, maxMs: number) {
+  return { timeoutMs, maxMs, deadline: Date.now() + maxMs };
 }
 
 /**
@@ -48,7 +58,11 @@ class PendingCall implements Pending {
   readonly #resolve: (result: ResultObject) => void;
   readonly #reject: (error: Error) => void;
   readonly #signal: AbortSignal | undefined;
-  readonly #timer: ReturnType<typeof setTimeout> | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  /** With `resetTimeoutOnProgress`: the timeout, and when the request must be over regardless. */
+  readonly #restart:
+    | { readonly timeoutMs: number; readonly maxMs: number; readonly deadline: number }
+    | undefined;
   #onAbort: (() => void) | undefined;
 
   constructor(
@@ -75,10 +89,23 @@ class PendingCall implements Pending {
       signal.addEventListener("abort", this.#onAbort, { once: true });
     }
     // An infinite timeout (listen streams) means none: setTimeout would treat it as 1 ms.
-    this.#timer =
-      timeoutMs !== undefined && Number.isFinite(timeoutMs)
-        ? setTimeout(PendingCall.#timedOut, timeoutMs, this, timeoutMs)
+    const finite = timeoutMs !== undefined && Number.isFinite(timeoutMs);
+    this.#timer = finite ? setTimeout(PendingCall.#timedOut, timeoutMs, this, timeoutMs) : undefined;
+    this.#restart =
+      finite && options.resetTimeoutOnProgress === true
+        ? restartPlan(timeoutMs, options.maxTimeoutMs ?? timeoutMs * 10)
         : undefined;
+  }
+
+  progressed(): void {
+    const restart = this.#restart;
+    if (restart === undefined || this.#timer === undefined) return;
+    clearTimeout(this.#timer);
+    const left = restart.deadline - Date.now();
+    this.#timer =
+      left > restart.timeoutMs
+        ? setTimeout(PendingCall.#timedOut, restart.timeoutMs, this, restart.timeoutMs)
+        : setTimeout(PendingCall.#timedOut, Math.max(left, 0), this, restart.maxMs);
   }
 
   static #timedOut(call: PendingCall, timeoutMs: number): void {
@@ -244,14 +271,16 @@ export class JsonRpcConnection {
         return;
       }
     }
+    const progress = notification.method === NotificationMethod.Progress;
     if (info?.relatedRequestId !== undefined) {
       const pending = this.#pending.get(info.relatedRequestId);
       if (pending?.onNotification) {
+        if (progress) pending.progressed?.();
         pending.onNotification(notification);
         return;
       }
     }
-    if (notification.method === NotificationMethod.Progress) {
+    if (progress) {
       const token = notification.params?.progressToken;
       for (const pending of this.#pending.values()) {
         if (
@@ -259,6 +288,7 @@ export class JsonRpcConnection {
           pending.progressToken === token &&
           pending.onNotification
         ) {
+          pending.progressed?.();
           pending.onNotification(notification);
           return;
         }
