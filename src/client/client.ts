@@ -1,20 +1,12 @@
-import {
-  ErrorCode,
-  isCreateTaskResult,
-  isInputRequiredResult,
-  McpError,
-  TASKS_EXTENSION,
-} from "../types/core.js";
+import { ErrorCode, McpError, TASKS_EXTENSION } from "../types/core.js";
 import type {
   CallToolResult,
   CompleteRequestParams,
   CompleteResult,
-  CreateTaskResult,
   DiscoverResult,
   GetPromptResult,
   GetTaskResult,
   Implementation,
-  InputRequiredResult,
   InputResponses,
   JSONRPCNotification,
   ListPromptsResult,
@@ -22,45 +14,31 @@ import type {
   ListResourceTemplatesResult,
   ListToolsResult,
   ReadResourceResult,
-  ResultObject,
   ServerCapabilities,
   SubscriptionFilter,
 } from "../types/index.js";
-import { type CacheMode, ListCache } from "./cache.js";
-import { type ClientCallbacks, dispatchInputRequest, embeddedMeta } from "./callbacks.js";
+import { ListCache } from "./cache.js";
+import { dispatchInputRequest, embeddedMeta } from "./callbacks.js";
 import { callbacksOf, openSession } from "./connect.js";
-import {
-  DEFAULT_INPUT_REQUIRED_MAX_ROUNDS,
-  type DispatchInputRequest,
-  runInputRequiredLoop,
-  type StateOnlyBackoff,
-} from "./driver.js";
+import { DEFAULT_INPUT_REQUIRED_MAX_ROUNDS } from "./driver.js";
 import { eraCacheKey, knownLegacy, recordEra, verdictRefuted } from "./era-cache.js";
-import { flowScope, legOptions, scoped } from "./flow.js";
+import { scoped } from "./flow.js";
+import { cachedRead, driveOptions, type FlowHost, runFlow } from "./flow-runner.js";
 import type { ListenOptions, Subscription } from "./listen.js";
 import type { ClientMode, NegotiatedEra } from "./negotiation.js";
 import {
   type AutoCallOptions,
   type CachedCallOptions,
   type ClientOptions,
-  type ClientRound,
   checkOptions,
-  checkRounds,
   checkTotal,
   type ReadResourceOptions,
   type WaitForTaskOptions,
 } from "./options.js";
 import { OutputSchemas } from "./output-schemas.js";
-import type { CallOptions, ClientSession, InputCallOptions } from "./session.js";
+import type { CallOptions, ClientSession } from "./session.js";
 import type { ClientTarget } from "./targets.js";
 import { driveTask } from "./tasks.js";
-
-/** One leg of a flow. Only `tools/call` can answer with a task (the session refuses it elsewhere). */
-type Leg<R> = (
-  options: InputCallOptions & { allowInputRequired: true; allowTask: true },
-) => Promise<R | InputRequiredResult | CreateTaskResult>;
-/** A task handle as the input-required loop carries it (its results are `ResultObject`s). */
-type Handle = CreateTaskResult & ResultObject;
 
 /**
  * The high-level client: connects to any target, settles the protocol era, and runs the
@@ -79,35 +57,36 @@ export class Client implements AsyncDisposable {
   /** The low-level session, for the manual loop (`allowInputRequired`). */
   readonly session: ClientSession;
   readonly #era: NegotiatedEra;
-  readonly #callbacks: ClientCallbacks;
-  readonly #maxRounds: number;
-  readonly #maxTotalTimeoutMs: number | undefined;
-  readonly #stateOnlyBackoff: StateOnlyBackoff | undefined;
-  readonly #onRound: ((round: ClientRound) => void) | undefined;
   readonly #cache: ListCache | undefined;
+  /** What every flow of this client shares. */
+  readonly #host: FlowHost;
   /** What `callTool` checks structured results against: the output schemas `listTools` saw. */
   readonly #outputSchemas = new OutputSchemas();
-  /** Cache partition of this client: one authorization context, never shared. */
-  readonly #partition = globalThis.crypto.randomUUID();
-  /** Answers an embedded request with the callbacks: for input-required rounds and tasks alike. */
-  readonly #dispatch: DispatchInputRequest = (key, request, signal) =>
-    dispatchInputRequest(
-      this.#callbacks,
-      { requestId: key, signal, meta: embeddedMeta(request), serverInfo: this.serverInfo },
-      request,
-    );
 
   private constructor(session: ClientSession, era: NegotiatedEra, options: ClientOptions) {
     this.session = session;
     this.#era = era;
     // A snapshot: later mutation of the options object does not change what answers the server.
-    this.#callbacks = callbacksOf(options);
-    this.#maxRounds = options.inputRequiredMaxRounds ?? DEFAULT_INPUT_REQUIRED_MAX_ROUNDS;
-    this.#maxTotalTimeoutMs = options.maxTotalTimeoutMs;
-    this.#stateOnlyBackoff = options.stateOnlyBackoff;
-    this.#onRound = options.onRound;
+    const callbacks = callbacksOf(options);
     const cache = options.cache ?? true;
     this.#cache = cache === true ? new ListCache() : cache === false ? undefined : cache;
+    this.#host = {
+      session,
+      modern: era.era === "modern",
+      cache: this.#cache,
+      partition: globalThis.crypto.randomUUID(),
+      maxRounds: options.inputRequiredMaxRounds ?? DEFAULT_INPUT_REQUIRED_MAX_ROUNDS,
+      maxTotalTimeoutMs: options.maxTotalTimeoutMs,
+      stateOnlyBackoff: options.stateOnlyBackoff,
+      onRound: options.onRound,
+      dispatch: (key, request, signal) =>
+        dispatchInputRequest(
+          callbacks,
+          { requestId: key, signal, meta: embeddedMeta(request), serverInfo: this.serverInfo },
+          request,
+        ),
+      followTasks: era.era === "modern" && era.capabilities.extensions?.[TASKS_EXTENSION] !== undefined,
+    };
     if (this.#cache) {
       const cacheRef = this.#cache;
       const previous = session.connection.onNotification;
@@ -199,7 +178,7 @@ export class Client implements AsyncDisposable {
     options: AutoCallOptions = {},
   ): Promise<CallToolResult> {
     let relisted = false;
-    const flow = this.#flow("tools/call", options, async (leg) => {
+    const flow = runFlow(this.#host, "tools/call", options, async (leg) => {
       try {
         return await this.session.callTool(name, args, leg);
       } catch (error) {
@@ -237,7 +216,7 @@ export class Client implements AsyncDisposable {
     args?: Record<string, string>,
     options: AutoCallOptions = {},
   ): Promise<GetPromptResult> {
-    return this.#flow("prompts/get", options, (leg) => this.session.getPrompt(name, args, leg));
+    return runFlow(this.#host, "prompts/get", options, (leg) => this.session.getPrompt(name, args, leg));
   }
 
   /**
@@ -248,7 +227,7 @@ export class Client implements AsyncDisposable {
    * const { contents } = await client.readResource("x://reports/1");
    */
   readResource(uri: string, options: ReadResourceOptions = {}): Promise<ReadResourceResult> {
-    return this.#flow("resources/read", options, (leg) => this.session.readResource(uri, leg), uri);
+    return runFlow(this.#host, "resources/read", options, (leg) => this.session.readResource(uri, leg), uri);
   }
 
   /**
@@ -256,7 +235,7 @@ export class Client implements AsyncDisposable {
    * structured results against. @example const { tools } = await client.listTools();
    */
   listTools(cursor?: string, options: CachedCallOptions = {}): Promise<ListToolsResult> {
-    return this.#cached("tools/list", cursor, options, async () => {
+    return cachedRead(this.#host, "tools/list", cursor, options, async () => {
       const listed = await this.session.listTools(cursor, options);
       this.#outputSchemas.remember(listed.tools);
       return listed;
@@ -265,12 +244,16 @@ export class Client implements AsyncDisposable {
 
   /** `prompts/list` (cached while fresh). @example const { prompts } = await client.listPrompts(); */
   listPrompts(cursor?: string, options: CachedCallOptions = {}): Promise<ListPromptsResult> {
-    return this.#cached("prompts/list", cursor, options, () => this.session.listPrompts(cursor, options));
+    return cachedRead(this.#host, "prompts/list", cursor, options, () =>
+      this.session.listPrompts(cursor, options),
+    );
   }
 
   /** `resources/list` (cached while fresh). @example const { resources } = await client.listResources(); */
   listResources(cursor?: string, options: CachedCallOptions = {}): Promise<ListResourcesResult> {
-    return this.#cached("resources/list", cursor, options, () => this.session.listResources(cursor, options));
+    return cachedRead(this.#host, "resources/list", cursor, options, () =>
+      this.session.listResources(cursor, options),
+    );
   }
 
   /** `resources/templates/list` (cached while fresh). @example await client.listResourceTemplates(); */
@@ -278,7 +261,7 @@ export class Client implements AsyncDisposable {
     cursor?: string,
     options: CachedCallOptions = {},
   ): Promise<ListResourceTemplatesResult> {
-    return this.#cached("resources/templates/list", cursor, options, () =>
+    return cachedRead(this.#host, "resources/templates/list", cursor, options, () =>
       this.session.listResourceTemplates(cursor, options),
     );
   }
@@ -315,7 +298,9 @@ export class Client implements AsyncDisposable {
 
   /** `server/discover` again (cached while fresh). @example const { capabilities } = await client.discover(); */
   discover(options: CachedCallOptions = {}): Promise<DiscoverResult> {
-    return this.#cached("server/discover", undefined, options, () => this.session.discover(options));
+    return cachedRead(this.#host, "server/discover", undefined, options, () =>
+      this.session.discover(options),
+    );
   }
 
   /** `tasks/get`: a task's status and payload. @example const task = await client.getTask(savedTaskId); */
@@ -344,105 +329,9 @@ export class Client implements AsyncDisposable {
    */
   async waitForTask(taskId: string, options: WaitForTaskOptions = {}): Promise<CallToolResult> {
     checkTotal(options.maxTotalTimeoutMs);
-    const total = options.maxTotalTimeoutMs ?? this.#maxTotalTimeoutMs;
+    const total = options.maxTotalTimeoutMs ?? this.#host.maxTotalTimeoutMs;
     return scoped(`task ${taskId}`, options.signal, total, (signal) =>
-      driveTask(taskId, this.session, this.#dispatch, signal, this.#driveOptions(options)),
+      driveTask(taskId, this.session, this.#host.dispatch, signal, driveOptions(this.#host, options)),
     );
-  }
-
-  /** A call's options for the task driver: it follows the task's notifications where the server has tasks. */
-  #driveOptions<O extends object>(options: O): O & { follow: boolean } {
-    const follow =
-      this.#era.era === "modern" && this.capabilities.extensions?.[TASKS_EXTENSION] !== undefined;
-    return Object.assign({}, options, { follow });
-  }
-
-  async #cached<R extends ResultObject>(
-    method: string,
-    paramsKey: string | undefined,
-    options: CachedCallOptions,
-    fetch: () => Promise<R>,
-  ): Promise<R> {
-    const mode: CacheMode = options.cacheMode ?? "use";
-    const cache = this.#era.era === "modern" && mode !== "bypass" ? this.#cache : undefined;
-    const key = paramsKey ?? "";
-    if (cache && mode === "use") {
-      const hit = cache.get(this.#partition, method, key);
-      if (hit) return hit as R;
-    }
-    const result = await fetch();
-    cache?.set(this.#partition, method, key, result);
-    return result;
-  }
-
-  async #flow<R extends ResultObject>(
-    method: string,
-    options: ReadResourceOptions,
-    leg: Leg<R>,
-    cacheKey?: string,
-  ): Promise<R> {
-    checkRounds(options.inputRequiredMaxRounds);
-    checkTotal(options.maxTotalTimeoutMs);
-    const seeded = options.inputResponses !== undefined || options.requestState !== undefined;
-    const mode: CacheMode = options.cacheMode ?? "use";
-    // Seeded requests are neither served from nor written to the cache (a spec MUST).
-    const cache =
-      cacheKey !== undefined && !seeded && mode !== "bypass" && this.#era.era === "modern"
-        ? this.#cache
-        : undefined;
-    if (cache && mode === "use") {
-      const hit = cache.get(this.#partition, method, cacheKey as string);
-      if (hit) return hit as R;
-    }
-    const base = {
-      timeoutMs: options.timeoutMs,
-      resetTimeoutOnProgress: options.resetTimeoutOnProgress,
-      maxTimeoutMs: options.maxTimeoutMs,
-      onProgress: options.onProgress,
-      onLog: options.onLog,
-      meta: options.meta,
-      allowInputRequired: true as const,
-      allowTask: true as const,
-    };
-    const total = options.maxTotalTimeoutMs ?? this.#maxTotalTimeoutMs;
-    // Inline rather than through `scoped`: this is every call's path, and a closure plus an extra
-    // promise per flow shows in the in-memory benchmark.
-    const scope = flowScope(method, options.signal, total);
-    const signal = scope.signal;
-    try {
-      const first = await leg(legOptions(base, signal, options.inputResponses, options.requestState));
-      if (!isInputRequiredResult(first) && !isCreateTaskResult(first)) {
-        cache?.set(this.#partition, method, cacheKey as string, first);
-        return first;
-      }
-      // The warm entry is superseded by a flow that needs input (or runs as a task): never cached.
-      cache?.delete(this.#partition, method, cacheKey as string);
-      const outcome = !isInputRequiredResult(first)
-        ? first
-        : await runInputRequiredLoop<R | Handle>(first, {
-            maxRounds: options.inputRequiredMaxRounds ?? this.#maxRounds,
-            stateOnlyBackoff: options.stateOnlyBackoff ?? this.#stateOnlyBackoff,
-            signal,
-            onRound: this.#onRound ? (round) => this.#onRound?.({ ...round, method }) : undefined,
-            dispatch: this.#dispatch,
-            retry: (inputResponses, requestState, legSignal) =>
-              leg(legOptions(base, legSignal, inputResponses, requestState)) as Promise<
-                R | Handle | InputRequiredResult
-              >,
-          });
-      // Only tools/call answers with a task, and its R is CallToolResult: the task's own result.
-      if (!isCreateTaskResult(outcome)) return outcome;
-      return (await driveTask(
-        outcome,
-        this.session,
-        this.#dispatch,
-        signal,
-        this.#driveOptions(options),
-      )) as R;
-    } catch (error) {
-      throw scope.failure(error);
-    } finally {
-      scope.dispose();
-    }
   }
 }
