@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 import { Client } from "../client/client.js";
+import { listAll } from "../client/pages.js";
 import type { CallOptions } from "../client/session.js";
 import { ErrorCode, McpError } from "../types/core.js";
 import type {
@@ -13,8 +14,6 @@ import type {
   DetailedTask,
   Implementation,
   ProgressNotificationParams,
-  Prompt,
-  Resource,
   ResourceTemplate,
   Tool,
 } from "../types/index.js";
@@ -68,23 +67,6 @@ function write(stream: Writable, text: string): Promise<void> {
   });
 }
 
-/** Every page of a list, guarded against a server that loops its cursors. */
-async function allPages<T>(
-  fetch: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string }>,
-) {
-  const items: T[] = [];
-  const seen = new Set<string>();
-  let cursor: string | undefined;
-  do {
-    const page = await fetch(cursor);
-    items.push(...page.items);
-    cursor = page.nextCursor;
-    if (cursor !== undefined && seen.has(cursor)) break;
-    if (cursor !== undefined) seen.add(cursor);
-  } while (cursor !== undefined && seen.size < 1000);
-  return items;
-}
-
 function typesOf(property: unknown): string[] {
   const type = (property as { type?: unknown } | undefined)?.type;
   if (typeof type === "string") return [type];
@@ -126,10 +108,7 @@ async function toolArguments(
   if (pairs.length === 0) return options.argsJson ?? {};
   let tool: Tool | undefined;
   try {
-    const tools = await allPages(async (cursor) => {
-      const page = await client.listTools(cursor, call);
-      return { items: page.tools, nextCursor: page.nextCursor };
-    });
+    const tools = await listAll(client, "tools", call);
     tool = tools.find((candidate) => candidate.name === options.operands.tool);
   } catch {
     tool = undefined;
@@ -279,10 +258,7 @@ async function execute(
       return ok(formatDiscover(result, client.serverInfo, client.protocolVersion), result);
     }
     case "tools": {
-      const tools = await allPages(async (cursor) => {
-        const page = await client.listTools(cursor, call);
-        return { items: page.tools, nextCursor: page.nextCursor };
-      });
+      const tools = await listAll(client, "tools", call);
       return ok(formatTools(tools), { tools });
     }
     case "call": {
@@ -296,10 +272,7 @@ async function execute(
     case "task":
       return toolOutcome(await client.waitForTask(options.operands.taskId as string, call));
     case "prompts": {
-      const prompts = await allPages<Prompt>(async (cursor) => {
-        const page = await client.listPrompts(cursor, call);
-        return { items: page.prompts, nextCursor: page.nextCursor };
-      });
+      const prompts = await listAll(client, "prompts", call);
       return ok(formatPrompts(prompts), { prompts });
     }
     case "prompt": {
@@ -311,16 +284,10 @@ async function execute(
       return ok(formatPromptResult(result), result);
     }
     case "resources": {
-      const resources = await allPages<Resource>(async (cursor) => {
-        const page = await client.listResources(cursor, call);
-        return { items: page.resources, nextCursor: page.nextCursor };
-      });
+      const resources = await listAll(client, "resources", call);
       let resourceTemplates: ResourceTemplate[] = [];
       try {
-        resourceTemplates = await allPages<ResourceTemplate>(async (cursor) => {
-          const page = await client.listResourceTemplates(cursor, call);
-          return { items: page.resourceTemplates, nextCursor: page.nextCursor };
-        });
+        resourceTemplates = await listAll(client, "resourceTemplates", call);
       } catch (error) {
         if (!(error instanceof McpError && error.code === ErrorCode.MethodNotFound)) throw error;
       }

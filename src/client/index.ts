@@ -46,6 +46,7 @@ export type {
   ReadResourceOptions,
   WaitForTaskOptions,
 } from "./options.js";
+export { type ListAllOptions, listAll } from "./pages.js";
 export {
   type CallOptions,
   ClientSession,
