@@ -30,6 +30,18 @@ export function servesDirectly(req: IncomingMessage): boolean {
   return true;
 }
 
+/**
+ * The body a framework's parser already read (Express's `express.json()` and friends leave it on
+ * `req.body` and the stream drained), as bytes; undefined while the stream is still to be read.
+ */
+function alreadyRead(req: IncomingMessage): Buffer | undefined {
+  if (!req.readableEnded) return undefined;
+  const body = (req as IncomingMessage & { body?: unknown }).body;
+  if (body === undefined) return Buffer.alloc(0);
+  if (Buffer.isBuffer(body)) return body;
+  return Buffer.from(typeof body === "string" ? body : JSON.stringify(body), "utf8");
+}
+
 /** The web adapter's body stream holds this many chunks before it pauses the request. */
 const QUEUED_CHUNKS = 16;
 
@@ -63,6 +75,13 @@ export class NodeIncoming implements Incoming {
     this.#req = req;
     this.#res = res;
     this.method = req.method ?? "GET";
+    const parsed = alreadyRead(req);
+    if (parsed !== undefined) {
+      this.#chunks = [parsed];
+      this.#received = parsed.byteLength;
+      this.#ended = true;
+      return;
+    }
     req.on("data", this.#onData);
     req.once("end", this.#onEnd);
     req.once("error", this.#onError);
