@@ -1,6 +1,12 @@
 /** The server side of roundtrip: the low-level `Server`, its context and middleware. */
 
-export { type DispatchContext, type Dispatcher, HTTP_STATUS, httpStatusOf } from "../shared/dispatch.js";
+export {
+  type DispatchContext,
+  type Dispatcher,
+  HTTP_STATUS,
+  type HttpRequestView,
+  httpStatusOf,
+} from "../shared/dispatch.js";
 export {
   type AuthInfo,
   deriveContext,
@@ -10,6 +16,7 @@ export {
   type NextHandler,
   type ServerRequestContext,
 } from "./context.js";
+export type { ServerEventBus, SharedServerEvent } from "./events.js";
 export type { PaginatedParams, RequestHandler, ServerHandlers } from "./handlers.js";
 export * from "./legacy/index.js";
 export { consoleLogger, silentLogger } from "./logger.js";

@@ -29,6 +29,7 @@ import { isRequestId } from "../types/record.js";
 import type { Logger, Middleware, NextHandler, ServerRequestContext } from "./context.js";
 import { deriveCapabilities } from "./discover.js";
 import { validateEnvelope } from "./envelope.js";
+import { isSharedServerEvent, type ServerEventBus, type SharedServerEvent } from "./events.js";
 import { HANDLER_METHODS, type RequestHandler, type ServerHandlers } from "./handlers.js";
 import type { LegacyOptions } from "./legacy/options.js";
 import { LegacyService } from "./legacy/service.js";
@@ -58,6 +59,11 @@ export interface ServerOptions extends ServerHandlers {
   listChanged?: boolean;
   /** Most concurrent listen streams (default 100); one more answers -32603. */
   maxSubscriptions?: number;
+  /**
+   * Announce list changes and resource updates through this bus, so the listen streams of every
+   * instance behind one endpoint hear them (default: this instance's streams only).
+   */
+  events?: ServerEventBus;
   /** Cache hints per cacheable method when a handler gives none (default `ttlMs: 0, cacheScope: "private"`). */
   cacheHints?: Partial<Record<string, CacheHints>>;
   /**
@@ -141,6 +147,25 @@ export class Server implements Dispatcher {
     this.#listChanged = options.listChanged === true;
     this.#subscriptions = new SubscriptionHub(options.maxSubscriptions);
     if (this.#listChanged) this.#serveListen();
+    const events = options.events;
+    if (events) {
+      this.#share = (event) => {
+        Promise.resolve()
+          .then(() => events.publish(event))
+          .catch((error: unknown) => this.logger.error(`events.publish failed: ${String(error)}`));
+      };
+      events.subscribe((event) => {
+        if (isSharedServerEvent(event)) this.#deliver(event);
+      });
+    }
+  }
+
+  /** Announces a change: through the bus when there is one, else to this instance's streams. */
+  #share: (event: SharedServerEvent) => void = (event) => this.#deliver(event);
+
+  #deliver(event: SharedServerEvent): void {
+    this.#subscriptions.publish(event);
+    if (event.kind === "resourceUpdated") this.legacy?.resourceUpdated(event.uri);
   }
 
   #serveListen(): void {
@@ -192,23 +217,22 @@ export class Server implements Dispatcher {
 
   /** Tells every listen stream that asked for it that the tool list changed. */
   notifyToolsListChanged(): void {
-    this.#subscriptions.publish({ kind: "toolsListChanged" });
+    this.#share({ kind: "toolsListChanged" });
   }
 
   /** Tells every listen stream that asked for it that the prompt list changed. */
   notifyPromptsListChanged(): void {
-    this.#subscriptions.publish({ kind: "promptsListChanged" });
+    this.#share({ kind: "promptsListChanged" });
   }
 
   /** Tells every listen stream that asked for it that the resource list changed. */
   notifyResourcesListChanged(): void {
-    this.#subscriptions.publish({ kind: "resourcesListChanged" });
+    this.#share({ kind: "resourcesListChanged" });
   }
 
   /** Tells every stream subscribed to `uri` (or a parent of it) that the resource changed. */
   notifyResourceUpdated(uri: string): void {
-    this.#subscriptions.publish({ kind: "resourceUpdated", uri });
-    this.legacy?.resourceUpdated(uri);
+    this.#share({ kind: "resourceUpdated", uri });
   }
 
   /** Ends every listen stream gracefully (e.g. before shutting down). */

@@ -109,6 +109,7 @@ export class MCPServer implements Dispatcher {
       cacheHints: options.cacheHints,
       listChanged: options.listChanged,
       maxSubscriptions: options.maxSubscriptions,
+      events: options.events,
       legacy:
         options.legacy === false
           ? false

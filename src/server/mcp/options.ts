@@ -1,6 +1,7 @@
 /** The options of `MCPServer`: its identity, sealing, logging, caching, listen streams, eras and tasks. */
 import type { CacheHints, Icon, ServerCapabilities } from "../../types/index.js";
 import type { Logger } from "../context.js";
+import type { ServerEventBus } from "../events.js";
 import type { LegacyOptions, LegacyShimOptions } from "../legacy/options.js";
 import type { RequestStateSecurity } from "../state/policy.js";
 import type { TaskRunner } from "../tasks/runner.js";
@@ -37,6 +38,11 @@ export interface MCPServerOptions {
   listChanged?: boolean;
   /** Most concurrent listen streams (default 100); one more answers -32603. */
   maxSubscriptions?: number;
+  /**
+   * Announce list changes and resource updates to the listen streams of every instance behind one
+   * endpoint, through your pub/sub (see `ServerEventBus`). Default: this instance's streams only.
+   */
+  events?: ServerEventBus;
   /**
    * Serve hand-built `InputRequiredResult`s to 2025 clients too: each embedded request goes out
    * through the back-channel and the handler is re-entered with the answers (write-once handlers).
