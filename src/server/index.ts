@@ -23,7 +23,7 @@ export { consoleLogger, silentLogger } from "./logger.js";
 export * from "./mcp/index.js";
 export { logLevelAllows, sendLog, sendProgress } from "./notify.js";
 export { CONSERVATIVE_CACHE_HINTS } from "./outbound.js";
-export { Server, type ServerOptions } from "./server.js";
+export { Server, type ServerIdentity, type ServerOptions } from "./server.js";
 export * from "./state/index.js";
 export type { TaskHandle } from "./tasks/handle.js";
 export type { TaskRunner, TaskSupport } from "./tasks/runner.js";

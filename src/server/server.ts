@@ -39,14 +39,23 @@ import { checkParams, normalizeRequestState, type Registration } from "./params.
 import { type ListenSupport, SubscriptionHub } from "./subscriptions.js";
 import { toWireError } from "./wire-error.js";
 
-/** Options of a low-level server, besides its handlers. */
-export interface ServerOptions extends ServerHandlers {
+/**
+ * What a server says about itself in `serverInfo`, besides its name.
+ *
+ * @example
+ * const identity: ServerIdentity = { version: "2.0.0", title: "Weather", websiteUrl: "https://example.com" };
+ */
+export interface ServerIdentity {
   version?: string;
   title?: string;
-  /** Shown with the server's identity (`serverInfo`): what it is for, its home page, its icons. */
+  /** What it is for, its home page, its icons: shown with its name by clients. */
   description?: string;
   websiteUrl?: string;
   icons?: Icon[];
+}
+
+/** Options of a low-level server, besides its handlers. */
+export interface ServerOptions extends ServerHandlers, ServerIdentity {
   instructions?: string;
   /** Where rejections and handler crashes are logged. Defaults to stderr. */
   logger?: Logger;

@@ -4,11 +4,10 @@
 // HTTP (where progress arrives on the request's own stream), and over stdio (routed by its token).
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { Client } from "../../src/client/client.js";
 import { RequestTimeoutError } from "../../src/shared/errors.js";
 import { serveHttp } from "../../src/transports/http/node.js";
-import { quietServer } from "../server/mcp/helpers.js";
+import { progressServer } from "../fixtures/progress-tool.js";
 import { REPO_ROOT } from "../transports/stdio/helpers.js";
 
 const PROGRESS_SERVER = fileURLToPath(new URL("../fixtures/stdio/progress-server.ts", import.meta.url));
@@ -17,26 +16,6 @@ const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** `work` reports progress every `everyMs` for `steps` steps, then waits `quietMs`, then answers. */
-function progressServer() {
-  const mcp = quietServer();
-  mcp.tool(
-    "work",
-    { input: z.object({ steps: z.number(), everyMs: z.number(), quietMs: z.number() }) },
-    async ({ steps, everyMs, quietMs }, ctx) => {
-      for (let step = 1; step <= steps; step++) {
-        await sleep(everyMs);
-        await ctx.progress(step, steps);
-      }
-      await sleep(quietMs);
-      return "done";
-    },
-  );
-  return mcp;
-}
 
 describe.each([
   ["in memory", async () => progressServer()],

@@ -1,8 +1,9 @@
 /** The options of `MCPServer`: its identity, sealing, logging, caching, listen streams, eras and tasks. */
-import type { CacheHints, Icon, ServerCapabilities } from "../../types/index.js";
+import type { CacheHints, ServerCapabilities } from "../../types/index.js";
 import type { Logger } from "../context.js";
 import type { ServerEventBus } from "../events.js";
 import type { LegacyOptions, LegacyShimOptions } from "../legacy/options.js";
+import type { ServerIdentity } from "../server.js";
 import type { RequestStateSecurity } from "../state/policy.js";
 import type { TaskRunner } from "../tasks/runner.js";
 
@@ -12,13 +13,7 @@ import type { TaskRunner } from "../tasks/runner.js";
  * @example
  * const options: MCPServerOptions = { version: "1.2.0", listChanged: true, websiteUrl: "https://example.com" };
  */
-export interface MCPServerOptions {
-  version?: string;
-  title?: string;
-  /** Shown with the server's identity (`serverInfo`): what it is for, its home page, its icons. */
-  description?: string;
-  websiteUrl?: string;
-  icons?: Icon[];
+export interface MCPServerOptions extends ServerIdentity {
   instructions?: string;
   /**
    * How `requestState` is sealed. Default: `RequestStateSecurity.ephemeral()` — a key generated at

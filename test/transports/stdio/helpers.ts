@@ -63,8 +63,8 @@ export function textLine(id: number | string, text: string): string {
 }
 
 /**
- * The provisioner fixture spawned by hand, so tests see raw stdout lines and write raw stdin
- * bytes without any client code in between.
+ * A fixture server (the provisioner unless `script` says otherwise) spawned by hand, so tests see
+ * raw stdout lines and write raw stdin bytes without any client code in between.
  */
 export class RawServer {
   readonly child: ChildProcessWithoutNullStreams;
@@ -73,8 +73,8 @@ export class RawServer {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   #partial = "";
 
-  constructor(env: Record<string, string> = {}) {
-    this.child = spawn(process.execPath, ["--import", "tsx", PROVISIONER], {
+  constructor(env: Record<string, string> = {}, script = PROVISIONER) {
+    this.child = spawn(process.execPath, ["--import", "tsx", script], {
       cwd: REPO_ROOT,
       env: { ...process.env, ...env },
       stdio: "pipe",

@@ -2,10 +2,9 @@
 // `notifications/cancelled` naming the listen request's id. The server must then send nothing more
 // for it (no further tagged notification, and no response: a cancelled request gets none), leave
 // other streams alone, and keep serving. Checked against a real child process, on raw stdout lines.
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { killSpawned, REPO_ROOT, track, until } from "./helpers.js";
+import { killSpawned, RawServer, until } from "./helpers.js";
 
 const LISTEN_SERVER = fileURLToPath(new URL("../../fixtures/stdio/listen-server.ts", import.meta.url));
 const ENVELOPE = {
@@ -18,42 +17,9 @@ const SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
 afterEach(killSpawned);
 
 /** The listen fixture, spawned by hand: raw stdin writes, raw stdout lines. */
-class ListenChild {
-  readonly child: ChildProcessWithoutNullStreams;
-  readonly lines: string[] = [];
-  stderr = "";
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  #partial = "";
-
+class ListenChild extends RawServer {
   constructor() {
-    this.child = spawn(process.execPath, ["--import", "tsx", LISTEN_SERVER], {
-      cwd: REPO_ROOT,
-      stdio: "pipe",
-    });
-    track(this.child.pid);
-    this.child.stdout.setEncoding("utf8");
-    this.child.stdout.on("data", (chunk: string) => {
-      const parts = (this.#partial + chunk).split("\n");
-      this.#partial = parts.pop() ?? "";
-      this.lines.push(...parts);
-    });
-    this.child.stderr.setEncoding("utf8");
-    this.child.stderr.on("data", (chunk: string) => {
-      this.stderr += chunk;
-    });
-    this.child.stdin.on("error", () => {});
-    this.exited = new Promise((resolve) => {
-      this.child.once("close", (code, signal) => resolve({ code, signal }));
-    });
-  }
-
-  write(message: unknown): void {
-    this.child.stdin.write(`${JSON.stringify(message)}\n`);
-  }
-
-  /** Stdout bytes after the last newline (must stay empty: every message ends its line). */
-  partial(): string {
-    return this.#partial;
+    super({}, LISTEN_SERVER);
   }
 
   /** Parsed stdout messages from line `from` on. */
@@ -130,7 +96,7 @@ describe("ending a subscriptions/listen stream with notifications/cancelled over
     expect(after[0]).toEqual(toolResult(2, "change-tools"));
     expect(after[1]).toMatchObject({ jsonrpc: "2.0", id: 3, result: { resultType: "complete" } });
     expect(server.lines.some((line) => line.includes('"L-1"') && line.includes('"result"'))).toBe(false);
-    expect(server.partial()).toBe("");
+    expect(server.partial).toBe("");
 
     // Still alive and well-behaved: it exits cleanly on EOF.
     server.child.stdin.end();
