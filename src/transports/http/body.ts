@@ -75,8 +75,24 @@ export function acceptsJsonAndEventStream(header: string | null): boolean {
 
 /** The outcome of a bounded body read. */
 /** An `Accept` that allows an event stream (absent and empty allow anything). */
-export function acceptsEventStream(header: string | null): boolean {
+function acceptsEventStream(header: string | null): boolean {
   return header === null || header.trim() === "" || /text\/event-stream|text\/\*|\*\/\*/i.test(header);
+}
+
+/**
+ * The 406 for a GET whose `Accept` rules out the event stream it would open, or undefined.
+ *
+ * @example
+ * const refused = refuseNonEventStream(request.header("accept")); if (refused) return refused;
+ */
+export function refuseNonEventStream(accept: string | null): PlainReply | undefined {
+  if (acceptsEventStream(accept)) return undefined;
+  return errorResponse(
+    406,
+    null,
+    ErrorCode.InvalidRequest,
+    "Not Acceptable: Accept must allow text/event-stream",
+  );
 }
 
 export type BodyRead = { ok: true; text: string } | { ok: false; tooLarge: boolean };

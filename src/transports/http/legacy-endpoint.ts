@@ -9,12 +9,12 @@ import type { AuthInfo } from "../../shared/dispatch.js";
 import { ErrorCode, LEGACY_PROTOCOL_VERSIONS } from "../../types/core.js";
 import { isRecord, requestIdOf } from "../../types/record.js";
 import {
-  acceptsEventStream,
   acceptsJsonAndEventStream,
   emptyReply,
   errorResponse,
   jsonResponse,
   type Reply,
+  refuseNonEventStream,
 } from "./body.js";
 import type { AuthOutcome } from "./guards.js";
 import { HttpHeader } from "./headers.js";
@@ -131,14 +131,8 @@ export class LegacyHttpEndpoint {
       this.sessions.delete(entry.id);
       return emptyReply(200);
     }
-    if (!acceptsEventStream(request.header("accept"))) {
-      return errorResponse(
-        406,
-        null,
-        ErrorCode.InvalidRequest,
-        "Not Acceptable: Accept must allow text/event-stream",
-      );
-    }
+    const refused = refuseNonEventStream(request.header("accept"));
+    if (refused) return refused;
     if (entry.stream) {
       return errorResponse(
         409,

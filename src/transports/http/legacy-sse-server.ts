@@ -8,7 +8,7 @@ import { authenticatedPrincipal } from "../../server/state/principal.js";
 import type { AuthInfo, Dispatcher } from "../../shared/dispatch.js";
 import { ErrorCode } from "../../types/core.js";
 import { type ServerPipe, servePipe } from "../pipe.js";
-import { acceptsEventStream, emptyReply, errorResponse, type Reply } from "./body.js";
+import { emptyReply, errorResponse, type Reply, refuseNonEventStream } from "./body.js";
 import type { Incoming } from "./incoming.js";
 import { DEFAULT_MAX_LEGACY_SESSIONS, newSessionId } from "./legacy-sessions.js";
 import { SSE_HEADERS, SseStream } from "./sse.js";
@@ -55,14 +55,8 @@ export class LegacySseEndpoint {
 
   /** A GET without `Mcp-Session-Id`: a new stream, its `endpoint` event first. */
   open(request: Incoming, authInfo: AuthInfo | undefined): Reply {
-    if (!acceptsEventStream(request.header("accept"))) {
-      return errorResponse(
-        406,
-        null,
-        ErrorCode.InvalidRequest,
-        "Not Acceptable: Accept must allow text/event-stream",
-      );
-    }
+    const refused = refuseNonEventStream(request.header("accept"));
+    if (refused) return refused;
     if (this.#sessions.size >= this.#maxSessions) {
       this.#options.logger?.warn(`[http] refused an HTTP+SSE stream: ${this.#maxSessions} are open`);
       return errorResponse(503, null, ErrorCode.InternalError, "Service Unavailable: too many sessions");
