@@ -24,6 +24,7 @@ import { DEFAULT_INPUT_REQUIRED_MAX_ROUNDS } from "./driver.js";
 import { eraCacheKey, knownLegacy, recordEra, verdictRefuted } from "./era-cache.js";
 import { scoped } from "./flow.js";
 import { cachedRead, driveOptions, type FlowHost, runFlow } from "./flow-runner.js";
+import { openLegacySubscription } from "./legacy-listen.js";
 import type { ListenOptions, Subscription } from "./listen.js";
 import type { ClientMode, NegotiatedEra } from "./negotiation.js";
 import {
@@ -274,7 +275,9 @@ export class Client implements AsyncDisposable {
   /**
    * Subscribes to list changes and resource updates (`subscriptions/listen`). Cached lists are
    * invalidated as their change notifications arrive, and all of them when a dropped stream is
-   * re-opened (what changed meanwhile is unknown); see `ListenOptions` for the reconnection.
+   * re-opened (what changed meanwhile is unknown); see `ListenOptions` for the reconnection. On a
+   * 2025 session the same subscription takes what that server can send: its unsolicited list
+   * changes, and resource updates through `resources/subscribe`.
    *
    * @example
    * const sub = client.listen({ toolsListChanged: true }, () => console.log("tools changed"));
@@ -293,6 +296,10 @@ export class Client implements AsyncDisposable {
       this.#cache?.evictFor(notification);
       onNotification(notification);
     };
+    if (this.#era.era === "legacy") {
+      // No subscriptions/listen before 2026-07-28: the same subscription over what 2025 has.
+      return openLegacySubscription(this.session, this.capabilities, filter, listener);
+    }
     return this.session.listen(filter, listener, { ...options, onReconnect });
   }
 

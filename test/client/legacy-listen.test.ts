@@ -1,0 +1,130 @@
+// client.listen on a 2025 session, which has no subscriptions/listen: resource updates through
+// resources/subscribe (against our dual-era server, over HTTP: the updates ride the session's GET
+// stream) and unsolicited list changes (against a scripted 2025 server), with the same
+// Subscription as on 2026-07-28: the acknowledged filter is what the server can send.
+import { afterEach, describe, expect, it } from "vitest";
+import { Client } from "../../src/client/client.js";
+import { MCPServer, silentLogger } from "../../src/server/index.js";
+import { ConnectionClosedError } from "../../src/shared/errors.js";
+import type { Transport } from "../../src/shared/transport.js";
+import { serveHttp } from "../../src/transports/http/node.js";
+import type { JSONRPCMessage, JSONRPCNotification } from "../../src/types/index.js";
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
+  if (!check()) throw new Error("condition not reached");
+}
+
+/** A 2025 server that advertises list changes, and pushes whatever the test says. */
+class ScriptedLegacyServer implements Transport {
+  onmessage?: (message: JSONRPCMessage) => void;
+  onclose?: () => void;
+  readonly received: string[] = [];
+  async start(): Promise<void> {}
+  async send(message: JSONRPCMessage): Promise<void> {
+    const { id, method } = message as { id?: number; method?: string };
+    this.received.push(String(method));
+    if (method === "initialize") {
+      const result = {
+        protocolVersion: "2025-11-25",
+        capabilities: { tools: { listChanged: true }, prompts: {}, resources: { subscribe: true } },
+        serverInfo: { name: "scripted", version: "1" },
+      };
+      queueMicrotask(() => this.onmessage?.({ jsonrpc: "2.0", id: id as number, result }));
+    } else if (method === "resources/subscribe" || method === "resources/unsubscribe") {
+      const uri = (message as unknown as { params: { uri: string } }).params.uri;
+      this.received.push(uri);
+      queueMicrotask(() => this.onmessage?.({ jsonrpc: "2.0", id: id as number, result: {} }));
+    }
+  }
+  push(method: string): void {
+    this.onmessage?.({ jsonrpc: "2.0", method, params: {} } as JSONRPCNotification);
+  }
+  async close(): Promise<void> {
+    this.onclose?.();
+  }
+}
+
+describe("client.listen on a 2025 session", () => {
+  it("subscribes to resources, hears their updates on the GET stream, and unsubscribes on close", async () => {
+    const mcp = new MCPServer("watch", { logger: silentLogger, listChanged: true });
+    mcp.resource("test://watched", {}, () => "v1");
+    mcp.tool("ping", {}, () => "pong");
+    const http = await serveHttp(mcp, { port: 0 });
+    closers.push(() => http.close());
+    const client = await Client.connect(http.url, { mode: "legacy" });
+    closers.push(() => client.close());
+    const seen: JSONRPCNotification[] = [];
+    const sub = client.listen({ toolsListChanged: true, resourceSubscriptions: ["test://watched"] }, (n) =>
+      seen.push(n),
+    );
+    // This server announces no list changes to 2025 sessions: only the subscription is honoured.
+    expect(await sub.acknowledged).toEqual({ resourceSubscriptions: ["test://watched"] });
+    mcp.server.notifyResourceUpdated("test://other");
+    mcp.server.notifyResourceUpdated("test://watched");
+    await until(() => seen.length === 1);
+    expect(seen[0]).toMatchObject({
+      method: "notifications/resources/updated",
+      params: { uri: "test://watched" },
+    });
+
+    sub.close();
+    await sub.closed;
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the unsubscribe POST lands
+    mcp.server.notifyResourceUpdated("test://watched");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(seen).toHaveLength(1);
+  });
+
+  it("delivers the unsolicited list changes the server advertised, and only those asked for", async () => {
+    const server = new ScriptedLegacyServer();
+    const client = await Client.connect(server, { mode: "legacy" });
+    const tools: string[] = [];
+    const prompts: string[] = [];
+    const toolSub = client.listen({ toolsListChanged: true }, (n) => tools.push(n.method));
+    const promptSub = client.listen({ promptsListChanged: true }, (n) => prompts.push(n.method));
+    expect(await toolSub.acknowledged).toEqual({ toolsListChanged: true });
+    // prompts: {} without listChanged: nothing to listen to.
+    expect(await promptSub.acknowledged).toEqual({});
+    server.push("notifications/tools/list_changed");
+    server.push("notifications/prompts/list_changed");
+    server.push("notifications/resources/list_changed");
+    expect(tools).toEqual(["notifications/tools/list_changed"]);
+    expect(prompts).toEqual([]);
+    expect(server.received).not.toContain("subscriptions/listen");
+
+    toolSub.close();
+    server.push("notifications/tools/list_changed");
+    expect(tools).toHaveLength(1);
+
+    await client.close();
+    await expect(promptSub.closed).rejects.toBeInstanceOf(ConnectionClosedError);
+  });
+
+  it("subscribes each resource once, and unsubscribes them on close", async () => {
+    const server = new ScriptedLegacyServer();
+    const client = await Client.connect(server, { mode: "legacy" });
+    closers.push(() => client.close());
+    const sub = client.listen({ resourceSubscriptions: ["file:///a", "file:///b", "file:///a"] });
+    expect(await sub.acknowledged).toEqual({ resourceSubscriptions: ["file:///a", "file:///b"] });
+    sub.close();
+    await sub.closed;
+    await until(() => server.received.filter((m) => m === "resources/unsubscribe").length === 2);
+    const wire = server.received.filter((m) => m.startsWith("resources/") || m.startsWith("file:"));
+    expect(wire).toEqual([
+      "resources/subscribe",
+      "file:///a",
+      "resources/subscribe",
+      "file:///b",
+      "resources/unsubscribe",
+      "file:///a",
+      "resources/unsubscribe",
+      "file:///b",
+    ]);
+  });
+});
