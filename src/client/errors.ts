@@ -1,4 +1,5 @@
 import { RoundtripError } from "../shared/errors.js";
+import { ErrorCode, McpError } from "../types/core.js";
 import type { CreateTaskResult, InputRequiredResult } from "../types/index.js";
 
 /**
@@ -122,4 +123,18 @@ export class NoMutualVersionError extends RoundtripError {
     );
     this.serverVersions = serverVersions;
   }
+}
+
+/**
+ * Whether a failed read says the resource does not exist: `-32602` naming the URI in `data.uri`
+ * (2026-07-28), or `-32002` (2025 servers). The spec asks clients to accept both.
+ *
+ * @example
+ * try { await client.readResource(uri); } catch (error) { if (isResourceNotFound(error)) showMissing(uri); }
+ */
+export function isResourceNotFound(error: unknown): boolean {
+  if (!(error instanceof McpError)) return false;
+  if (error.code === ErrorCode.LegacyResourceNotFound) return true;
+  const data = error.data as { uri?: unknown } | undefined;
+  return error.code === ErrorCode.InvalidParams && typeof data?.uri === "string";
 }

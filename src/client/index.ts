@@ -30,6 +30,7 @@ export {
   InputRequiredError,
   InputRequiredRoundsExceededError,
   InvalidInputResponseError,
+  isResourceNotFound,
   NoMutualVersionError,
   TaskCancelledError,
   TaskCreatedError,
