@@ -297,8 +297,9 @@ export class Client implements AsyncDisposable {
       onNotification(notification);
     };
     if (this.#era.era === "legacy") {
-      // No subscriptions/listen before 2026-07-28: the same subscription over what 2025 has.
-      return openLegacySubscription(this.session, this.capabilities, filter, listener);
+      // No subscriptions/listen before 2026-07-28: the same subscription over what 2025 has. Its
+      // notifications arrive unsolicited, which the constructor's hook already evicts the cache for.
+      return openLegacySubscription(this.session, this.capabilities, filter, onNotification);
     }
     return this.session.listen(filter, listener, { ...options, onReconnect });
   }

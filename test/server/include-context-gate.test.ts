@@ -159,6 +159,17 @@ describe.each(transports)("includeContext gating %s", (label, exchange) => {
   const refusedStatus = label === "over HTTP" ? 400 : undefined;
   const passedStatus = label === "over HTTP" ? 200 : undefined;
 
+  /** The one message of a request whose sampling question goes out. */
+  const asked = (id: unknown, includeContext: IncludeContext | undefined, serverInfo: unknown) => ({
+    jsonrpc: "2.0",
+    id,
+    result: {
+      resultType: "input_required",
+      inputRequests: { q: samplingWith(includeContext) },
+      _meta: serverInfo,
+    },
+  });
+
   describe.each([
     ["a low-level handler", "low" as const, LOW_LEVEL_INFO],
     ["an MCPServer tool returning InputRequiredResult", "mcp" as const, MCP_INFO],
@@ -184,17 +195,7 @@ describe.each(transports)("includeContext gating %s", (label, exchange) => {
         const body = callBody(`ctx-${includeContext}`, capabilities);
         const { status, messages } = await exchange(server, body);
         expect(status).toBe(passedStatus);
-        expect(messages).toEqual([
-          {
-            jsonrpc: "2.0",
-            id: body.id,
-            result: {
-              resultType: "input_required",
-              inputRequests: { q: samplingWith(includeContext) },
-              _meta: serverInfo,
-            },
-          },
-        ]);
+        expect(messages).toEqual([asked(body.id, includeContext, serverInfo)]);
       },
     );
 
@@ -205,17 +206,7 @@ describe.each(transports)("includeContext gating %s", (label, exchange) => {
       const body = callBody(`ctx-${tool}`, { sampling: {} });
       const { status, messages } = await exchange(server, body);
       expect(status).toBe(passedStatus);
-      expect(messages).toEqual([
-        {
-          jsonrpc: "2.0",
-          id: body.id,
-          result: {
-            resultType: "input_required",
-            inputRequests: { q: samplingWith(includeContext) },
-            _meta: serverInfo,
-          },
-        },
-      ]);
+      expect(messages).toEqual([asked(body.id, includeContext, serverInfo)]);
     });
 
     it('still refuses includeContext "none" to a client without sampling, asking for sampling only', async () => {
