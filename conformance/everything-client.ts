@@ -70,19 +70,10 @@ const acceptAll: NonNullable<ClientOptions["elicitation"]> = (_ctx, params) => {
   return { action: "accept", content: { confirmed: true } };
 };
 
-/**
- * A form UI that pre-fills every field with the schema's `default` (SEP-1034: clients that support
- * defaults SHOULD pre-populate the form) and a user who submits it unchanged.
- */
-const acceptDefaults: NonNullable<ClientOptions["elicitation"]> = (_ctx, params) => {
+/** A user who submits every form untouched: with `applyDefaults`, the SDK fills in the defaults (SEP-1034). */
+const acceptAsIs: NonNullable<ClientOptions["elicitation"]> = (_ctx, params) => {
   log(`elicitation: ${params.message}`);
-  if (params.mode === "url") return { action: "decline" };
-  const content: Record<string, string | number | boolean | string[]> = {};
-  for (const [name, field] of Object.entries(params.requestedSchema.properties)) {
-    const value = field.default;
-    if (value !== undefined) content[name] = value as string | number | boolean | string[];
-  }
-  return { action: "accept", content };
+  return { action: "accept", content: {} };
 };
 
 const scenarios: Record<string, Scenario> = {
@@ -93,13 +84,17 @@ const scenarios: Record<string, Scenario> = {
       log(`tools: ${tools.map((tool) => tool.name).join(", ") || "(none)"}`);
     }),
 
-  // 2025-11-25 (SEP-1034): the server's elicitation/create carries defaults; the client fills them in.
+  // 2025-11-25 (SEP-1034): the server's elicitation/create carries defaults; the SDK fills them in.
   "elicitation-sep1034-client-defaults": (url) =>
-    withClient(url, { elicitation: acceptDefaults }, async (client) => {
-      await client.listTools();
-      const result = await client.callTool("test_client_elicitation_defaults", {});
-      log(`test_client_elicitation_defaults: ${JSON.stringify(result.content)}`);
-    }),
+    withClient(
+      url,
+      { elicitation: acceptAsIs, elicitationCapabilities: { form: { applyDefaults: true } } },
+      async (client) => {
+        await client.listTools();
+        const result = await client.callTool("test_client_elicitation_defaults", {});
+        log(`test_client_elicitation_defaults: ${JSON.stringify(result.content)}`);
+      },
+    ),
 
   // 2025-11-25 (SEP-1699): the tools/call stream closes after a priming event (id + retry); the
   // answer comes on the GET stream the client must reopen after `retry` ms with Last-Event-ID.

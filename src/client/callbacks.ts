@@ -11,6 +11,7 @@ import type {
   ClientCapabilities,
   CreateMessageRequestParams,
   CreateMessageResult,
+  ElicitRequestFormParams,
   ElicitRequestParams,
   ElicitResult,
   Implementation,
@@ -75,6 +76,17 @@ export type SamplingCallback = (
 export type ListRootsCallback = (ctx: ClientRequestContext) => ListRootsResult | Promise<ListRootsResult>;
 
 /**
+ * The elicitation modes a client handles.
+ *
+ * @example
+ * const modes: ElicitationCapabilities = { form: { applyDefaults: true } }; // no URL mode
+ */
+export type ElicitationCapabilities = {
+  form?: { applyDefaults?: boolean };
+  url?: JSONObject;
+};
+
+/**
  * The callbacks a client registers; capabilities are declared from what is present.
  *
  * @example
@@ -82,6 +94,13 @@ export type ListRootsCallback = (ctx: ClientRequestContext) => ListRootsResult |
  */
 export interface ClientCallbacks {
   elicitation?: ElicitationCallback;
+  /**
+   * The modes `elicitation` handles, declared as the `elicitation` capability (default
+   * `{ form: {}, url: {} }`; a bare `{}` means form only, as in the spec). A question in an
+   * undeclared mode is refused with -32602 before the callback runs. With `form.applyDefaults`,
+   * an accepted form's omitted fields get their schema `default`s before the answer is sent.
+   */
+  elicitationCapabilities?: ElicitationCapabilities;
   sampling?: SamplingCallback;
   /** Sub-capabilities of `sampling` to declare, e.g. `{ tools: {} }`. */
   samplingCapabilities?: { tools?: JSONObject; context?: JSONObject };
@@ -97,7 +116,9 @@ export interface ClientCallbacks {
  */
 export function capabilitiesFor(callbacks: ClientCallbacks): ClientCapabilities {
   const capabilities: ClientCapabilities = {};
-  if (callbacks.elicitation) capabilities.elicitation = { form: {}, url: {} };
+  if (callbacks.elicitation) {
+    capabilities.elicitation = structuredClone(callbacks.elicitationCapabilities ?? BOTH_MODES);
+  }
   if (callbacks.sampling) capabilities.sampling = { ...callbacks.samplingCapabilities };
   if (callbacks.listRoots) capabilities.roots = {};
   return capabilities;
@@ -119,8 +140,19 @@ export async function dispatchInputRequest(
   switch (request.method) {
     case "elicitation/create": {
       if (!callbacks.elicitation) throw new McpError(ErrorCode.InvalidRequest, "Elicitation not supported");
-      const answer = await callbacks.elicitation(ctx, request.params);
-      return checked(request.method, ctx, answer, validElicitResult, "an ElicitResult");
+      const modes = callbacks.elicitationCapabilities ?? BOTH_MODES;
+      const params = request.params;
+      if (!handlesMode(modes, params)) {
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `${params.mode === "url" ? "URL" : "Form"}-mode elicitation not supported`,
+        );
+      }
+      const answer = await callbacks.elicitation(ctx, params);
+      const valid = checked(request.method, ctx, answer, validElicitResult, "an ElicitResult");
+      return modes.form?.applyDefaults === true && params.mode !== "url"
+        ? withDefaults(valid, params)
+        : valid;
     }
     case "sampling/createMessage": {
       if (!callbacks.sampling) throw new McpError(ErrorCode.InvalidRequest, "Sampling not supported");
@@ -133,6 +165,24 @@ export async function dispatchInputRequest(
       return checked(request.method, ctx, answer, validListRootsResult, "a ListRootsResult");
     }
   }
+}
+
+const BOTH_MODES: ElicitationCapabilities = { form: {}, url: {} };
+
+/** A bare `{}` (no mode named) handles forms only, as the spec reads it. */
+function handlesMode(modes: ElicitationCapabilities, params: ElicitRequestParams): boolean {
+  if (params.mode === "url") return modes.url !== undefined;
+  return modes.form !== undefined || modes.url === undefined;
+}
+
+/** An accepted form's answer with each omitted field set to its schema `default` (a new object). */
+function withDefaults(answer: ElicitResult, params: ElicitRequestFormParams): ElicitResult {
+  if (answer.action !== "accept") return answer;
+  const content: Record<string, unknown> = { ...answer.content };
+  for (const [name, field] of Object.entries(params.requestedSchema.properties)) {
+    if (content[name] === undefined && field.default !== undefined) content[name] = field.default;
+  }
+  return { ...answer, content: content as ElicitResult["content"] };
 }
 
 /** The `_meta` of an embedded request's params, when it is an object. */

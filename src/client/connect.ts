@@ -35,6 +35,7 @@ export function declaredCapabilities(options: ClientOptions): ClientCapabilities
 export function callbacksOf(options: ClientCallbacks): ClientCallbacks {
   return {
     elicitation: options.elicitation,
+    elicitationCapabilities: options.elicitationCapabilities,
     sampling: options.sampling,
     samplingCapabilities: options.samplingCapabilities,
     listRoots: options.listRoots,

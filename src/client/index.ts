@@ -10,6 +10,7 @@ export {
   capabilitiesFor,
   dispatchInputRequest,
   type ElicitationCallback,
+  type ElicitationCapabilities,
   type ListRootsCallback,
   type SamplingCallback,
 } from "./callbacks.js";
