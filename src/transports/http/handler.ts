@@ -19,7 +19,7 @@ import {
   toResponse,
 } from "./body.js";
 import { listedOrigin, preflight, withCorsHeaders } from "./cors.js";
-import { answerExchange } from "./exchange.js";
+import { answerExchange, type ResponseMode } from "./exchange.js";
 import {
   ANONYMOUS,
   type AuthOptions,
@@ -64,6 +64,13 @@ export interface HttpHandlerOptions extends OriginGuardOptions, AuthOptions {
    * `MCPServer` do): session limits, or `false` for a modern-only endpoint.
    */
   legacy?: LegacyHttpOptions | false;
+  /**
+   * How 2026-07-28 answers are framed (default `"auto"`, see `ResponseMode`). `"sse"` keeps long
+   * calls alive through proxies that cut idle connections; `"json"` suits hosts that buffer
+   * streams, and drops progress and logs sent before the result (`subscriptions/listen` still
+   * streams). 2025 sessions always use `"auto"`: their back-channel needs the stream.
+   */
+  responseMode?: ResponseMode;
 }
 
 /**
@@ -137,6 +144,7 @@ function createEndpoint(dispatcher: Dispatcher, options: HttpHandlerOptions): En
     throw new TypeError("requiredScopes needs verifyToken: scopes are read from the verified token");
   }
   const anonymousOnly = !checksAuth(options);
+  const responseMode = checkResponseMode(options.responseMode);
 
   return async (request) => {
     const guarded = checkHostAndOrigin(request, options);
@@ -237,8 +245,19 @@ function createEndpoint(dispatcher: Dispatcher, options: HttpHandlerOptions): En
         return errorResponse(500, rpc.id, ErrorCode.InternalError, "Internal error");
       }
     }
-    return respond(dispatcher, message, request, auth.authInfo, keepAliveMs, options.logger);
+    // A listen stream is nothing but notifications: JSON would leave it empty.
+    const mode = rpc.method === "subscriptions/listen" && responseMode === "json" ? "auto" : responseMode;
+    return respond(dispatcher, message, request, auth.authInfo, {
+      keepAliveMs,
+      mode,
+      logger: options.logger,
+    });
   };
+}
+
+function checkResponseMode(mode: ResponseMode | undefined): ResponseMode {
+  if (mode === undefined || mode === "auto" || mode === "json" || mode === "sse") return mode ?? "auto";
+  throw new TypeError(`responseMode must be "auto", "json" or "sse", got ${JSON.stringify(mode)}`);
 }
 
 /** The HTTP+SSE (2024-11-05) streams of `legacy: { sse: true }`, which need a dual-era server. */
@@ -278,12 +297,13 @@ function respond(
   message: unknown,
   request: Incoming,
   authInfo: AuthInfo | undefined,
-  keepAliveMs: number,
-  logger: HttpHandlerOptions["logger"],
+  framing: { keepAliveMs: number; mode: ResponseMode; logger: HttpHandlerOptions["logger"] },
 ): Promise<Reply> {
+  const { keepAliveMs, mode, logger } = framing;
   return answerExchange({
     request,
     keepAliveMs,
+    mode,
     id: requestIdOf(message),
     run: (send, cancellation) =>
       dispatcher.dispatch(message, new LazyDispatchContext(cancellation, send, authInfo, request)),
