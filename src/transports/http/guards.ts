@@ -100,6 +100,7 @@ export interface AuthOptions {
   /**
    * Verifies the request's credentials (typically `Authorization: Bearer …`) and says who the
    * bearer is; `undefined` for none or invalid. Its result reaches handlers as `ctx.authInfo`.
+   * It gets the request's method, URL, headers and signal, not its body (read once, by the endpoint).
    */
   verifyToken?: (request: Request) => AuthInfo | undefined | Promise<AuthInfo | undefined>;
   /** Answer 401 when `verifyToken` gives nothing. */
@@ -213,7 +214,7 @@ export async function authenticate(
   if (!options.verifyToken) return { ok: false, response: unauthorized(options, presented) };
   let authInfo: AuthInfo | undefined;
   try {
-    authInfo = await options.verifyToken(request.request());
+    authInfo = await options.verifyToken(request.bodiless());
   } catch (error) {
     report(`verifyToken failed: ${redact(error, request.header("authorization"))}`);
     return { ok: false, response: unauthorized(options, presented) };

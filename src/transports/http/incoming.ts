@@ -24,8 +24,13 @@ export interface Incoming {
    * already has). Returns the unsubscribe.
    */
   onGone(listener: () => void): () => void;
-  /** The request as a web `Request`, for `verifyToken`; built on first use where there is none. */
+  /** The whole request as a web `Request` (`ctx.http`); built on first use where there is none. */
   request(): Request;
+  /**
+   * The request without its body (method, URL, headers, signal), for `verifyToken`: a verifier that
+   * reads it cannot take the body from the endpoint.
+   */
+  bodiless(): Request;
 }
 
 const NOTHING = () => {};
@@ -78,5 +83,14 @@ export class WebIncoming implements Incoming {
 
   request(): Request {
     return this.#request;
+  }
+
+  bodiless(): Request {
+    const request = this.#request;
+    return new Request(request.url, {
+      method: request.method,
+      headers: request.headers,
+      signal: request.signal,
+    });
   }
 }

@@ -30,12 +30,8 @@ export interface BodyPrefix {
  * reader started). Throws what `Headers`/`Request` throw for a request they cannot represent.
  */
 export function toWebRequest(req: IncomingMessage, signal: AbortSignal, prefix?: BodyPrefix): Request {
-  const headers = new Headers();
-  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
-    headers.append(req.rawHeaders[i] as string, req.rawHeaders[i + 1] as string);
-  }
   const method = req.method ?? "GET";
-  const init: RequestInit & { duplex?: "half" } = { method, headers, signal };
+  const init: RequestInit & { duplex?: "half" } = { method, headers: headersOf(req), signal };
   if (!BODYLESS.has(method)) {
     init.duplex = "half";
     init.body = new ReadableStream<Uint8Array>(
@@ -64,6 +60,22 @@ export function toWebRequest(req: IncomingMessage, signal: AbortSignal, prefix?:
     );
   }
   return new Request(requestUrl(req), init);
+}
+
+/**
+ * The IncomingMessage as a `Request` without its body (method, URL, headers, signal): what
+ * `verifyToken` sees, so the body stays on the endpoint's own fast read.
+ */
+export function toBodilessRequest(req: IncomingMessage, signal: AbortSignal): Request {
+  return new Request(requestUrl(req), { method: req.method ?? "GET", headers: headersOf(req), signal });
+}
+
+function headersOf(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+    headers.append(req.rawHeaders[i] as string, req.rawHeaders[i + 1] as string);
+  }
+  return headers;
 }
 
 /** Writes a reply: a `PlainReply` directly, a `Response` through its body stream. */

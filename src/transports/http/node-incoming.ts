@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { type BodyRead, declaredLength, decodeBody, readBodyWithLimit } from "./body.js";
 import { combineRawHeaders } from "./headers.js";
 import type { Incoming } from "./incoming.js";
-import { requestUrl, toWebRequest } from "./node-adapter.js";
+import { requestUrl, toBodilessRequest, toWebRequest } from "./node-adapter.js";
 
 /**
  * True when the request can take the direct path: a POST whose web form could be built. The rest
@@ -149,6 +149,12 @@ export class NodeIncoming implements Incoming {
     };
     res.once("close", closed);
     return () => res.off("close", closed);
+  }
+
+  bodiless(): Request {
+    const controller = new AbortController();
+    this.onGone(() => controller.abort());
+    return toBodilessRequest(this.#req, controller.signal);
   }
 
   request(): Request {

@@ -215,4 +215,62 @@ describe("bearer auth", () => {
     expect((await handler(make("Bearer t"))).status).toBe(200);
     expect(infos).toEqual([undefined, { token: "t", clientId: "c", scopes: [] }]);
   });
+
+  describe("verifyToken sees the request without its body, so reading it cannot break the call", () => {
+    /** A verifier that reads everything it is given, and what it saw. */
+    function greedyVerifier() {
+      const seen: { method: string; url: string; auth: string | null; body: string; bodyUsed: boolean }[] =
+        [];
+      const verifyToken = async (request: Request): Promise<AuthInfo | undefined> => {
+        const body = await request.text();
+        seen.push({
+          method: request.method,
+          url: request.url,
+          auth: request.headers.get("authorization"),
+          body,
+          bodyUsed: request.bodyUsed,
+        });
+        return { token: "t", clientId: "c", scopes: [] };
+      };
+      return { seen, verifyToken };
+    }
+
+    it("over node:http (serveHttp)", async () => {
+      const { seen, verifyToken } = greedyVerifier();
+      const served = await startServer({ verifyToken, requireAuth: true });
+      try {
+        const body = rpc("tools/call", { name: "echo", arguments: { big: "x".repeat(100_000) } }, 3);
+        const res = await post(served.url, body, { authorization: "Bearer t" });
+        expect(res.status).toBe(200);
+        expect(
+          ((await res.json()) as { result: { content: { text: string }[] } }).result.content[0]?.text,
+        ).toBe(`echo:${JSON.stringify({ big: "x".repeat(100_000) })}`);
+        expect(seen).toEqual([
+          { method: "POST", url: served.url.href, auth: "Bearer t", body: "", bodyUsed: false },
+        ]);
+      } finally {
+        await served.close();
+      }
+    });
+
+    it("over fetch(Request) (createHttpHandler)", async () => {
+      const { seen, verifyToken } = greedyVerifier();
+      const handler = createHttpHandler(makeServer().server, { verifyToken, requireAuth: true });
+      const body = rpc("tools/call", { name: "echo", arguments: { a: 1 } }, 4);
+      const res = await handler(
+        new Request("http://localhost/mcp", {
+          method: "POST",
+          headers: { ...headersFor(body), authorization: "Bearer t" },
+          body: JSON.stringify(body),
+        }),
+      );
+      expect(await read(res)).toMatchObject({
+        status: 200,
+        body: { id: 4, result: { content: [{ text: 'echo:{"a":1}' }] } },
+      });
+      expect(seen).toEqual([
+        { method: "POST", url: "http://localhost/mcp", auth: "Bearer t", body: "", bodyUsed: false },
+      ]);
+    });
+  });
 });
