@@ -17,10 +17,7 @@ export {
 export type { AuthorizationServerMetadata, OAuthFetch, ProtectedResourceMetadata } from "./discovery.js";
 export { OAuthError } from "./errors.js";
 export { type IdJagOptions, idJagFromIdentityProvider } from "./id-jag.js";
-export {
-  type OAuthClientOptions,
-  OAuthClientProvider,
-  type OAuthState,
-  type OAuthStore,
-} from "./provider.js";
+export type { PendingAuthorization } from "./pending.js";
+export { OAuthClientProvider } from "./provider.js";
+export type { OAuthClientOptions, OAuthState, OAuthStore } from "./provider-options.js";
 export type { OAuthClientInformation, OAuthTokens, TokenEndpointAuthMethod } from "./token.js";

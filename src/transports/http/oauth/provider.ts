@@ -6,9 +6,18 @@
  */
 import type { HttpAuthChallenge, HttpAuthProvider, HttpAuthRequest, HttpCredentials } from "../auth.js";
 import type { AuthorizationServerMetadata, OAuthFetch } from "./discovery.js";
-import { DpopKey, type DpopPrivateJwk, isDpopPrivateJwk } from "./dpop.js";
+import { DpopKey, isDpopPrivateJwk } from "./dpop.js";
 import { OAuthError } from "./errors.js";
-import { pkcePair, randomToken, sameString } from "./pkce.js";
+import {
+  authorizationUrl,
+  codeFromRedirect,
+  isPendingAuthorization,
+  type PendingAuthorization,
+  pendingAuthorization,
+  serverOf,
+} from "./pending.js";
+import { pkcePair, randomToken } from "./pkce.js";
+import type { OAuthClientOptions } from "./provider-options.js";
 import {
   bearerOf,
   chooseScope,
@@ -24,81 +33,7 @@ import {
   type OAuthClientInformation,
   type OAuthTokens,
   refreshTokens,
-  type TokenEndpointAuthMethod,
 } from "./token.js";
-
-/**
- * What the provider remembers, for an {@link OAuthStore} to keep between runs. It holds secrets
- * (client secrets, tokens): store it as you would a password.
- *
- * @example
- * const state: OAuthState = { clients: [], tokens: undefined };
- */
-export interface OAuthState {
-  /** One client per authorization server (by `issuer`). */
-  readonly clients: readonly OAuthClientInformation[];
-  readonly tokens: OAuthTokens | undefined;
-  /**
-   * The private DPoP key DPoP-bound tokens need (a secret, like the tokens), when the provider has
-   * a store and the authorization server binds tokens with DPoP.
-   */
-  readonly dpopKey?: DpopPrivateJwk;
-}
-
-/**
- * Where the provider keeps its state between runs (default: memory only).
- *
- * @example
- * const store: OAuthStore = {
- *   load: async () => JSON.parse(await readFile(path, "utf8")),
- *   save: (state) => writeFile(path, JSON.stringify(state), { mode: 0o600 }),
- * };
- */
-export interface OAuthStore {
-  load(): OAuthState | undefined | Promise<OAuthState | undefined>;
-  save(state: OAuthState): void | Promise<void>;
-}
-
-/**
- * Options of {@link OAuthClientProvider}.
- *
- * @example
- * const options: OAuthClientOptions = { redirectUri: "http://127.0.0.1:8765/callback", authorize: openBrowserAndWait };
- */
-export interface OAuthClientOptions {
-  /** Where the authorization server sends the user back; registered with the server. */
-  readonly redirectUri: string;
-  /**
-   * Sends the user to `authorizationUrl` (a browser, a printed link, …) and resolves with the URL
-   * the authorization server redirected back to, query included (`code`, `state`, `iss`).
-   */
-  readonly authorize: (authorizationUrl: URL) => Promise<URL | string>;
-  /** The name shown on consent screens and sent at registration (default "roundtrip-mcp client"). */
-  readonly clientName?: string;
-  /** An HTTPS URL serving this client's metadata document: used as the client id where the server supports it. */
-  readonly clientMetadataUrl?: string;
-  /**
-   * A client registered beforehand. With `issuer`, only for that authorization server; without,
-   * for the first one met (credentials never travel to another server).
-   */
-  readonly client?: {
-    readonly clientId: string;
-    readonly clientSecret?: string;
-    readonly issuer?: string;
-    readonly authMethod?: TokenEndpointAuthMethod;
-  };
-  /** Ask for `offline_access` (a refresh token) when the server lists it (default true). */
-  readonly offlineAccess?: boolean;
-  /**
-   * Bind tokens to a key of this client with DPoP (RFC 9449) when the authorization server offers
-   * ES256 proofs (default true). With a `store`, the private key is saved with the tokens, so the
-   * next process can use them; without one, it is made non-extractable and lives in memory only.
-   */
-  readonly dpop?: boolean;
-  /** The fetch for discovery, registration and token requests (default: the global one). */
-  readonly fetch?: OAuthFetch;
-  readonly store?: OAuthStore;
-}
 
 /**
  * An OAuth 2.1 client for one MCP server, to pass as a transport's `authProvider`. It follows the
@@ -130,6 +65,7 @@ export class OAuthClientProvider implements HttpAuthProvider {
   readonly #authorizing = new SingleFlight<boolean>();
   /** This client's DPoP key, made on first use. */
   #dpopKey: DpopKey | undefined;
+  #pending: PendingAuthorization | undefined;
   readonly #refreshing = new SingleFlight<OAuthTokens | undefined>();
 
   constructor(options: OAuthClientOptions) {
@@ -287,42 +223,85 @@ export class OAuthClientProvider implements HttpAuthProvider {
       throw new OAuthError("invalid_metadata", "the authorization server does not support PKCE with S256");
     }
     const { verifier, challenge } = await pkcePair();
-    const state = randomToken(16);
-    const url = new URL(server.authorizationEndpoint);
-    url.searchParams.set("response_type", "code");
-    url.searchParams.set("client_id", client.clientId);
-    url.searchParams.set("redirect_uri", this.#options.redirectUri);
-    url.searchParams.set("code_challenge", challenge);
-    url.searchParams.set("code_challenge_method", "S256");
-    url.searchParams.set("state", state);
-    url.searchParams.set("resource", resource);
-    if (scope !== undefined) url.searchParams.set("scope", scope);
+    const pending = pendingAuthorization(server, {
+      state: randomToken(16),
+      codeVerifier: verifier,
+      redirectUri: this.#options.redirectUri,
+      resource,
+      scope,
+    });
+    const url = authorizationUrl(pending, client.clientId, challenge);
+    // Kept before the user leaves, so that another request or process can finish it.
+    this.#pending = pending;
+    await this.#save();
     const returned = String(await this.#options.authorize(url));
     if (!URL.canParse(returned)) throw new OAuthError("invalid_callback", "authorize returned no URL");
-    const answer = new URL(returned).searchParams;
-    if (!sameString(answer.get("state") ?? "", state)) {
-      throw new OAuthError("state_mismatch", "the authorization response is not for this request (state)");
+    try {
+      return await this.#finish(pending, client, returned);
+    } catch (error) {
+      await this.#save();
+      throw error;
     }
-    // RFC 9207: compared exactly whenever present; required when the server promised it.
-    const iss = answer.get("iss");
-    if (iss === null ? server.issParameterSupported : iss !== server.issuer) {
-      throw new OAuthError(
-        "issuer_mismatch",
-        iss === null
-          ? "the authorization response has no iss although the server promised one"
-          : "the authorization response comes from another issuer",
-      );
+  }
+
+  /**
+   * Finishes an authorization whose `authorize` threw after handing the user over (a web app that
+   * ends the request with a redirect): give it the URL the authorization server sent the user back
+   * to, in this process or another one sharing the `store`. It checks that URL as the one-process
+   * flow does and exchanges the code; the client's next request carries the new token. The pending
+   * authorization expires after 10 minutes and is used up by its first redirect, except a redirect
+   * carrying another `state`, which is refused and leaves it in place.
+   *
+   * @example
+   * // The web app's callback route, with a provider over the same store as the one that started it.
+   * await provider.completeAuthorization(new URL(req.url, "https://app.example.com"));
+   */
+  async completeAuthorization(redirect: URL | string): Promise<void> {
+    await this.#load();
+    const pending = this.#pending;
+    if (pending === undefined) throw new OAuthError("invalid_callback", "no authorization is pending");
+    const client = this.#clients.get(pending.server.issuer);
+    if (pending.expiresAt <= Date.now() || client === undefined) {
+      this.#pending = undefined;
+      await this.#save();
+      throw new OAuthError("invalid_callback", "the pending authorization has expired: sign in again");
     }
-    const error = answer.get("error");
-    if (error !== null) {
-      const detail = answer.get("error_description");
-      throw new OAuthError(error, `the authorization server refused${detail ? `: ${detail}` : ""}`);
+    try {
+      this.#tokens = await this.#finish(pending, client, redirect);
+      this.#server = serverOf(pending);
+      this.#resource = pending.resource;
+    } finally {
+      await this.#save();
     }
-    const code = answer.get("code");
-    if (code === null || code === "")
-      throw new OAuthError("invalid_callback", "the authorization response has no code");
-    const grant = { code, verifier, redirectUri: this.#options.redirectUri, resource, scope };
-    return exchangeCode(this.#fetch, server, client, grant, this.#dpopFor(server));
+  }
+
+  /**
+   * The redirect's code exchanged for tokens. The pending authorization is used up whatever the
+   * outcome, except by a redirect for another request (another `state`).
+   */
+  async #finish(
+    pending: PendingAuthorization,
+    client: OAuthClientInformation,
+    redirect: URL | string,
+  ): Promise<OAuthTokens> {
+    let code: string;
+    try {
+      code = codeFromRedirect(pending, redirect);
+    } catch (error) {
+      // A redirect for another request says nothing about this one, which stays pending.
+      if (!(error instanceof OAuthError && error.code === "state_mismatch")) this.#pending = undefined;
+      throw error;
+    }
+    this.#pending = undefined;
+    const server = serverOf(pending);
+    const { codeVerifier: verifier, redirectUri, resource, scope } = pending;
+    return exchangeCode(
+      this.#fetch,
+      server,
+      client,
+      { code, verifier, redirectUri, resource, scope },
+      this.#dpopFor(server),
+    );
   }
 
   /** The DPoP key for this server's grants, when DPoP is on and the server takes ES256 proofs. */
@@ -342,6 +321,7 @@ export class OAuthClientProvider implements HttpAuthProvider {
         if (client.clientId === this.#options.client?.clientId) this.#preRegisteredIssuer ??= client.issuer;
       }
       this.#tokens ??= state.tokens;
+      if (isPendingAuthorization(state.pendingAuthorization)) this.#pending ??= state.pendingAuthorization;
       if (this.#dpopKey !== undefined || state.dpopKey === undefined) return;
       const stored = isDpopPrivateJwk(state.dpopKey)
         ? await DpopKey.from(state.dpopKey).catch(() => undefined)
@@ -361,6 +341,7 @@ export class OAuthClientProvider implements HttpAuthProvider {
       clients: [...this.#clients.values()],
       tokens: this.#tokens,
       ...(dpopKey !== undefined ? { dpopKey } : {}),
+      ...(this.#pending !== undefined ? { pendingAuthorization: this.#pending } : {}),
     });
   }
 }
