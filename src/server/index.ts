@@ -23,6 +23,7 @@ export { consoleLogger, silentLogger } from "./logger.js";
 export * from "./mcp/index.js";
 export { logLevelAllows, sendLog, sendProgress } from "./notify.js";
 export { CONSERVATIVE_CACHE_HINTS } from "./outbound.js";
+export { limitRePrompts, type RePromptLimitOptions } from "./re-prompt-limit.js";
 export { Server, type ServerIdentity, type ServerOptions } from "./server.js";
 export * from "./state/index.js";
 export type { TaskHandle } from "./tasks/handle.js";
