@@ -265,6 +265,20 @@ describe("our client → their createMcpHandler: edge cases of the 2026-07-28 wi
     expectOurLegs(posts(exchanges, "tools/call"), "tools/call", "provision");
   });
 
+  it("fills the form defaults their question carries when applyDefaults is declared (SEP-1034)", async () => {
+    const { url, exchanges } = await theirHttpServer();
+    const client = await connect(url, () => ({ action: "accept", content: { replicas: 5 } }), {
+      elicitationCapabilities: { form: { applyDefaults: true } },
+    });
+    const result = await client.callTool("configure", {});
+    expect(result.content).toEqual([{ type: "text", text: "Deployed 5 in eu-west-1." }]);
+    const legs = posts(exchanges, "tools/call");
+    expectOurLegs(legs, "tools/call", "configure", { elicitation: { form: { applyDefaults: true } } });
+    expect(legs[1]?.body.params?.inputResponses).toEqual({
+      settings: { action: "accept", content: { replicas: 5, region: "eu-west-1" } },
+    });
+  });
+
   it("surfaces their -32021 (HTTP 400) when we declared no elicitation", async () => {
     const { url, exchanges } = await theirHttpServer();
     const client = await connect(url, undefined);

@@ -20,7 +20,7 @@ import { mcp as writer } from "../../examples/resolver-sample.js";
 import { mcp as reports } from "../../examples/resource-template-ask.js";
 import { completeSignIn, mcp as github } from "../../examples/url-elicitation.js";
 import type { Dispatcher } from "../../src/shared/dispatch.js";
-import { serveHttp } from "../../src/transports/http/node.js";
+import { type ServeHttpOptions, serveHttp } from "../../src/transports/http/node.js";
 import { buildOurExtraServer } from "../fixtures/interop/our-extra-server.js";
 import {
   type Exchange,
@@ -54,9 +54,10 @@ async function theirClientAgainst(
     capabilities?: ClientOptions["capabilities"];
     configure?: (client: Client) => void;
     fetchHooks?: Parameters<typeof recordingFetch>[0];
+    responseMode?: ServeHttpOptions["responseMode"];
   } = {},
 ): Promise<Setup> {
-  const handle = await serveHttp(server, { port: 0 });
+  const handle = await serveHttp(server, { port: 0, responseMode: options.responseMode });
   cleanups.push(() => handle.close());
   const { fetch, exchanges } = recordingFetch(options.fetchHooks);
   const capabilities = options.capabilities ?? { elicitation: { form: {} } };
@@ -515,6 +516,37 @@ describe("their client → our server over HTTP: edge cases of the 2026-07-28 wi
     expect(legs[0]?.response?.result?.resultType).toBe("input_required");
     // Our progress reached their callback on both legs (each leg carries its own progressToken).
     expect(progress.filter((update) => update.message === "checked the inventory")).toHaveLength(2);
+  });
+
+  it('reads every answer as SSE from our responseMode "sse", the discover probe included', async () => {
+    const { client, exchanges } = await theirClientAgainst(provisioner, accept({ region: "us-east-1" }), {
+      responseMode: "sse",
+    });
+    const result = await client.callTool({ name: "provision", arguments: { name: "orders" } });
+    expect(result.content).toEqual([{ type: "text", text: "Provisioned 'orders' in us-east-1." }]);
+    expectNegotiated(client, exchanges);
+    expect(exchanges.map((exchange) => exchange.contentType)).toEqual([
+      "text/event-stream",
+      "text/event-stream",
+      "text/event-stream",
+    ]);
+    expectRetryChain(posts(exchanges, "tools/call"), "tools/call", "provision", /^text\/event-stream/);
+  });
+
+  it('gets plain JSON from our responseMode "json", progress dropped, the flow intact', async () => {
+    const { client, exchanges } = await theirClientAgainst(buildOurExtraServer(), byMessage, {
+      responseMode: "json",
+    });
+    const progress: { message?: string }[] = [];
+    const result = await client.callTool(
+      { name: "slow_ask", arguments: {} },
+      { onprogress: (update) => progress.push(update) },
+    );
+    expect(result.content).toEqual([{ type: "text", text: "Proceeded." }]);
+    expectRetryChain(posts(exchanges, "tools/call"), "tools/call", "slow_ask");
+    // Their client reports its own rounds as progress; ours never reached it.
+    expect(progress).not.toContainEqual(expect.objectContaining({ message: "checked the inventory" }));
+    expect(exchanges.every((exchange) => exchange.contentType?.startsWith("application/json"))).toBe(true);
   });
 
   it("gets our -32021 (HTTP 400, requiredCapabilities) when it did not declare elicitation", async () => {
