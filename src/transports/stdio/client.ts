@@ -1,5 +1,6 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { PassThrough, type Readable } from "node:stream";
+import crossSpawn from "cross-spawn";
 import { ConnectionClosedError, RoundtripError } from "../../shared/errors.js";
 import type { Transport } from "../../shared/transport.js";
 import type { JSONRPCMessage } from "../../types/index.js";
@@ -142,7 +143,9 @@ export class StdioClientTransport implements Transport {
       if (value === undefined) delete env[name];
       else env[name] = value;
     }
-    const child = spawn(command, [...args], {
+    // On Windows, `npx`/`uvx` are .cmd shims: cross-spawn finds them through PATHEXT and runs them
+    // through cmd.exe with safe quoting, which a plain spawn refuses. Elsewhere it is spawn itself.
+    const child = crossSpawn(command, [...args], {
       cwd,
       env,
       stdio: ["pipe", "pipe", this.#params.stderr ?? "inherit"],
