@@ -1,11 +1,9 @@
 import { afterEach, expect, it } from "vitest";
 import { startWebApp } from "../../examples/oauth-web-app.js";
-import { MockAuthorizationServer, ProtectedMcp } from "../transports/oauth/world.js";
+import { worldKeeper } from "../transports/oauth/world.js";
 
-const closers: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-});
+const keeper = worldKeeper();
+afterEach(() => keeper.closeAll());
 
 /** A browser: follows redirects one by one, keeping the app's session cookie; every hop is logged. */
 function browser(appOrigin: string) {
@@ -32,15 +30,12 @@ function browser(appOrigin: string) {
 }
 
 async function worldWithApp() {
-  const authServer = await MockAuthorizationServer.start({ refreshTokens: true });
-  closers.push(() => authServer.close());
-  const resource = await ProtectedMcp.start({
-    authorizationServer: () => authServer,
-    challengeScope: "mcp:tools",
-  });
-  closers.push(() => resource.close());
+  const { authServer, resource } = await keeper.world(
+    { refreshTokens: true },
+    { challengeScope: "mcp:tools" },
+  );
   const app = await startWebApp(resource.url);
-  closers.push(app.close);
+  keeper.defer(app.close);
   return { authServer, resource, app };
 }
 

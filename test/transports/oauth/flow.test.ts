@@ -8,12 +8,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "../../../src/client/index.js";
 import { StreamableHttpClientTransport } from "../../../src/transports/http/client.js";
 import { HttpStatusError } from "../../../src/transports/http/errors.js";
-import {
-  type OAuthClientOptions,
-  OAuthClientProvider,
-  type OAuthState,
-} from "../../../src/transports/http/oauth/index.js";
-import { consent, worldKeeper } from "./world.js";
+import { type OAuthClientOptions, OAuthClientProvider } from "../../../src/transports/http/oauth/index.js";
+import { consent, memoryStore, worldKeeper } from "./world.js";
 
 const REDIRECT = "http://127.0.0.1:8765/callback";
 const keeper = worldKeeper();
@@ -36,18 +32,6 @@ async function connect(url: URL, authProvider: OAuthClientProvider, mode?: "lega
 
 function textOf(result: unknown): string {
   return ((result as { content: { text: string }[] }).content[0] as { text: string }).text;
-}
-
-/** An OAuthStore that keeps a copy of what was saved, as a file would. */
-function memoryStore() {
-  const store = {
-    saved: undefined as OAuthState | undefined,
-    load: () => store.saved,
-    save: (state: OAuthState) => {
-      store.saved = structuredClone(state);
-    },
-  };
-  return store;
 }
 
 describe("OAuthClientProvider: the authorization-code flow", () => {

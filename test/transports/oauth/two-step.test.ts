@@ -11,7 +11,7 @@ import {
   OAuthError,
   type OAuthState,
 } from "../../../src/transports/http/oauth/index.js";
-import { consent, worldKeeper } from "./world.js";
+import { consent, memoryStore, worldKeeper } from "./world.js";
 
 const REDIRECT = "https://app.example.com/oauth/callback";
 const keeper = worldKeeper();
@@ -25,19 +25,8 @@ class RedirectUser extends Error {
   }
 }
 
-function sharedStore() {
-  const store = {
-    saved: undefined as OAuthState | undefined,
-    load: () => store.saved,
-    save: (state: OAuthState) => {
-      store.saved = structuredClone(state);
-    },
-  };
-  return store;
-}
-
 /** A provider as each request of the web app builds it: the same store, an authorize that redirects. */
-function webProvider(store: ReturnType<typeof sharedStore>) {
+function webProvider(store: ReturnType<typeof memoryStore>) {
   return new OAuthClientProvider({
     redirectUri: REDIRECT,
     store,
@@ -48,7 +37,7 @@ function webProvider(store: ReturnType<typeof sharedStore>) {
 }
 
 /** The first request: the connect fails with the app's own error, which carries the consent page. */
-async function firstRequest(url: URL, store: ReturnType<typeof sharedStore>): Promise<URL> {
+async function firstRequest(url: URL, store: ReturnType<typeof memoryStore>): Promise<URL> {
   const error = await Client.connect(url, { http: { authProvider: webProvider(store) } }).catch(
     (e: unknown) => e,
   );
@@ -74,7 +63,7 @@ function textOf(result: { content: unknown[] }): string {
 describe("completeAuthorization: the flow over two requests", () => {
   it("the callback route, in another provider over the same store, finishes it; the token works", async () => {
     const { authServer, resource } = await world({}, { challengeScope: "mcp:read" });
-    const store = sharedStore();
+    const store = memoryStore();
     const page = await firstRequest(resource.url, store);
 
     // Before the user left, the store kept what the second half needs, verifier included.
@@ -117,7 +106,7 @@ describe("completeAuthorization: the flow over two requests", () => {
 
   it("the provider that finished it refreshes a short-lived token before the next request", async () => {
     const { authServer, resource } = await world({ expiresIn: 10, refreshTokens: true });
-    const store = sharedStore();
+    const store = memoryStore();
     const callback = await userConsents(await firstRequest(resource.url, store));
     const second = webProvider(store);
     await second.completeAuthorization(callback);
@@ -137,7 +126,7 @@ describe("completeAuthorization: the flow over two requests", () => {
 
   it("also finishes with DPoP-bound tokens: the key made at the exchange is stored with them", async () => {
     const { resource } = await world({ dpop: {} });
-    const store = sharedStore();
+    const store = memoryStore();
     const callback = await userConsents(await firstRequest(resource.url, store));
     await webProvider(store).completeAuthorization(new URL(callback));
     expect(store.saved?.tokens?.tokenType).toBe("DPoP");
@@ -163,7 +152,7 @@ describe("completeAuthorization: the flow over two requests", () => {
 
   it("a redirect for another request (another state) is refused and leaves the pending one in place", async () => {
     const { authServer, resource } = await world();
-    const store = sharedStore();
+    const store = memoryStore();
     const callback = new URL(await userConsents(await firstRequest(resource.url, store)));
     const forged = new URL(callback);
     forged.searchParams.set("state", "attacker-state");
@@ -177,7 +166,7 @@ describe("completeAuthorization: the flow over two requests", () => {
 
   it("is used up by its redirect: a replay finds nothing pending and reaches no token endpoint", async () => {
     const { authServer, resource } = await world();
-    const store = sharedStore();
+    const store = memoryStore();
     const callback = await userConsents(await firstRequest(resource.url, store));
     await webProvider(store).completeAuthorization(callback);
     const replay = webProvider(store).completeAuthorization(callback);
@@ -187,7 +176,7 @@ describe("completeAuthorization: the flow over two requests", () => {
 
   it("an authorization server's refusal in the redirect ends it (access_denied), with nothing exchanged", async () => {
     const { authServer, resource } = await world();
-    const store = sharedStore();
+    const store = memoryStore();
     const page = await firstRequest(resource.url, store);
     const denied = new URL(REDIRECT);
     denied.searchParams.set("state", page.searchParams.get("state") ?? "");
@@ -204,7 +193,7 @@ describe("completeAuthorization: the flow over two requests", () => {
 
   it("expires after 10 minutes: refused, dropped, nothing exchanged", async () => {
     const { authServer, resource } = await world();
-    const store = sharedStore();
+    const store = memoryStore();
     const callback = await userConsents(await firstRequest(resource.url, store));
     const saved = store.saved as OAuthState & { pendingAuthorization: { expiresAt: number } };
     saved.pendingAuthorization.expiresAt = Date.now() - 1;
@@ -219,7 +208,7 @@ describe("completeAuthorization: the flow over two requests", () => {
     ["nothing was started", undefined],
     ["the stored record is malformed (no verifier)", { state: "s", redirectUri: REDIRECT }],
   ])("refuses when %s", async (_label, pendingAuthorization) => {
-    const store = sharedStore();
+    const store = memoryStore();
     store.saved = { clients: [], tokens: undefined, pendingAuthorization } as OAuthState;
     await expect(webProvider(store).completeAuthorization(`${REDIRECT}?code=c&state=s`)).rejects.toThrow(
       new OAuthError("invalid_callback", "no authorization is pending"),
@@ -228,7 +217,7 @@ describe("completeAuthorization: the flow over two requests", () => {
 
   it("refuses a redirect that is not a URL, keeping nothing", async () => {
     const { resource } = await world();
-    const store = sharedStore();
+    const store = memoryStore();
     await firstRequest(resource.url, store);
     await expect(webProvider(store).completeAuthorization("not a url")).rejects.toMatchObject({
       code: "invalid_callback",
@@ -238,7 +227,7 @@ describe("completeAuthorization: the flow over two requests", () => {
 
   it("the one-request flow keeps nothing pending once it is over", async () => {
     const { resource } = await world();
-    const store = sharedStore();
+    const store = memoryStore();
     const seenWhileAway: unknown[] = [];
     const provider = new OAuthClientProvider({
       redirectUri: REDIRECT,

@@ -10,6 +10,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { MCPServer, silentLogger } from "../../../src/server/index.js";
 import { createHttpHandler, toNodeListener } from "../../../src/transports/http/index.js";
+import type { OAuthState } from "../../../src/transports/http/oauth/index.js";
 import { checkProof } from "./dpop-check.js";
 
 export interface Logged {
@@ -601,4 +602,16 @@ export function whoamiServer(): MCPServer {
     (_args, ctx) => `hello ${ctx.authInfo?.clientId}`,
   );
   return mcp;
+}
+
+/** An OAuthStore that keeps a copy of what was saved, as a file would. */
+export function memoryStore() {
+  const store = {
+    saved: undefined as OAuthState | undefined,
+    load: () => store.saved,
+    save: (state: OAuthState) => {
+      store.saved = structuredClone(state);
+    },
+  };
+  return store;
 }
