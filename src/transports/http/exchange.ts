@@ -43,8 +43,8 @@ export type ResponseMode = "auto" | "json" | "sse";
 /**
  * Answers as `exchange.mode` says: by default with JSON when nothing is sent before the response,
  * else with an SSE stream opened at the first message (status 200, whatever the final response
- * says). A client that goes away (the
- * request's signal, or the stream cancelled) aborts `run`'s signal, and nothing more is sent.
+ * says). A client that goes away (the request's signal, or the stream cancelled) aborts `run`'s
+ * signal, and nothing more is sent.
  */
 export function answerExchange(exchange: Exchange): Promise<Reply> {
   const cancellation = new Cancellation();
