@@ -1,11 +1,11 @@
 import type { ChildProcess } from "node:child_process";
 import { PassThrough, type Readable } from "node:stream";
-import crossSpawn from "cross-spawn";
 import { ConnectionClosedError, RoundtripError } from "../../shared/errors.js";
 import type { Transport } from "../../shared/transport.js";
 import type { JSONRPCMessage } from "../../types/index.js";
 import { defaultStdioEnv } from "./env.js";
 import { LineSplitter, LineWriter, StreamClosedError } from "./lines.js";
+import { spawnerFor } from "./spawn.js";
 
 /**
  * Default wait at each step of the shutdown escalation (2 s).
@@ -143,9 +143,7 @@ export class StdioClientTransport implements Transport {
       if (value === undefined) delete env[name];
       else env[name] = value;
     }
-    // On Windows, `npx`/`uvx` are .cmd shims: cross-spawn finds them through PATHEXT and runs them
-    // through cmd.exe with safe quoting, which a plain spawn refuses. Elsewhere it is spawn itself.
-    const child = crossSpawn(command, [...args], {
+    const child = spawnerFor(process.platform)(command, [...args], {
       cwd,
       env,
       stdio: ["pipe", "pipe", this.#params.stderr ?? "inherit"],

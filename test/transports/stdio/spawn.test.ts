@@ -1,0 +1,41 @@
+import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import { describe, expect, it } from "vitest";
+import { spawnerFor } from "../../../src/transports/stdio/spawn.js";
+
+/** Runs `node -e script args…` through `start` and collects its stdout. */
+function run(start: typeof spawn, args: string[]): Promise<string> {
+  const script = "process.stdout.write(JSON.stringify([process.argv.slice(1), process.env.ROUNDTRIP_PROBE]))";
+  return new Promise((resolve, reject) => {
+    const child = start(process.execPath, ["-e", script, ...args], {
+      env: { ...process.env, ROUNDTRIP_PROBE: "seen" },
+      stdio: ["ignore", "pipe", "inherit"],
+      shell: false,
+      windowsHide: true,
+    });
+    let out = "";
+    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+      out += chunk;
+    });
+    child.once("error", reject);
+    child.once("close", () => resolve(out));
+  });
+}
+
+describe("spawnerFor", () => {
+  it("is Node's own spawn off Windows", () => {
+    expect(spawnerFor("linux")).toBe(spawn);
+    expect(spawnerFor("darwin")).toBe(spawn);
+  });
+
+  it("is cross-spawn on Windows, loaded only then", () => {
+    expect(spawnerFor("win32")).toBe(createRequire(import.meta.url)("cross-spawn"));
+  });
+
+  it("cross-spawn takes the same options and passes arguments through untouched (here, off Windows)", async () => {
+    const args = ["a b", 'quote"d', "&|<>^%!", ""];
+    const expected = JSON.stringify([args, "seen"]);
+    expect(await run(spawnerFor("win32"), args)).toBe(expected);
+    expect(await run(spawn, args)).toBe(expected);
+  });
+});
