@@ -22,6 +22,8 @@ const MAX_RESUMPTIONS = 5;
 const DEFAULT_RETRY_MS = 1_000;
 const MAX_RETRY_MS = 30_000;
 
+let renewals = 0;
+
 function essence(contentType: string | null): string {
   return (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
 }
@@ -45,6 +47,9 @@ export class LegacyHttpClientTransport implements Transport {
   readonly #background = new AbortController();
   #sessionId: string | undefined;
   #protocolVersion: string | undefined;
+  /** The `initialize` request as sent, to open a new session with when the server forgets this one. */
+  #handshake: Record<string, unknown> | undefined;
+  #renewing: Promise<void> | undefined;
   #closed = false;
 
   constructor(url: URL | string, options: StreamableHttpClientOptions = {}) {
@@ -76,8 +81,17 @@ export class LegacyHttpClientTransport implements Transport {
     }
     const controller = new AbortController();
     this.#inFlight.set(id, controller);
+    if (record.method === "initialize") this.#handshake = record;
     try {
-      const response = await this.#fetchWith("POST", record, controller.signal);
+      const session = this.#sessionId;
+      let response = await this.#fetchWith("POST", record, controller.signal);
+      if (response.status === 404 && session !== undefined && record.method !== "initialize") {
+        // 2025-11-25: the server no longer knows the session, so it did not run the request. Open a
+        // new session with the same initialize, then send the request again in it.
+        await response.body?.cancel().catch(() => {});
+        await this.#renewSession(session);
+        response = await this.#fetchWith("POST", record, controller.signal);
+      }
       await this.#read(response, record.method, id, controller.signal);
     } catch (error) {
       if (controller.signal.aborted) return;
@@ -148,6 +162,66 @@ export class LegacyHttpClientTransport implements Transport {
         return response;
       await response.body?.cancel().catch(() => {});
     }
+  }
+
+  /**
+   * Opens a new session with the remembered `initialize` (its answer is not delivered: the session
+   * already has one) and `notifications/initialized`; once for all the requests that met the 404.
+   */
+  #renewSession(expired: string): Promise<void> {
+    if (this.#sessionId !== expired) return this.#renewing ?? Promise.resolve();
+    this.#renewing ??= this.#openAgain().finally(() => {
+      this.#renewing = undefined;
+    });
+    return this.#renewing;
+  }
+
+  async #openAgain(): Promise<void> {
+    const handshake = this.#handshake;
+    const failed = (detail: string) =>
+      new HttpStatusError(404, `HTTP 404: the session expired and a new one could not be opened (${detail})`);
+    if (handshake === undefined) throw failed("no initialize to repeat");
+    this.#sessionId = undefined;
+    const id = `rt-reinit-${++renewals}`;
+    const signal = this.#background.signal;
+    const response = await this.#fetchWith("POST", { ...handshake, id }, signal);
+    const answer = await this.#answerTo(response, id, signal);
+    const session = response.headers.get(SESSION_HEADER);
+    if (!response.ok || !isJSONRPCResultResponse(answer) || session === null) {
+      throw failed(response.ok ? "no session in the answer" : `HTTP ${response.status}`);
+    }
+    this.#sessionId = session;
+    this.#adopt(answer.result);
+    const initialized = await this.#fetchWith(
+      "POST",
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      signal,
+    );
+    await initialized.body?.cancel().catch(() => {});
+    void this.#listen();
+  }
+
+  /** The response to `id` in a JSON or SSE answer, other messages delivered as they come. */
+  async #answerTo(response: Response, id: string, signal: AbortSignal): Promise<unknown> {
+    if (essence(response.headers.get("content-type")) !== "text/event-stream") {
+      const text = await response.text().catch(() => "");
+      try {
+        return JSON.parse(text);
+      } catch {
+        return undefined;
+      }
+    }
+    let answer: unknown;
+    await this.#consume(
+      response,
+      signal,
+      (message) => {
+        if (isRecord(message) && message.id === id && !("method" in message)) answer = message;
+        else this.onmessage?.(message as JSONRPCMessage);
+      },
+      () => answer !== undefined,
+    );
+    return answer;
   }
 
   /** Reads a request's answer: JSON, or an SSE stream of messages ending with the response. */
