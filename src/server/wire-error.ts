@@ -2,9 +2,18 @@ import { ErrorCode, McpError } from "../types/core.js";
 import type { ErrorObject } from "../types/index.js";
 import type { Logger } from "./context.js";
 
+const RESERVED_HIGH = -32020;
+const RESERVED_LOW = -32099;
+const DEFINED_RESERVED: ReadonlySet<number> = new Set([
+  ErrorCode.HeaderMismatch,
+  ErrorCode.MissingRequiredClientCapability,
+  ErrorCode.UnsupportedProtocolVersion,
+]);
+
 /**
  * What a handler's failure becomes on the 2026-07-28 wire: an `McpError` keeps its code and data,
- * except retired codes and the invalid-result error (whose detail is logged, never sent); anything
+ * except retired codes, codes of the range the spec reserves that it has not defined (-32603, same
+ * message and data) and the invalid-result error (whose detail is logged, never sent); anything
  * else is a bare -32603 and goes to the log. `where` names the failure in the log (a method, a task).
  *
  * @example
@@ -21,6 +30,12 @@ export function toWireError(where: string, error: unknown, logger: Logger): Erro
         code: ErrorCode.InternalError,
         message: "URL elicitation must be returned as an input_required result on protocol 2026-07-28",
       };
+    }
+    if (error.code <= RESERVED_HIGH && error.code >= RESERVED_LOW && !DEFINED_RESERVED.has(error.code)) {
+      // -32020 to -32099 belong to the spec: an undefined one must not be emitted (a code meant
+      // for the application belongs outside -32768 to -32000).
+      logger.warn(`${where}: error code ${error.code} is reserved by the MCP spec; sent as -32603`);
+      return new McpError(ErrorCode.InternalError, error.message, error.data).toErrorObject();
     }
     if (error.code === ErrorCode.InternalError && error.message === "Handler returned an invalid result") {
       logger.error(

@@ -244,6 +244,34 @@ describe("handler failures", () => {
     });
     expect(errorOf(await server.dispatch(request("tools/call", { name: "x" }))).code).toBe(-32603);
   });
+
+  it.each([
+    [-32020, -32020],
+    [-32021, -32021],
+    [-32022, -32022],
+    [-32023, -32603],
+    [-32050, -32603],
+    [-32099, -32603],
+    [-32019, -32019],
+    [-32100, -32100],
+    [-32001, -32001],
+    [42, 42],
+  ])(
+    "a handler's %i goes out as %i (the spec's reserved range carries only its defined codes)",
+    async (thrown, sent) => {
+      const { McpError } = await import("../../src/types/index.js");
+      const logger = recordingLogger();
+      const server = new Server("codes", {
+        logger,
+        onCallTool: () => {
+          throw new McpError(thrown, "quota exceeded", { left: 0 });
+        },
+      });
+      const error = errorOf(await server.dispatch(request("tools/call", { name: "x" })));
+      expect(error).toEqual({ code: sent, message: "quota exceeded", data: { left: 0 } });
+      expect(logger.lines.some((line) => line.includes("reserved by the MCP spec"))).toBe(sent !== thrown);
+    },
+  );
 });
 
 describe("the HTTP status each error travels with", () => {
