@@ -190,7 +190,7 @@ describe("MCPServer tasks: outcomes", () => {
     });
     mcp.tool("protocol_error", { task: "optional" }, async () => {
       await outlastTheWindow();
-      throw new McpError(-32050, "quota exhausted", { retryAfter: 30 });
+      throw new McpError(4290, "quota exhausted", { retryAfter: 30 });
     });
     const a = resultOf(await call(mcp, "tools/call", { name: "tool_error", arguments: {} }));
     const completed = await waitFor(mcp, a.taskId as string, (t) => t.status !== "working");
@@ -202,7 +202,7 @@ describe("MCPServer tasks: outcomes", () => {
     const failed = await waitFor(mcp, b.taskId as string, (t) => t.status !== "working");
     expect(failed).toMatchObject({
       status: "failed",
-      error: { code: -32050, message: "quota exhausted", data: { retryAfter: 30 } },
+      error: { code: 4290, message: "quota exhausted", data: { retryAfter: 30 } },
       statusMessage: "Tool execution failed: quota exhausted",
     });
     expect(failed.result).toBeUndefined();
