@@ -47,7 +47,8 @@ export interface StreamableHttpClientOptions {
 
 /**
  * Requests re-issued once (with a new id) when their stream drops before the response: they
- * read, never act. `tools/call` and `subscriptions/listen` are never retried here.
+ * read, never act. A `tools/call` is re-issued only for a listed tool the server marked read-only
+ * or idempotent; `subscriptions/listen` is re-opened by the client's listen, never here.
  */
 const RETRY_SAFE: ReadonlySet<string> = new Set([
   "server/discover",
@@ -61,6 +62,13 @@ const RETRY_SAFE: ReadonlySet<string> = new Set([
 ]);
 
 let retryCounter = 0;
+
+/** What the transport reads of a listed tool. */
+type ListedTool = {
+  name: string;
+  inputSchema?: unknown;
+  annotations?: { readOnlyHint?: boolean; idempotentHint?: boolean };
+};
 
 /** True when fetch failed because the connection was refused (nothing was sent anywhere). */
 function connectionRefused(error: unknown): boolean {
@@ -91,6 +99,8 @@ export class StreamableHttpClientTransport implements Transport {
   readonly #inFlight = new Map<RequestId, Cancellation>();
   readonly #notifying = new Set<Cancellation>();
   readonly #toolHeaders = new Map<string, readonly ParamHeader[]>();
+  /** Listed tools whose annotations say running them twice does no harm. */
+  readonly #reissuable = new Set<string>();
   #closed = false;
   /** Set once an `initialize` without the envelope went out: the 2025 wire from then on. */
   #legacy: LegacyHttpClientTransport | undefined;
@@ -125,7 +135,7 @@ export class StreamableHttpClientTransport implements Transport {
     this.#inFlight.set(id, cancellation);
     try {
       let outcome = await this.#exchange(record, id, cancellation);
-      const retryable = !outcome.answered && (outcome.neverSent === true || RETRY_SAFE.has(record.method));
+      const retryable = !outcome.answered && (outcome.neverSent === true || this.#reissues(record));
       if (!outcome.answered && !cancellation.cancelled() && retryable) {
         // No resumability in 2026-07-28: the lost request is re-issued as a new one, with a new id.
         outcome = await this.#exchange({ ...record, id: `rt-retry-${++retryCounter}` }, id, cancellation);
@@ -145,12 +155,25 @@ export class StreamableHttpClientTransport implements Transport {
    * const { tools } = await session.listTools();
    * transport.rememberTools(filterToolsWithValidHeaders(tools, console.warn));
    */
-  rememberTools(tools: readonly { name: string; inputSchema?: unknown }[]): void {
+  rememberTools(tools: readonly ListedTool[]): void {
     for (const tool of tools) {
       const checked = validateXMcpHeaders(tool.inputSchema);
       if (checked.ok && checked.headers.length > 0) this.#toolHeaders.set(tool.name, checked.headers);
       else this.#toolHeaders.delete(tool.name);
+      const hints = tool.annotations;
+      if (hints?.readOnlyHint === true || hints?.idempotentHint === true) this.#reissuable.add(tool.name);
+      else this.#reissuable.delete(tool.name);
     }
+  }
+
+  /**
+   * Whether a request whose stream dropped is re-issued (the spec asks for it; a tool the server
+   * did not mark read-only or idempotent could run twice, so it is not).
+   */
+  #reissues(record: Record<string, unknown>): boolean {
+    if (record.method !== "tools/call") return RETRY_SAFE.has(record.method as string);
+    const name = (record.params as { name?: unknown } | undefined)?.name;
+    return typeof name === "string" && this.#reissuable.has(name);
   }
 
   /**
@@ -160,10 +183,7 @@ export class StreamableHttpClientTransport implements Transport {
    * @example
    * const tools = transport.filterListedTools((await session.listTools()).tools, console.warn);
    */
-  filterListedTools<T extends { name: string; inputSchema?: unknown }>(
-    tools: readonly T[],
-    warn: (message: string) => void,
-  ): T[] {
+  filterListedTools<T extends ListedTool>(tools: readonly T[], warn: (message: string) => void): T[] {
     if (this.#legacy) return [...tools]; // x-mcp-header is a 2026 header rule
     const kept = filterToolsWithValidHeaders(tools, warn);
     this.rememberTools(kept);

@@ -4,6 +4,7 @@ import { silentLogger } from "../../../src/server/logger.js";
 import { Server } from "../../../src/server/server.js";
 import { StreamableHttpClientTransport } from "../../../src/transports/http/client.js";
 import { type HttpServerHandle, serveHttp } from "../../../src/transports/http/node.js";
+import type { Tool } from "../../../src/types/index.js";
 
 let http: HttpServerHandle | undefined;
 afterEach(async () => {
@@ -23,10 +24,18 @@ function reset(): Error {
   });
 }
 
+const LISTED: Tool[] = [
+  { name: "lookup", inputSchema: { type: "object" as const }, annotations: { readOnlyHint: true } },
+  { name: "upsert", inputSchema: { type: "object" as const }, annotations: { idempotentHint: true } },
+  { name: "charge", inputSchema: { type: "object" as const }, annotations: { destructiveHint: true } },
+  { name: "t", inputSchema: { type: "object" as const } },
+];
+
 async function setup(failure: () => Error) {
   let calls = 0;
   const server = new Server("retry", {
     logger: silentLogger,
+    onListTools: () => ({ tools: LISTED }),
     onCallTool: () => {
       calls++;
       return { content: [{ type: "text", text: "ran" }] };
@@ -66,6 +75,30 @@ describe("StreamableHttpClientTransport retries", () => {
     const { session, posted, calls } = await setup(reset);
     await expect(session.callTool("t")).rejects.toThrow(/the POST failed/);
     expect(posted).toEqual(["tools/call#1"]);
+    expect(calls()).toBe(0);
+    await session.close();
+  });
+
+  it.each(["lookup", "upsert"])(
+    "re-issues a tools/call of %s, listed read-only or idempotent, under a new id when its stream broke",
+    async (name) => {
+      const { session, posted, calls } = await setup(reset);
+      await session.listTools();
+      const result = await session.callTool(name);
+      expect(result.content).toEqual([{ type: "text", text: "ran" }]);
+      const legs = posted.filter((entry) => entry.startsWith("tools/call"));
+      expect(legs).toHaveLength(2);
+      expect(legs[1]).toMatch(/^tools\/call#rt-retry-\d+$/);
+      expect(calls()).toBe(1);
+      await session.close();
+    },
+  );
+
+  it.each(["charge", "t"])("never re-issues %s, listed without either hint", async (name) => {
+    const { session, posted, calls } = await setup(reset);
+    await session.listTools();
+    await expect(session.callTool(name)).rejects.toThrow(/the POST failed/);
+    expect(posted.filter((entry) => entry.startsWith("tools/call"))).toHaveLength(1);
     expect(calls()).toBe(0);
     await session.close();
   });
