@@ -33,7 +33,10 @@ export interface ClientRound extends InputRequiredRound {
  * @example
  * await Client.connect(url, { http: { authProvider: () => process.env.MCP_TOKEN } });
  */
-export type HttpTargetOptions = Pick<StreamableHttpClientOptions, "headers" | "fetch" | "authProvider">;
+export type HttpTargetOptions = Pick<
+  StreamableHttpClientOptions,
+  "headers" | "fetch" | "authProvider" | "maxResponseBytes"
+>;
 
 /**
  * Options of `Client.connect`: the callbacks that answer the server's questions, the loop's

@@ -5,7 +5,7 @@
 import type { MessageInfo } from "../../shared/transport.js";
 import { isJSONRPCErrorResponse, isJSONRPCResultResponse } from "../../types/core.js";
 import type { ErrorObject, JSONRPCMessage, RequestId } from "../../types/index.js";
-import { HttpStatusError, HttpTransportError } from "./errors.js";
+import { HttpStatusError, HttpTransportError, MAX_RESPONSE_BYTES, ResponseTooLargeError } from "./errors.js";
 import { SseParser } from "./sse.js";
 
 /** How one POST ended: its response was delivered, or it dropped without one (maybe retryable). */
@@ -31,6 +31,8 @@ export interface AnswerContext {
   readonly cancelled: () => boolean;
   readonly deliver: (message: JSONRPCMessage, info: MessageInfo) => void;
   readonly warn: (error: Error) => void;
+  /** The most a JSON body or one SSE event may hold (default `MAX_RESPONSE_BYTES`). */
+  readonly maxBytes?: number;
 }
 
 /** A chunk reader over an answer's body. */
@@ -48,8 +50,11 @@ export interface Received {
   readonly status: number;
   /** A header's value, repeats combined as `Headers.get` combines them; `null` when absent. */
   header(name: string): string | null;
-  /** The body as text (UTF-8, a BOM dropped, bad bytes replaced). */
-  text(): Promise<string>;
+  /**
+   * The body as text (UTF-8, a BOM dropped, bad bytes replaced); rejects with
+   * `ResponseTooLargeError`, the body abandoned, past `maxBytes`.
+   */
+  text(maxBytes?: number): Promise<string>;
   /** The body chunk by chunk; `undefined` when there is none. */
   reader(): BodyReader | undefined;
   /** Drops the body unread. */
@@ -76,7 +81,7 @@ export class FetchReceived implements Received {
   }
 
   /** `Response.text()`'s result and failures, read with a reader loop (cheaper in Node 20). */
-  async text(): Promise<string> {
+  async text(maxBytes = MAX_RESPONSE_BYTES): Promise<string> {
     const reader = this.#response.body?.getReader();
     if (!reader) return "";
     const chunks: Uint8Array[] = [];
@@ -86,6 +91,10 @@ export class FetchReceived implements Received {
       if (done) break;
       chunks.push(value);
       length += value.byteLength;
+      if (length > maxBytes) {
+        await reader.cancel().catch(() => {});
+        throw tooLarge(maxBytes);
+      }
     }
     if (chunks.length === 1) return utf8.decode(chunks[0]);
     const bytes = new Uint8Array(length);
@@ -106,6 +115,11 @@ export class FetchReceived implements Received {
   }
 }
 
+/** The error for a body past `maxBytes`. */
+export function tooLarge(maxBytes: number): ResponseTooLargeError {
+  return new ResponseTooLargeError(`the response is larger than ${maxBytes} bytes`);
+}
+
 /** An error's message, for local error texts. */
 export function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -115,9 +129,9 @@ function essence(contentType: string | null): string {
   return (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
 }
 
-async function errorBody(response: Received): Promise<ErrorObject | undefined> {
+async function errorBody(response: Received, maxBytes: number | undefined): Promise<ErrorObject | undefined> {
   try {
-    const body: unknown = JSON.parse(await response.text());
+    const body: unknown = JSON.parse(await response.text(maxBytes));
     return isJSONRPCErrorResponse(body) ? (body.error as ErrorObject) : undefined;
   } catch {
     return undefined;
@@ -149,7 +163,7 @@ export async function readAnswer(response: Received, ctx: AnswerContext): Promis
   const challenge = response.header("www-authenticate") ?? undefined;
   const type = essence(response.header("content-type"));
   if (status === 401 || status === 403 || (type !== "application/json" && status >= 400)) {
-    const error = type === "application/json" ? await errorBody(response) : undefined;
+    const error = type === "application/json" ? await errorBody(response, ctx.maxBytes) : undefined;
     if (type !== "application/json") await response.discard();
     const detail = error ? `: ${error.message}` : "";
     const nonce = response.header("dpop-nonce") ?? undefined;
@@ -162,8 +176,10 @@ export async function readAnswer(response: Received, ctx: AnswerContext): Promis
   }
   let text: string;
   try {
-    text = await response.text();
+    text = await response.text(ctx.maxBytes);
   } catch (error) {
+    if (error instanceof ResponseTooLargeError)
+      throw new ResponseTooLargeError(`${method}: ${error.message}`);
     return cancelled() ? ANSWERED : dropped(`the response body broke off (${describe(error)})`);
   }
   let body: unknown;
@@ -206,7 +222,7 @@ async function readStream(
         new HttpTransportError("Ignored an SSE event that is neither a notification nor our response"),
       );
     }
-  });
+  }, ctx.maxBytes);
   try {
     while (!answered) {
       const { done, value } = await reader.read();
@@ -215,6 +231,10 @@ async function readStream(
     }
   } catch (error) {
     if (ctx.cancelled()) return ANSWERED;
+    if (error instanceof ResponseTooLargeError) {
+      await reader.cancel().catch(() => {});
+      throw new ResponseTooLargeError(`${ctx.method}: ${error.message}`);
+    }
     if (!answered) return dropped(`the event stream broke off before the response (${describe(error)})`);
   }
   // The response ends the exchange; anything after it on the stream is not ours to read.

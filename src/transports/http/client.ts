@@ -43,6 +43,11 @@ export interface StreamableHttpClientOptions {
   authProvider?: AuthProviderOption;
   /** The `x-mcp-header` declarations of a tool, to mirror its arguments into `Mcp-Param-*`. */
   paramHeaders?: (toolName: string) => readonly ParamHeader[] | undefined;
+  /**
+   * The most one answer may hold: a JSON body, or one SSE event (default 32 MiB, as stdio bounds
+   * a line). Past it the request fails with `ResponseTooLargeError` instead of buffering on.
+   */
+  maxResponseBytes?: number;
 }
 
 /**
@@ -107,6 +112,10 @@ export class StreamableHttpClientTransport implements Transport {
 
   constructor(url: URL | string, options: StreamableHttpClientOptions = {}) {
     this.url = new URL(url);
+    const max = options.maxResponseBytes;
+    if (max !== undefined && !(Number.isInteger(max) && max > 0)) {
+      throw new RangeError(`maxResponseBytes must be a positive integer, got ${max}`);
+    }
     this.#options = options;
     this.paramHeaders = options.paramHeaders;
     this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
@@ -359,6 +368,7 @@ export class StreamableHttpClientTransport implements Transport {
       cancelled: cancellation.cancelled,
       deliver: (answer, info) => this.onmessage?.(answer, info),
       warn: (error) => this.onerror?.(error),
+      maxBytes: this.#options.maxResponseBytes,
     });
   }
 }

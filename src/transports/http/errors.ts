@@ -14,6 +14,18 @@ import type { ErrorObject } from "../../types/index.js";
  */
 export class HttpTransportError extends RoundtripError {}
 
+/** The default bound on one response body or one SSE event a client reads (as stdio bounds a line). */
+export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+
+/**
+ * The server sent more than the client reads in one answer (`maxResponseBytes`): the exchange is
+ * abandoned rather than buffered without end.
+ *
+ * @example
+ * catch (e) { if (e instanceof ResponseTooLargeError) console.error("the server's answer is too large"); }
+ */
+export class ResponseTooLargeError extends HttpTransportError {}
+
 /**
  * The server answered with an HTTP error status and no usable JSON-RPC error (or with 401/403,
  * which are always reported this way so auth layers can see the status and challenge).

@@ -9,7 +9,7 @@ import type { MessageInfo, Transport } from "../../shared/transport.js";
 import { isJSONRPCErrorResponse, isJSONRPCResultResponse } from "../../types/core.js";
 import type { JSONRPCMessage, RequestId } from "../../types/index.js";
 import { isRecord } from "../../types/record.js";
-import { describe } from "./answer.js";
+import { describe, FetchReceived } from "./answer.js";
 import { credentialsFrom, reauthorized } from "./auth.js";
 import type { StreamableHttpClientOptions } from "./client.js";
 import { HttpStatusError, HttpTransportError } from "./errors.js";
@@ -204,7 +204,7 @@ export class LegacyHttpClientTransport implements Transport {
   /** The response to `id` in a JSON or SSE answer, other messages delivered as they come. */
   async #answerTo(response: Response, id: string, signal: AbortSignal): Promise<unknown> {
     if (essence(response.headers.get("content-type")) !== "text/event-stream") {
-      const text = await response.text().catch(() => "");
+      const text = await new FetchReceived(response).text(this.#options.maxResponseBytes).catch(() => "");
       try {
         return JSON.parse(text);
       } catch {
@@ -255,7 +255,10 @@ export class LegacyHttpClientTransport implements Transport {
       }
       return;
     }
-    const text = type === "application/json" ? await response.text().catch(() => "") : "";
+    const text =
+      type === "application/json"
+        ? await new FetchReceived(response).text(this.#options.maxResponseBytes).catch(() => "")
+        : "";
     if (type !== "application/json") await response.body?.cancel().catch(() => {});
     let body: unknown;
     try {
@@ -319,7 +322,7 @@ export class LegacyHttpClientTransport implements Transport {
       } catch {
         this.onerror?.(new HttpTransportError("Ignored an SSE event that is not JSON"));
       }
-    });
+    }, this.#options.maxResponseBytes);
     try {
       while (!done() && !signal.aborted) {
         const { done: ended, value } = await reader.read();

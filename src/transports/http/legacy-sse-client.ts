@@ -25,6 +25,8 @@ export interface SseClientOptions {
   authProvider?: AuthProviderOption;
   /** How long the stream may take to name its POST endpoint (default 10 s). */
   endpointTimeoutMs?: number;
+  /** The most one SSE event may hold (default 32 MiB); past it the stream is closed. */
+  maxResponseBytes?: number;
 }
 
 const DEFAULT_ENDPOINT_TIMEOUT_MS = 10_000;
@@ -96,7 +98,7 @@ export class SseClientTransport implements Transport {
         } else if (event.event === "message") {
           this.#deliver(event.data);
         }
-      });
+      }, this.#options.maxResponseBytes);
       void this.#read(reader, parser, (error) => {
         clearTimeout(timer);
         reject(error);

@@ -6,7 +6,8 @@
 import type { IncomingMessage } from "node:http";
 import type { Readable, Transform } from "node:stream";
 import type * as Zlib from "node:zlib";
-import type { BodyReader, Received } from "./answer.js";
+import { type BodyReader, type Received, tooLarge } from "./answer.js";
+import { MAX_RESPONSE_BYTES } from "./errors.js";
 
 /** The `node:` modules a response needs (passed in: this file has no static `node:` imports). */
 export interface DecodeModules {
@@ -112,7 +113,7 @@ export class NodeReceived implements Received {
     return this.#headers.get(name.toLowerCase()) ?? null;
   }
 
-  text(): Promise<string> {
+  text(maxBytes = MAX_RESPONSE_BYTES): Promise<string> {
     const body = this.#body;
     if (!body) return Promise.resolve("");
     return new Promise((resolve, reject) => {
@@ -123,6 +124,10 @@ export class NodeReceived implements Received {
       body.on("data", (chunk: Buffer) => {
         chunks.push(chunk);
         length += chunk.length;
+        if (length > maxBytes) {
+          reject(tooLarge(maxBytes));
+          body.destroy();
+        }
       });
       body.once("end", () => {
         resolve(utf8.decode(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, length)));

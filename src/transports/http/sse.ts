@@ -4,6 +4,7 @@
  */
 
 import { serializeMessage } from "./body.js";
+import { MAX_RESPONSE_BYTES, ResponseTooLargeError } from "./errors.js";
 
 const encoder = new TextEncoder();
 
@@ -124,7 +125,10 @@ export interface SseMessageEvent {
  */
 export class SseParser {
   readonly #onEvent: (event: SseMessageEvent) => void;
+  readonly #maxEventBytes: number;
   readonly #decoder = new TextDecoder();
+  /** Bytes pushed since the last blank line: what the event being read has cost so far. */
+  #eventBytes = 0;
   #buffer = "";
   #skipLeadingLf = false;
   #data: string[] = [];
@@ -132,8 +136,10 @@ export class SseParser {
   #id: string | undefined;
   #retryMs: number | undefined;
 
-  constructor(onEvent: (event: SseMessageEvent) => void) {
+  /** `maxEventBytes` bounds one event with its field lines (default 32 MiB); past it, `push` throws. */
+  constructor(onEvent: (event: SseMessageEvent) => void, maxEventBytes = MAX_RESPONSE_BYTES) {
     this.#onEvent = onEvent;
+    this.#maxEventBytes = maxEventBytes;
   }
 
   /** The last event ID the stream set (WHATWG: it persists across events), for `Last-Event-ID`. */
@@ -148,6 +154,7 @@ export class SseParser {
 
   /** Feeds a chunk (bytes or text). */
   push(chunk: Uint8Array | string): void {
+    this.#eventBytes += typeof chunk === "string" ? chunk.length : chunk.byteLength;
     let text = typeof chunk === "string" ? chunk : this.#decoder.decode(chunk, { stream: true });
     if (text === "") return;
     if (this.#skipLeadingLf && text.startsWith("\n")) text = text.slice(1);
@@ -165,10 +172,15 @@ export class SseParser {
       this.#buffer = this.#buffer.slice(next);
       this.#line(line);
     }
+    if (this.#eventBytes > this.#maxEventBytes) {
+      throw new ResponseTooLargeError(`an SSE event is larger than ${this.#maxEventBytes} bytes`);
+    }
   }
 
   #line(line: string): void {
     if (line === "") {
+      // What is still buffered belongs to the next event.
+      this.#eventBytes = this.#buffer.length;
       const data = this.#data.join("\n");
       // An event whose data buffer is empty is not dispatched.
       if (data !== "" || this.#data.length > 1) {

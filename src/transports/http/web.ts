@@ -17,7 +17,7 @@ export type {
 } from "./auth.js";
 export { DEFAULT_MAX_BODY_BYTES } from "./body.js";
 export { type StreamableHttpClientOptions, StreamableHttpClientTransport } from "./client.js";
-export { HttpStatusError, HttpTransportError } from "./errors.js";
+export { HttpStatusError, HttpTransportError, ResponseTooLargeError } from "./errors.js";
 export type { ResponseMode } from "./exchange.js";
 export type { AuthOptions, OriginGuardOptions } from "./guards.js";
 export { createHttpHandler, type FetchHandler, type HttpHandlerOptions } from "./handler.js";
