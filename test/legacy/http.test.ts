@@ -16,7 +16,8 @@ afterEach(async () => {
 });
 
 async function start(options: ServeHttpOptions = {}) {
-  handle = await serveHttp(buildDualEraServer(), { port: 0, keepAliveMs: 0, ...options });
+  // Some tests leave sessions busy on purpose: close without waiting for them.
+  handle = await serveHttp(buildDualEraServer(), { port: 0, keepAliveMs: 0, drainTimeoutMs: 0, ...options });
   return handle.url.toString();
 }
 

@@ -127,6 +127,11 @@ export class MCPServer implements Dispatcher {
     return this.server.version;
   }
 
+  /** Ends every listen stream gracefully (`serveHttp`'s `close()` does it before draining). */
+  closeSubscriptions(): void {
+    this.server.closeSubscriptions();
+  }
+
   /** The 2025-era face (`initialize` sessions, the back-channel) transports use; see `Server.legacy`. */
   get legacy(): LegacyService | undefined {
     return this.server.legacy;

@@ -106,7 +106,15 @@ export interface ServeHttpOptions extends HttpHandlerOptions {
   port?: number;
   /** The MCP endpoint path (default `/mcp`); any other path gets 404. */
   path?: string;
+  /**
+   * How long `close()` lets requests in flight finish before it drops their connections (default
+   * 5 s, as `serveStdio`). 0 drops them at once.
+   */
+  drainTimeoutMs?: number;
 }
+
+/** Default time `close()` gives requests in flight (5 s). */
+export const DEFAULT_HTTP_DRAIN_TIMEOUT_MS = 5_000;
 
 /**
  * A running HTTP endpoint.
@@ -120,7 +128,11 @@ export interface HttpServerHandle {
   readonly url: URL;
   /** The underlying `node:http` server. */
   readonly server: Server;
-  /** Stops listening and drops every open connection (open streams cancel their requests). */
+  /**
+   * Shuts the endpoint down gracefully: stops accepting connections, ends the server's listen
+   * streams with their result, lets requests in flight finish for up to `drainTimeoutMs`, then
+   * drops what is left (their streams close, which cancels them).
+   */
   close(): Promise<void>;
 }
 
@@ -136,12 +148,19 @@ export async function serveHttp(
   dispatcher: Dispatcher,
   options: ServeHttpOptions = {},
 ): Promise<HttpServerHandle> {
-  const { host = "127.0.0.1", port = 0, path = "/mcp", ...handlerOptions } = options;
+  const { host = "127.0.0.1", port = 0, path = "/mcp", drainTimeoutMs, ...handlerOptions } = options;
+  const drainMs = drainTimeoutMs ?? DEFAULT_HTTP_DRAIN_TIMEOUT_MS;
+  if (!(Number.isFinite(drainMs) && drainMs >= 0)) {
+    throw new RangeError(`drainTimeoutMs must be a non-negative number of milliseconds, got ${drainMs}`);
+  }
   const localhostOnly = handlerOptions.localhostOnly ?? isLoopbackHostname(host);
   const listener = toNodeListener(createHttpHandler(dispatcher, { ...handlerOptions, localhostOnly }));
   const resource = handlerOptions.protectedResource;
   const metadataPath = resource && resourceMetadataUrl(resource.resource).pathname;
+  const inFlight = new InFlight();
   const server = createServer((req, res) => {
+    // Requests are POSTs; GETs are 2025 and HTTP+SSE streams that only end when dropped.
+    if (req.method === "POST") inFlight.track(res);
     const pathname = (req.url ?? "/").split("?")[0];
     if (pathname === path) return listener(req, res);
     if (resource && pathname === metadataPath) {
@@ -165,10 +184,42 @@ export async function serveHttp(
   return {
     url: new URL(`http://${hostname}:${address.port}${path}`),
     server,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    close: async () => {
+      const closed = new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      }),
+      });
+      server.closeIdleConnections();
+      // Listen streams never end on their own: they get their closing result now.
+      (dispatcher as Dispatcher & { closeSubscriptions?: () => void }).closeSubscriptions?.();
+      await inFlight.drained(drainMs);
+      server.closeAllConnections();
+      await closed;
+    },
   };
+}
+
+/** The POSTs still being answered, to wait for at shutdown. */
+class InFlight {
+  #open = 0;
+  #idle: (() => void) | undefined;
+
+  track(res: ServerResponse): void {
+    this.#open++;
+    res.once("close", () => {
+      this.#open--;
+      if (this.#open === 0) this.#idle?.();
+    });
+  }
+
+  /** Resolves once nothing is open, or after `timeoutMs`. */
+  drained(timeoutMs: number): Promise<void> {
+    if (this.#open === 0 || timeoutMs === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      this.#idle = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
 }

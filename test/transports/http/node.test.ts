@@ -104,14 +104,16 @@ describe("serveHttp", () => {
     }
   });
 
-  it("close() drops open streams, which cancels their requests", async () => {
-    const endpoint = await startServer();
+  it("close() drops the streams still open after drainTimeoutMs, which cancels their requests", async () => {
+    const endpoint = await startServer({ drainTimeoutMs: 100 });
     const body = rpc("tools/call", { name: "slow" });
     body.params._meta = { ...body.params._meta, progressToken: 1 } as never;
     const res = await post(endpoint.url, body);
     await endpoint.probe.started;
     const reading = res.text().catch((error: unknown) => error);
+    const started = performance.now();
     await endpoint.close();
+    expect(performance.now() - started).toBeGreaterThanOrEqual(90);
     await endpoint.probe.aborted;
     await reading;
   });
