@@ -2,13 +2,9 @@ import { ErrorCode, McpError } from "../types/core.js";
 import type { ErrorObject } from "../types/index.js";
 import type { Logger } from "./context.js";
 
-const RESERVED_HIGH = -32020;
-const RESERVED_LOW = -32099;
-const DEFINED_RESERVED: ReadonlySet<number> = new Set([
-  ErrorCode.HeaderMismatch,
-  ErrorCode.MissingRequiredClientCapability,
-  ErrorCode.UnsupportedProtocolVersion,
-]);
+/** -32020 to -32022 are the spec's defined codes of its reserved -32020..-32099 range; the rest are not. */
+const FIRST_UNDEFINED_RESERVED = -32023;
+const LAST_RESERVED = -32099;
 
 /**
  * What a handler's failure becomes on the 2026-07-28 wire: an `McpError` keeps its code and data,
@@ -31,9 +27,9 @@ export function toWireError(where: string, error: unknown, logger: Logger): Erro
         message: "URL elicitation must be returned as an input_required result on protocol 2026-07-28",
       };
     }
-    if (error.code <= RESERVED_HIGH && error.code >= RESERVED_LOW && !DEFINED_RESERVED.has(error.code)) {
-      // -32020 to -32099 belong to the spec: an undefined one must not be emitted (a code meant
-      // for the application belongs outside -32768 to -32000).
+    if (error.code <= FIRST_UNDEFINED_RESERVED && error.code >= LAST_RESERVED) {
+      // An undefined code of the spec's range must not be emitted (application codes belong
+      // outside -32768 to -32000).
       logger.warn(`${where}: error code ${error.code} is reserved by the MCP spec; sent as -32603`);
       return new McpError(ErrorCode.InternalError, error.message, error.data).toErrorObject();
     }

@@ -68,11 +68,11 @@ export type ResourceHandler = (
   uri: string,
 ) => Awaitable<ResourceReturn | InputRequiredResult>;
 
+// The name is sealed into every requestState as its audience, so that another service sharing the
+// key cannot replay this server's state: an empty one would make that claim meaningless.
 const UNNAMED_AUDIENCE_ERROR =
   "An MCPServer with an explicit requestStateSecurity policy needs a real name or an explicit " +
-  "RequestStateSecurity({ audience }). The name is sealed into every requestState as its audience, so " +
-  "that another service sharing the key cannot replay this server's state; an empty name would make " +
-  "that claim meaningless.";
+  "RequestStateSecurity({ audience }): the name is the audience sealed into its requestState";
 
 /**
  * The high-level server: tools, prompts, resources and templates that can ask the user mid-call,
@@ -180,13 +180,16 @@ export class MCPServer implements Dispatcher {
     if (config.task !== undefined) this.#enableTasks(name);
     this.server.notifyToolsListChanged();
     if (!this.server.hasHandler("tools/call")) {
-      this.server.setRequestHandler("tools/list", () => ({ tools: this.#tools.list() }));
+      this.server.setRequestHandler("tools/list", (ctx) => this.#tools.list(ctx));
       this.server.setRequestHandler("tools/call", (ctx, params) => this.#callTool(ctx, params as never));
     }
     return definition;
   }
 
   #callTool(ctx: ServerRequestContext, params: CallToolRequestParams): Promise<unknown> {
+    if (!this.#tools.shows(params.name, ctx)) {
+      return Promise.reject(new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`));
+    }
     const support = this.#tasks ? this.#tools.taskSupport(params.name) : undefined;
     if (support === undefined || this.#tasks === undefined)
       return this.#tools.call(params, this.#context(ctx));
@@ -222,10 +225,14 @@ export class MCPServer implements Dispatcher {
     );
     this.server.notifyPromptsListChanged();
     if (!this.server.hasHandler("prompts/get")) {
-      this.server.setRequestHandler("prompts/list", () => ({ prompts: this.#prompts.list() }));
-      this.server.setRequestHandler("prompts/get", (ctx, params) =>
-        this.#prompts.get(params as never, this.#context(ctx)),
-      );
+      this.server.setRequestHandler("prompts/list", (ctx) => this.#prompts.list(ctx));
+      this.server.setRequestHandler("prompts/get", (ctx, params) => {
+        const { name } = params as { name: string };
+        if (!this.#prompts.shows(name, ctx)) {
+          throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
+        }
+        return this.#prompts.get(params as never, this.#context(ctx));
+      });
     }
     if (config.complete) this.#enableCompletion();
     return definition;

@@ -8,8 +8,10 @@ import type {
   PromptArgument,
   PromptMessage,
 } from "../../types/index.js";
+import type { ServerRequestContext } from "../context.js";
 import type { Context } from "./context.js";
 import { type CompiledSchema, compileObjectSchema, type SchemaLike } from "./schema.js";
+import { allows, listFor, type Visibility } from "./visibility.js";
 
 /** Completes one argument value: the partial value and the other arguments already filled. */
 export type ArgumentCompleter = (
@@ -27,6 +29,8 @@ export interface PromptConfig {
   _meta?: Record<string, unknown>;
   /** Completion for argument values, by argument name. */
   complete?: Record<string, ArgumentCompleter>;
+  /** Who may see and get the prompt (default: everyone); see `Visibility`. */
+  visible?: Visibility;
 }
 
 /** What a prompt handler may return. */
@@ -36,6 +40,7 @@ export type PromptRunner = (args: Record<string, string>, ctx: Context) => Promi
 
 interface RegisteredPrompt {
   readonly definition: Prompt;
+  readonly visible: Visibility | undefined;
   readonly args: CompiledSchema<Record<string, string>> | undefined;
   readonly run: PromptRunner;
   readonly complete: Record<string, ArgumentCompleter>;
@@ -96,12 +101,25 @@ export class PromptRegistry {
     if (args) definition.arguments = describeArguments(args.jsonSchema);
     if (config.icons !== undefined) definition.icons = config.icons;
     if (config._meta !== undefined) definition._meta = config._meta;
-    this.#prompts.set(name, { definition, args, run, complete: config.complete ?? {} });
+    this.#prompts.set(name, {
+      definition,
+      args,
+      run,
+      complete: config.complete ?? {},
+      visible: config.visible,
+    });
     return definition;
   }
 
-  list(): Prompt[] {
-    return [...this.#prompts.values()].map((prompt) => prompt.definition);
+  /** `prompts/list` for the caller of `ctx`. */
+  list(ctx: ServerRequestContext): { prompts: Prompt[]; cacheScope?: "private" } {
+    return listFor("prompts", this.#prompts.values(), (prompt) => `prompt ${prompt.name}`, ctx);
+  }
+
+  /** Whether the caller of `ctx` may see the prompt `name` (false when there is none). */
+  shows(name: string, ctx: ServerRequestContext): boolean {
+    const prompt = this.#prompts.get(name);
+    return prompt !== undefined && allows(prompt.visible, `prompt ${name}`, ctx);
   }
 
   /** Forgets a prompt; false when there was none by that name. */

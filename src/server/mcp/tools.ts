@@ -7,7 +7,7 @@ import type {
   Tool,
   ToolAnnotations,
 } from "../../types/index.js";
-import type { Logger } from "../context.js";
+import type { Logger, ServerRequestContext } from "../context.js";
 import type { TaskSupport } from "../tasks/runner.js";
 import type { Context } from "./context.js";
 import {
@@ -18,6 +18,7 @@ import {
   toolErrorResult,
 } from "./results.js";
 import { type CompiledSchema, compileObjectSchema, compileSchema, type SchemaLike } from "./schema.js";
+import { allows, listFor, type Visibility } from "./visibility.js";
 
 /** How a tool describes itself. */
 export interface ToolConfig<Input extends SchemaLike | undefined = SchemaLike | undefined> {
@@ -37,6 +38,8 @@ export interface ToolConfig<Input extends SchemaLike | undefined = SchemaLike | 
    * never a task.
    */
   task?: TaskSupport;
+  /** Who may see and call the tool (default: everyone); see `Visibility`. */
+  visible?: Visibility;
 }
 
 /** Runs one call of a registered tool with validated arguments. */
@@ -44,6 +47,7 @@ export type ToolRunner = (args: Record<string, unknown>, ctx: Context) => Promis
 
 interface RegisteredTool {
   readonly definition: Tool;
+  readonly visible: Visibility | undefined;
   readonly input: CompiledSchema<Record<string, unknown>>;
   readonly output: CompiledSchema | undefined;
   readonly run: ToolRunner;
@@ -88,12 +92,19 @@ export class ToolRegistry {
     if (config.annotations !== undefined) definition.annotations = config.annotations;
     if (config.icons !== undefined) definition.icons = config.icons;
     if (config._meta !== undefined) definition._meta = config._meta;
-    this.#tools.set(name, { definition, input, output, run, task: config.task });
+    this.#tools.set(name, { definition, input, output, run, task: config.task, visible: config.visible });
     return definition;
   }
 
-  list(): Tool[] {
-    return [...this.#tools.values()].map((tool) => tool.definition);
+  /** `tools/list` for the caller of `ctx`. */
+  list(ctx: ServerRequestContext): { tools: Tool[]; cacheScope?: "private" } {
+    return listFor("tools", this.#tools.values(), (tool) => `tool ${tool.name}`, ctx);
+  }
+
+  /** Whether the caller of `ctx` may see the tool `name` (false when there is none). */
+  shows(name: string, ctx: ServerRequestContext): boolean {
+    const tool = this.#tools.get(name);
+    return tool !== undefined && allows(tool.visible, `tool ${name}`, ctx);
   }
 
   /** Forgets a tool; false when there was none by that name. */

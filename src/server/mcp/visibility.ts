@@ -1,0 +1,46 @@
+/**
+ * Per-caller lists: a tool or prompt shown only to some callers (an admin tool, a tenant's own
+ * prompt). The spec lets lists vary with the authorization on the request; a hidden entry is also
+ * refused exactly as one that does not exist, so its name is never confirmed.
+ */
+import type { ServerRequestContext } from "../context.js";
+
+/**
+ * Whether the caller of this request may see and use an entry. `false`, or a throw (deny on
+ * error), hides it.
+ *
+ * @example
+ * const adminsOnly: Visibility = (ctx) => ctx.authInfo?.scopes.includes("admin") === true;
+ */
+export type Visibility = (ctx: ServerRequestContext) => boolean;
+
+/** Whether `visible` shows the entry `name` to the caller of `ctx` (no rule: everyone). */
+export function allows(visible: Visibility | undefined, name: string, ctx: ServerRequestContext): boolean {
+  if (visible === undefined) return true;
+  try {
+    return visible(ctx) === true;
+  } catch (error) {
+    ctx.logger.warn(
+      `${name}: visible() failed, so it is hidden: ${error instanceof Error ? error.message : error}`,
+    );
+    return false;
+  }
+}
+
+/** The entries the caller may see; a list that depends on the caller is cached for that caller only. */
+export function listFor<T, K extends string>(
+  key: K,
+  entries: Iterable<{ definition: T; visible?: Visibility }>,
+  name: (entry: T) => string,
+  ctx: ServerRequestContext,
+): Record<K, T[]> & { cacheScope?: "private" } {
+  const shown: T[] = [];
+  let varies = false;
+  for (const entry of entries) {
+    if (entry.visible) varies = true;
+    if (allows(entry.visible, name(entry.definition), ctx)) shown.push(entry.definition);
+  }
+  const result = { [key]: shown } as Record<K, T[]> & { cacheScope?: "private" };
+  if (varies) result.cacheScope = "private";
+  return result;
+}

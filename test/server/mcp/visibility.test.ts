@@ -1,0 +1,125 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { Client } from "../../../src/client/client.js";
+import { MCPServer } from "../../../src/server/mcp/mcp-server.js";
+import type { AuthInfo } from "../../../src/shared/dispatch.js";
+import { serveHttp } from "../../../src/transports/http/node.js";
+import { errorOf, recordingLogger, request, resultOf } from "../../helpers.js";
+
+const admin: AuthInfo = { token: "t-admin", clientId: "app", scopes: ["admin"], subject: "ada" };
+const member: AuthInfo = { token: "t-member", clientId: "app", scopes: [], subject: "bob" };
+const isAdmin = (ctx: { authInfo?: AuthInfo }) => ctx.authInfo?.scopes.includes("admin") === true;
+
+function tenantServer(options: ConstructorParameters<typeof MCPServer>[1] = {}) {
+  const logger = recordingLogger();
+  const mcp = new MCPServer("tenant", { logger, ...options });
+  mcp.tool("search", { description: "for everyone" }, () => "found");
+  mcp.tool("purge", { description: "admins only", visible: isAdmin }, () => "purged");
+  mcp.tool(
+    "flaky",
+    {
+      visible: () => {
+        throw new Error("directory down");
+      },
+    },
+    () => "never",
+  );
+  mcp.prompt("welcome", {}, () => "hi");
+  mcp.prompt("audit", { visible: isAdmin }, () => "audit trail");
+  return { mcp, logger };
+}
+
+const names = (result: Record<string, unknown>, key: "tools" | "prompts") =>
+  (result[key] as { name: string }[]).map((entry) => entry.name);
+
+describe("visible: per-caller tools and prompts", () => {
+  it("lists only what the caller may see, and marks such lists private", async () => {
+    const { mcp } = tenantServer({ cacheHints: { "tools/list": { ttlMs: 60_000, cacheScope: "public" } } });
+    const forAdmin = resultOf(await mcp.dispatch(request("tools/list"), { authInfo: admin }));
+    const forMember = resultOf(await mcp.dispatch(request("tools/list"), { authInfo: member }));
+    const anonymous = resultOf(await mcp.dispatch(request("tools/list")));
+    expect(names(forAdmin, "tools")).toEqual(["search", "purge"]);
+    expect(names(forMember, "tools")).toEqual(["search"]);
+    expect(names(anonymous, "tools")).toEqual(["search"]);
+    // Configured public, but a list that depends on the caller must never be shared.
+    expect([forMember.cacheScope, forMember.ttlMs]).toEqual(["private", 60_000]);
+    const prompts = resultOf(await mcp.dispatch(request("prompts/list"), { authInfo: member }));
+    expect(names(prompts, "prompts")).toEqual(["welcome"]);
+    expect(prompts.cacheScope).toBe("private");
+  });
+
+  it("refuses a hidden tool or prompt exactly as one that does not exist", async () => {
+    const { mcp } = tenantServer();
+    const hidden = errorOf(
+      await mcp.dispatch(request("tools/call", { name: "purge" }), { authInfo: member }),
+    );
+    const missing = errorOf(
+      await mcp.dispatch(request("tools/call", { name: "purgx" }), { authInfo: member }),
+    );
+    expect(hidden).toEqual({ code: -32602, message: "Unknown tool: purge" });
+    expect(missing).toEqual({ code: -32602, message: "Unknown tool: purgx" });
+    const prompt = errorOf(
+      await mcp.dispatch(request("prompts/get", { name: "audit" }), { authInfo: member }),
+    );
+    expect(prompt).toEqual({ code: -32602, message: "Unknown prompt: audit" });
+    const allowed = resultOf(
+      await mcp.dispatch(request("tools/call", { name: "purge" }), { authInfo: admin }),
+    );
+    expect(allowed.content).toEqual([{ type: "text", text: "purged" }]);
+  });
+
+  it("hides an entry whose rule throws (deny on error), and says why in the log", async () => {
+    const { mcp, logger } = tenantServer();
+    const listed = resultOf(await mcp.dispatch(request("tools/list"), { authInfo: admin }));
+    expect(names(listed, "tools")).not.toContain("flaky");
+    expect(errorOf(await mcp.dispatch(request("tools/call", { name: "flaky" }))).code).toBe(-32602);
+    expect(
+      logger.lines.some(
+        (line) => line.includes("tool flaky: visible() failed") && line.includes("directory down"),
+      ),
+    ).toBe(true);
+  });
+
+  it("leaves lists as configured when no entry has a rule; a removed rule goes with its tool", async () => {
+    const mcp = new MCPServer("open", {
+      logger: recordingLogger(),
+      cacheHints: { "tools/list": { ttlMs: 5_000, cacheScope: "public" } },
+    });
+    mcp.tool("a", { visible: () => false }, () => "a");
+    mcp.tool("b", {}, () => "b");
+    mcp.removeTool("a");
+    const listed = resultOf(await mcp.dispatch(request("tools/list"), { authInfo: member }));
+    expect(names(listed, "tools")).toEqual(["b"]);
+    expect(listed.cacheScope).toBe("public");
+  });
+});
+
+describe("visible over HTTP, with verified tokens", () => {
+  const closers: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    while (closers.length > 0) await closers.pop()?.();
+  });
+
+  it("two users of one endpoint see different tools, and the client caches each list privately", async () => {
+    const { mcp } = tenantServer();
+    const tokens: Record<string, AuthInfo> = { "t-admin": admin, "t-member": member };
+    const handle = await serveHttp(mcp, {
+      verifyToken: (req) => tokens[req.headers.get("authorization")?.replace(/^Bearer /, "") ?? ""],
+      requireAuth: true,
+    });
+    closers.push(handle.close);
+    const as = async (token: string) => {
+      const client = await Client.connect(handle.url, { http: { authProvider: () => token } });
+      closers.push(() => client.close());
+      return client;
+    };
+    const ada = await as("t-admin");
+    const bob = await as("t-member");
+    expect((await ada.listTools()).tools.map((tool) => tool.name)).toEqual(["search", "purge"]);
+    expect((await bob.listTools()).tools.map((tool) => tool.name)).toEqual(["search"]);
+    await expect(bob.callTool("purge")).rejects.toMatchObject({
+      code: -32602,
+      message: "Unknown tool: purge",
+    });
+    expect((await ada.callTool("purge")).content).toEqual([{ type: "text", text: "purged" }]);
+  });
+});
