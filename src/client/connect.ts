@@ -1,5 +1,5 @@
 /** Opening a client: the transport, the session with its declared capabilities, and the era. */
-import { RequestAbortedError } from "../shared/errors.js";
+import { ConnectionClosedError, RequestAbortedError } from "../shared/errors.js";
 import type { Transport } from "../shared/transport.js";
 import { HttpStatusError } from "../transports/http/errors.js";
 import { TASKS_EXTENSION } from "../types/core.js";
@@ -60,6 +60,10 @@ export async function openSession(
   try {
     return await openOn(await openTransport(target, options.http), target, mode, options, eraKey);
   } catch (error) {
+    if (mode === "auto" && diedOnProbe(target, error) && !options.signal?.aborted) {
+      // Some 2025 stdio servers exit on any request before initialize: a new process, handshake first.
+      return openOn(await openTransport(target, options.http), target, "legacy", options, eraKey);
+    }
     if (!legacySseEvidence(target, error) || options.signal?.aborted) throw error;
     // Neither the 2026-07-28 wire nor a 2025 initialize POST: perhaps an HTTP+SSE (2024-11-05)
     // server, which takes its messages elsewhere and answers on a GET stream.
@@ -81,6 +85,11 @@ async function openSse(
   const { SseClientTransport } = await import("../transports/http/legacy-sse-client.js");
   const transport = new SseClientTransport(target as string | URL, options.http);
   return openOn(transport, target, "legacy", options, eraKey, "sse");
+}
+
+/** A spawned stdio server whose process went away while the era was being settled. */
+function diedOnProbe(target: ClientTarget, error: unknown): boolean {
+  return typeof target === "object" && "command" in target && error instanceof ConnectionClosedError;
 }
 
 /**
