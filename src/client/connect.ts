@@ -119,6 +119,7 @@ async function openOn(
     logLevel: options.logLevel,
     timeoutMs: options.timeoutMs,
     onLog: options.onLog,
+    requestMeta: options.requestMeta,
   });
   // Aborting (e.g. Ctrl-C in a CLI) closes the session, which fails whatever is in flight.
   const abort = () => void session.close().catch(() => {});

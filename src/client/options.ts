@@ -15,6 +15,7 @@ import type { InputRequiredRound, StateOnlyBackoff } from "./driver.js";
 import type { ClientMode } from "./negotiation.js";
 import { checkMode } from "./negotiation.js";
 import type { CallOptions } from "./session.js";
+import type { ClientSessionOptions } from "./session-options.js";
 
 /**
  * A round of the automatic loop, as reported to `onRound`.
@@ -82,6 +83,11 @@ export interface ClientOptions extends ClientCallbacks {
   timeoutMs?: number;
   /** Log messages of requests that set no `onLog` of their own. */
   onLog?: (params: LoggingMessageNotificationParams) => void;
+  /**
+   * Extra `_meta` keys for every request, computed as it goes out: for tracing, the active span's
+   * `traceparent` (and `tracestate`, `baggage`). Each leg of a multi-round call asks again.
+   */
+  requestMeta?: ClientSessionOptions["requestMeta"];
   /** The result cache honouring `ttlMs` (default on: a private `ListCache`; `false` turns it off). */
   cache?: boolean | ListCache;
   /**

@@ -23,6 +23,11 @@ export interface ClientSessionOptions {
   onWarning?: (message: string) => void;
   /** Log messages of requests that set no `onLog` of their own. */
   onLog?: (params: LoggingMessageNotificationParams) => void;
+  /**
+   * Extra `_meta` keys for every request, computed as it goes out (e.g. the active span's
+   * `traceparent` for OpenTelemetry); a request's own `meta` wins over it, the envelope over both.
+   */
+  requestMeta?: (method: string) => Record<string, unknown> | undefined;
 }
 
 /** Options of any request. */

@@ -88,6 +88,7 @@ export class ClientSession {
   era: "modern" | "legacy" = "modern";
   readonly #timeoutMs: number;
   readonly #onLog: ((params: LoggingMessageNotificationParams) => void) | undefined;
+  readonly #requestMeta: ClientSessionOptions["requestMeta"];
   readonly #transport: Transport;
   readonly #warn: (message: string) => void;
   #serverInfo: Implementation | undefined;
@@ -102,6 +103,7 @@ export class ClientSession {
     this.logLevel = options.logLevel;
     this.#timeoutMs = options.timeoutMs ?? 60_000;
     this.#onLog = options.onLog;
+    this.#requestMeta = options.requestMeta;
     this.connection.onNotification = (notification) => this.#routeStray(notification);
   }
 
@@ -187,7 +189,9 @@ export class ClientSession {
     const progressToken = options.onProgress ? `rt-progress-${++progressCounter}` : undefined;
     // Object.assign then a set: on Node 20 a spread with extra keys costs ten times more.
     const wireParams: Record<string, unknown> = Object.assign({}, params);
-    wireParams._meta = this.envelope(options.meta, progressToken);
+    const computed = this.#requestMeta?.(method);
+    const extra = computed === undefined ? options.meta : Object.assign({}, computed, options.meta);
+    wireParams._meta = this.envelope(extra, progressToken);
     const onLog = options.onLog ?? this.#onLog;
     const { onProgress, onNotification } = options;
     const result = await this.connection.request(method, wireParams, {
