@@ -1,3 +1,4 @@
+import { traceOf } from "../shared/errors.js";
 import { ErrorCode, McpError } from "../types/core.js";
 import type { ErrorObject } from "../types/index.js";
 import type { Logger } from "./context.js";
@@ -41,8 +42,6 @@ export function toWireError(where: string, error: unknown, logger: Logger): Erro
     }
     return error.toErrorObject();
   }
-  logger.error(
-    `${where}: handler failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-  );
+  logger.error(`${where}: handler failed: ${traceOf(error)}`);
   return { code: ErrorCode.InternalError, message: "Internal error" };
 }

@@ -20,3 +20,13 @@ export class RequestAbortedError extends RoundtripError {}
 
 /** The peer answered something the protocol does not allow (e.g. an unknown `resultType`). */
 export class ProtocolError extends RoundtripError {}
+
+/** An error's message for a log line or a local error text (anything else as text). */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** An error's stack (else its message) for a log line. */
+export function traceOf(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}

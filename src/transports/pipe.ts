@@ -6,6 +6,7 @@
  */
 import { openDualEraConnection } from "../server/legacy/connection.js";
 import type { AuthInfo, Dispatcher, HttpRequestView } from "../shared/dispatch.js";
+import { messageOf } from "../shared/errors.js";
 import { ErrorCode, NotificationMethod, validCancelledNotificationParams } from "../types/core.js";
 import type { CancelledNotificationParams, JSONRPCErrorResponse, RequestId } from "../types/index.js";
 import { isRecord, requestIdOf } from "../types/record.js";
@@ -89,8 +90,7 @@ export function servePipe(dispatcher: Dispatcher, wiring: PipeWiring): ServerPip
   let closed = false;
   const send = (message: unknown): Promise<void> => (closed ? Promise.resolve() : wiring.send(message));
   const era = openDualEraConnection(dispatcher, send);
-  const report = (what: string, error: unknown) =>
-    wiring.logger.error(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+  const report = (what: string, error: unknown) => wiring.logger.error(`${what}: ${messageOf(error)}`);
   const abortAll = (reason: string) => {
     for (const entry of inFlight) entry.controller.abort(reason);
     inFlight.clear();

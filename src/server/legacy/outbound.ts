@@ -3,6 +3,7 @@
  * `input_required` result has nowhere to go (-32603), and errors keep their 2025 codes.
  */
 
+import { traceOf } from "../../shared/errors.js";
 import { CACHEABLE_METHODS, ErrorCode, isCoreMethod, McpError, METHOD_RULES } from "../../types/core.js";
 import type { ErrorObject, ResultObject } from "../../types/index.js";
 import { isRecord } from "../../types/record.js";
@@ -68,8 +69,6 @@ export function toLegacyWireError(method: string, error: unknown, logger: Logger
     }
     return error.toErrorObject();
   }
-  logger.error(
-    `${method}: handler failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-  );
+  logger.error(`${method}: handler failed: ${traceOf(error)}`);
   return { code: ErrorCode.InternalError, message: "Internal error" };
 }

@@ -3,6 +3,8 @@
  * on a 2025 session each embedded request is sent to the client through the back-channel, and the
  * handler is re-entered with the answers and its (sealed) state — bounded in rounds and in time.
  */
+
+import { messageOf } from "../../shared/errors.js";
 import { pause } from "../../shared/timers.js";
 import { McpError, validInputRequiredResult } from "../../types/core.js";
 import type {
@@ -34,10 +36,6 @@ export interface ShimRetry {
 
 const FIRST_PAUSE_MS = 50;
 const MAX_PAUSE_MS = 250;
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /** How a failed fulfilment surfaces: an `isError` result for a tool, a -32603 otherwise. */
 function failed(method: string, reason: string): ResultObject {
@@ -97,7 +95,7 @@ export async function fulfilThroughShim(
         inputResponses = await askAll(requests, ctx);
       } catch (error) {
         if (ctx.signal.aborted) throw error;
-        return failed(ctx.method, describe(error));
+        return failed(ctx.method, messageOf(error));
       }
       wait = FIRST_PAUSE_MS;
     } else {

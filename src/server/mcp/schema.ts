@@ -1,5 +1,6 @@
 import { Validator } from "@cfworker/json-schema";
 import type * as z from "zod";
+import { messageOf } from "../../shared/errors.js";
 import { explainSchemaErrors } from "../../shared/json-schema-errors.js";
 import { isThenable } from "../../shared/thenable.js";
 
@@ -135,9 +136,7 @@ function fromJsonSchema<T>(schema: JsonSchemaObject): CompiledSchema<T> {
   try {
     validator = new Validator(schema as ConstructorParameters<typeof Validator>[0], draft, false);
   } catch (error) {
-    throw new Error(
-      `Cannot validate against this JSON Schema: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw new Error(`Cannot validate against this JSON Schema: ${messageOf(error)}`);
   }
   return {
     jsonSchema: schema,

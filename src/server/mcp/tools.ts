@@ -1,3 +1,4 @@
+import { traceOf } from "../../shared/errors.js";
 import { ErrorCode, isInputRequiredResult, McpError } from "../../types/core.js";
 import type {
   CallToolRequestParams,
@@ -136,9 +137,7 @@ export class ToolRegistry {
     } catch (error) {
       if (error instanceof McpError) throw error;
       if (error instanceof ToolError) return toolErrorResult(error.message);
-      this.#logger.error(
-        `tool ${params.name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-      );
+      this.#logger.error(`tool ${params.name} failed: ${traceOf(error)}`);
       return toolErrorResult(`Error executing tool ${params.name}`);
     }
     if (isInputRequiredResult(value) || !tool.output) return toCallToolResult(value, false);

@@ -3,6 +3,8 @@
  * prompt). The spec lets lists vary with the authorization on the request; a hidden entry is also
  * refused exactly as one that does not exist, so its name is never confirmed.
  */
+
+import { messageOf } from "../../shared/errors.js";
 import type { ServerRequestContext } from "../context.js";
 
 /**
@@ -20,9 +22,7 @@ export function allows(visible: Visibility | undefined, name: string, ctx: Serve
   try {
     return visible(ctx) === true;
   } catch (error) {
-    ctx.logger.warn(
-      `${name}: visible() failed, so it is hidden: ${error instanceof Error ? error.message : error}`,
-    );
+    ctx.logger.warn(`${name}: visible() failed, so it is hidden: ${messageOf(error)}`);
     return false;
   }
 }

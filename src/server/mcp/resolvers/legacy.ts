@@ -4,14 +4,12 @@
  * `sampling/createMessage`, `roots/list`, related to the request being served), and the answer is
  * checked exactly like a modern retry's.
  */
+
+import { messageOf } from "../../../shared/errors.js";
 import type { BackChannel } from "../../legacy/back-channel.js";
 import { ToolError } from "../results.js";
 import { type CheckedAnswer, checkAnswer } from "./answers.js";
 import type { AnyQuestion } from "./questions.js";
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /**
  * Asks `question` now and returns the checked answer. A client that cannot answer (an error
@@ -33,7 +31,7 @@ export async function askThroughBackChannel(
     raw = await channel.ask(question.request, { signal });
   } catch (error) {
     if (signal.aborted) throw error;
-    throw new ToolError(`Resolver '${key}' could not ask the client: ${describe(error)}`);
+    throw new ToolError(`Resolver '${key}' could not ask the client: ${messageOf(error)}`);
   }
   const checked = await checkAnswer(question, raw, q);
   if (typeof checked === "string") throw new ToolError(`Resolver '${key}' ${checked}`);
