@@ -31,7 +31,7 @@ export function toWireError(where: string, error: unknown, logger: Logger): Erro
     if (error.code <= FIRST_UNDEFINED_RESERVED && error.code >= LAST_RESERVED) {
       // An undefined code of the spec's range must not be emitted (application codes belong
       // outside -32768 to -32000).
-      logger.warn(`${where}: error code ${error.code} is reserved by the MCP spec; sent as -32603`);
+      logger.warn(`${where}: code ${error.code} is reserved; sent as -32603`);
       return new McpError(ErrorCode.InternalError, error.message, error.data).toErrorObject();
     }
     if (error.code === ErrorCode.InternalError && error.message === "Handler returned an invalid result") {

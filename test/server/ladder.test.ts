@@ -269,7 +269,7 @@ describe("handler failures", () => {
       });
       const error = errorOf(await server.dispatch(request("tools/call", { name: "x" })));
       expect(error).toEqual({ code: sent, message: "quota exceeded", data: { left: 0 } });
-      expect(logger.lines.some((line) => line.includes("reserved by the MCP spec"))).toBe(sent !== thrown);
+      expect(logger.lines.some((line) => line.includes("is reserved; sent as -32603"))).toBe(sent !== thrown);
     },
   );
 });

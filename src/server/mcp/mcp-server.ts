@@ -71,8 +71,8 @@ export type ResourceHandler = (
 // The name is sealed into every requestState as its audience, so that another service sharing the
 // key cannot replay this server's state: an empty one would make that claim meaningless.
 const UNNAMED_AUDIENCE_ERROR =
-  "An MCPServer with an explicit requestStateSecurity policy needs a real name or an explicit " +
-  "RequestStateSecurity({ audience }): the name is the audience sealed into its requestState";
+  "An MCPServer with requestStateSecurity needs a real name or an explicit " +
+  "RequestStateSecurity({ audience }): its sealed audience";
 
 /**
  * The high-level server: tools, prompts, resources and templates that can ask the user mid-call,
@@ -125,11 +125,6 @@ export class MCPServer implements Dispatcher {
 
   get version(): string {
     return this.server.version;
-  }
-
-  /** Ends every listen stream gracefully (`serveHttp`'s `close()` does it before draining). */
-  closeSubscriptions(): void {
-    this.server.closeSubscriptions();
   }
 
   /** The 2025-era face (`initialize` sessions, the back-channel) transports use; see `Server.legacy`. */
@@ -187,10 +182,7 @@ export class MCPServer implements Dispatcher {
   }
 
   #callTool(ctx: ServerRequestContext, params: CallToolRequestParams): Promise<unknown> {
-    if (!this.#tools.shows(params.name, ctx)) {
-      return Promise.reject(new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`));
-    }
-    const support = this.#tasks ? this.#tools.taskSupport(params.name) : undefined;
+    const support = this.#tasks ? this.#tools.taskSupport(params.name, ctx) : undefined;
     if (support === undefined || this.#tasks === undefined)
       return this.#tools.call(params, this.#context(ctx));
     return this.#tasks.call(support, ctx, (entry, entryCtx) =>
@@ -204,7 +196,7 @@ export class MCPServer implements Dispatcher {
     if (!runner) {
       throw new Error(
         `Tool ${JSON.stringify(tool)} declares task support, but this MCPServer runs no tasks: pass ` +
-          '`tasks: serverTasks()` (from "roundtrip-mcp/tasks") to its options.',
+          "`tasks: serverTasks()` from roundtrip-mcp/tasks",
       );
     }
     runner.install(this.server);
@@ -226,13 +218,9 @@ export class MCPServer implements Dispatcher {
     this.server.notifyPromptsListChanged();
     if (!this.server.hasHandler("prompts/get")) {
       this.server.setRequestHandler("prompts/list", (ctx) => this.#prompts.list(ctx));
-      this.server.setRequestHandler("prompts/get", (ctx, params) => {
-        const { name } = params as { name: string };
-        if (!this.#prompts.shows(name, ctx)) {
-          throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
-        }
-        return this.#prompts.get(params as never, this.#context(ctx));
-      });
+      this.server.setRequestHandler("prompts/get", (ctx, params) =>
+        this.#prompts.get(params as never, this.#context(ctx)),
+      );
     }
     if (config.complete) this.#enableCompletion();
     return definition;

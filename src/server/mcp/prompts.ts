@@ -113,13 +113,7 @@ export class PromptRegistry {
 
   /** `prompts/list` for the caller of `ctx`. */
   list(ctx: ServerRequestContext): { prompts: Prompt[]; cacheScope?: "private" } {
-    return listFor("prompts", this.#prompts.values(), (prompt) => `prompt ${prompt.name}`, ctx);
-  }
-
-  /** Whether the caller of `ctx` may see the prompt `name` (false when there is none). */
-  shows(name: string, ctx: ServerRequestContext): boolean {
-    const prompt = this.#prompts.get(name);
-    return prompt !== undefined && allows(prompt.visible, `prompt ${name}`, ctx);
+    return listFor("prompt", this.#prompts.values(), ctx);
   }
 
   /** Forgets a prompt; false when there was none by that name. */
@@ -130,7 +124,10 @@ export class PromptRegistry {
   /** Serves `prompts/get`: unknown prompt or invalid arguments → -32602. */
   async get(params: GetPromptRequestParams, ctx: Context): Promise<GetPromptResult | InputRequiredResult> {
     const prompt = this.#prompts.get(params.name);
-    if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${params.name}`);
+    // A prompt hidden from this caller is refused exactly as one that does not exist.
+    if (!prompt || !allows(prompt.visible, `prompt ${params.name}`, ctx.request)) {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${params.name}`);
+    }
     let args: Record<string, string> = params.arguments ?? {};
     if (prompt.args) {
       const checked = await prompt.args.validate(args);

@@ -99,13 +99,7 @@ export class ToolRegistry {
 
   /** `tools/list` for the caller of `ctx`. */
   list(ctx: ServerRequestContext): { tools: Tool[]; cacheScope?: "private" } {
-    return listFor("tools", this.#tools.values(), (tool) => `tool ${tool.name}`, ctx);
-  }
-
-  /** Whether the caller of `ctx` may see the tool `name` (false when there is none). */
-  shows(name: string, ctx: ServerRequestContext): boolean {
-    const tool = this.#tools.get(name);
-    return tool !== undefined && allows(tool.visible, `tool ${name}`, ctx);
+    return listFor("tool", this.#tools.values(), ctx);
   }
 
   /** Forgets a tool; false when there was none by that name. */
@@ -114,8 +108,10 @@ export class ToolRegistry {
   }
 
   /** Whether a tool may run as a task (undefined: never, or no such tool). */
-  taskSupport(name: string): TaskSupport | undefined {
-    return this.#tools.get(name)?.task;
+  taskSupport(name: string, ctx: ServerRequestContext): TaskSupport | undefined {
+    const tool = this.#tools.get(name);
+    // Hidden: no task either, so the call is refused as for an unknown tool.
+    return tool && allows(tool.visible, `tool ${name}`, ctx) ? tool.task : undefined;
   }
 
   /** The advertised input schema of a tool (for `x-mcp-header` checks), if it exists. */
@@ -126,7 +122,10 @@ export class ToolRegistry {
   /** Serves `tools/call`: unknown tool → -32602; bad arguments, failures and bad output → `isError`. */
   async call(params: CallToolRequestParams, ctx: Context): Promise<CallToolResult | InputRequiredResult> {
     const tool = this.#tools.get(params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+    // A tool hidden from this caller is refused exactly as one that does not exist.
+    if (!tool || !allows(tool.visible, `tool ${params.name}`, ctx.request)) {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+    }
     const validation = tool.input.validate(params.arguments ?? {});
     // Awaited only when pending: most schemas validate synchronously, and this is every call's path.
     const args = validation instanceof Promise ? await validation : validation;

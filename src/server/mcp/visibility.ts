@@ -22,25 +22,27 @@ export function allows(visible: Visibility | undefined, name: string, ctx: Serve
   try {
     return visible(ctx) === true;
   } catch (error) {
-    ctx.logger.warn(`${name}: visible() failed, so it is hidden: ${messageOf(error)}`);
+    ctx.logger.warn(`${name}: visible() failed (hidden): ${messageOf(error)}`);
     return false;
   }
 }
 
-/** The entries the caller may see; a list that depends on the caller is cached for that caller only. */
-export function listFor<T, K extends string>(
-  key: K,
+/**
+ * The `${kind}s` list the caller may see; a list that depends on the caller is cached for that caller
+ * only.
+ */
+export function listFor<T extends { name: string }, K extends string>(
+  kind: K,
   entries: Iterable<{ definition: T; visible?: Visibility }>,
-  name: (entry: T) => string,
   ctx: ServerRequestContext,
-): Record<K, T[]> & { cacheScope?: "private" } {
+): Record<`${K}s`, T[]> & { cacheScope?: "private" } {
   const shown: T[] = [];
   let varies = false;
   for (const entry of entries) {
     if (entry.visible) varies = true;
-    if (allows(entry.visible, name(entry.definition), ctx)) shown.push(entry.definition);
+    if (allows(entry.visible, `${kind} ${entry.definition.name}`, ctx)) shown.push(entry.definition);
   }
-  const result = { [key]: shown } as Record<K, T[]> & { cacheScope?: "private" };
+  const result = { [`${kind}s`]: shown } as Record<`${K}s`, T[]> & { cacheScope?: "private" };
   if (varies) result.cacheScope = "private";
   return result;
 }

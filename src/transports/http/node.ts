@@ -189,13 +189,21 @@ export async function serveHttp(
         server.close((error) => (error ? reject(error) : resolve()));
       });
       server.closeIdleConnections();
-      // Listen streams never end on their own: they get their closing result now.
-      (dispatcher as Dispatcher & { closeSubscriptions?: () => void }).closeSubscriptions?.();
+      // Listen streams never end on their own: they get their closing result now (a `Server`, or
+      // the one under an `MCPServer`).
+      const owner = dispatcher as Dispatcher & Subscriptions & { server?: Subscriptions };
+      if (owner.closeSubscriptions) owner.closeSubscriptions();
+      else owner.server?.closeSubscriptions?.();
       await inFlight.drained(drainMs);
       server.closeAllConnections();
       await closed;
     },
   };
+}
+
+/** What can end its listen streams gracefully. */
+interface Subscriptions {
+  closeSubscriptions?: () => void;
 }
 
 /** The POSTs still being answered, to wait for at shutdown. */

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "../../../src/client/client.js";
 import { MCPServer } from "../../../src/server/mcp/mcp-server.js";
+import { serverTasks } from "../../../src/server/tasks/index.js";
 import type { AuthInfo } from "../../../src/shared/dispatch.js";
 import { serveHttp } from "../../../src/transports/http/node.js";
 import { errorOf, recordingLogger, request, resultOf } from "../../helpers.js";
@@ -65,6 +66,17 @@ describe("visible: per-caller tools and prompts", () => {
       await mcp.dispatch(request("tools/call", { name: "purge" }), { authInfo: admin }),
     );
     expect(allowed.content).toEqual([{ type: "text", text: "purged" }]);
+  });
+
+  it("a hidden task-only tool is unknown too, not a -32021 that would confirm it", async () => {
+    const mcp = new MCPServer("tasks", { logger: recordingLogger(), tasks: serverTasks() });
+    mcp.tool("batch", { task: "required", visible: isAdmin }, () => "ran");
+    const hidden = errorOf(
+      await mcp.dispatch(request("tools/call", { name: "batch" }), { authInfo: member }),
+    );
+    expect(hidden).toEqual({ code: -32602, message: "Unknown tool: batch" });
+    const shown = errorOf(await mcp.dispatch(request("tools/call", { name: "batch" }), { authInfo: admin }));
+    expect(shown.code).toBe(-32021);
   });
 
   it("hides an entry whose rule throws (deny on error), and says why in the log", async () => {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { silentLogger } from "../../../src/server/logger.js";
+import { MCPServer } from "../../../src/server/mcp/mcp-server.js";
 import { Server } from "../../../src/server/server.js";
 import { type HttpServerHandle, serveHttp } from "../../../src/transports/http/node.js";
 import { buildDualEraServer } from "../../fixtures/legacy/dual-era.js";
@@ -44,13 +45,22 @@ describe("serveHttp's close() is graceful", () => {
     await closing;
   });
 
-  it("ends listen streams with their result rather than cutting them", async () => {
-    const live = new Server("live", {
-      logger: silentLogger,
-      listChanged: true,
-      onListTools: () => ({ tools: [] }),
-    });
-    const handle = await serveHttp(live, { keepAliveMs: 0 });
+  it.each([
+    [
+      "a Server",
+      () =>
+        new Server("live", { logger: silentLogger, listChanged: true, onListTools: () => ({ tools: [] }) }),
+    ],
+    [
+      "an MCPServer",
+      () => {
+        const mcp = new MCPServer("live", { logger: silentLogger, listChanged: true });
+        mcp.tool("t", {}, () => "t");
+        return mcp;
+      },
+    ],
+  ])("ends listen streams of %s with their result rather than cutting them", async (_label, build) => {
+    const handle = await serveHttp(build(), { keepAliveMs: 0 });
     const response = await post(
       handle.url,
       rpc("subscriptions/listen", { notifications: { toolsListChanged: true } }, 9),
