@@ -201,16 +201,18 @@ export class LegacyHttpClientTransport implements Transport {
     void this.#listen();
   }
 
+  /** A JSON body within `maxResponseBytes`; undefined when it is not JSON, too large or broken. */
+  async #json(response: Response): Promise<unknown> {
+    try {
+      return JSON.parse(await new FetchReceived(response).text(this.#options.maxResponseBytes));
+    } catch {
+      return undefined;
+    }
+  }
+
   /** The response to `id` in a JSON or SSE answer, other messages delivered as they come. */
   async #answerTo(response: Response, id: string, signal: AbortSignal): Promise<unknown> {
-    if (essence(response.headers.get("content-type")) !== "text/event-stream") {
-      const text = await new FetchReceived(response).text(this.#options.maxResponseBytes).catch(() => "");
-      try {
-        return JSON.parse(text);
-      } catch {
-        return undefined;
-      }
-    }
+    if (essence(response.headers.get("content-type")) !== "text/event-stream") return this.#json(response);
     let answer: unknown;
     await this.#consume(
       response,
@@ -255,17 +257,9 @@ export class LegacyHttpClientTransport implements Transport {
       }
       return;
     }
-    const text =
-      type === "application/json"
-        ? await new FetchReceived(response).text(this.#options.maxResponseBytes).catch(() => "")
-        : "";
-    if (type !== "application/json") await response.body?.cancel().catch(() => {});
     let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = undefined;
-    }
+    if (type === "application/json") body = await this.#json(response);
+    else await response.body?.cancel().catch(() => {});
     if (
       (isJSONRPCResultResponse(body) || isJSONRPCErrorResponse(body)) &&
       response.status !== 401 &&
