@@ -8,7 +8,9 @@ import {
   StreamableHTTPClientTransport,
 } from "@modelcontextprotocol/client";
 import { afterEach, expect, it } from "vitest";
+import { serveReports } from "../../examples/jwt-server.js";
 import { serveHttp } from "../../src/transports/http/node.js";
+import { jwtIssuerKey } from "../transports/oauth/jwt-issuer.js";
 import { freePort, MockAuthorizationServer, whoamiServer } from "../transports/oauth/world.js";
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -57,4 +59,30 @@ it("their client-credentials client signs in to our protected resource and calls
   expect(tokens.every((form) => form.grant_type === "client_credentials")).toBe(true);
   expect(tokens.at(-1)?.resource).toBe(resource);
   expect(tokens.at(-1)?.scope).toBe("mcp:tools");
+});
+
+it("their client signs in to our JwtVerifier-protected server with a JWT bound to it", async () => {
+  const authServer = await MockAuthorizationServer.start({
+    jwtKey: jwtIssuerKey(),
+    clients: { "their-bot": "their-secret" },
+  });
+  cleanups.push(() => authServer.close());
+  const publicUrl = new URL(`http://127.0.0.1:${await freePort()}/mcp`);
+  const http = await serveReports(publicUrl, authServer.issuer, `${authServer.issuer}/jwks`);
+  cleanups.push(() => http.close());
+
+  const client = new Client(
+    { name: "their-client", version: "1.0.0" },
+    { versionNegotiation: { mode: "auto" } },
+  );
+  const authProvider = new ClientCredentialsProvider({
+    clientId: "their-bot",
+    clientSecret: "their-secret",
+    expectedIssuer: authServer.issuer,
+  });
+  await client.connect(new StreamableHTTPClientTransport(publicUrl, { authProvider }));
+  cleanups.push(() => client.close());
+  const result = await client.callTool({ name: "whoami", arguments: {} });
+  expect(result.content).toEqual([{ type: "text", text: "their-bot via their-bot [reports:read]" }]);
+  expect(authServer.requests("/token").at(-1)?.body).toMatchObject({ resource: publicUrl.href });
 });

@@ -12,6 +12,7 @@ import { MCPServer, silentLogger } from "../../../src/server/index.js";
 import { createHttpHandler, toNodeListener } from "../../../src/transports/http/index.js";
 import type { OAuthState } from "../../../src/transports/http/oauth/index.js";
 import { checkProof } from "./dpop-check.js";
+import { type JwtIssuerKey, signAccessToken } from "./jwt-issuer.js";
 
 export interface Logged {
   readonly path: string;
@@ -51,6 +52,8 @@ export interface AuthServerOptions {
   readonly assertionKeys?: Readonly<Record<string, KeyObject>>;
   /** Pre-registered clients: client_id → secret (undefined for a public client). */
   readonly clients?: Readonly<Record<string, string | undefined>>;
+  /** Issue JWT access tokens signed with this key (audience: the `resource` asked for), keys at `/jwks`. */
+  readonly jwtKey?: JwtIssuerKey;
 }
 
 interface Issued {
@@ -59,6 +62,8 @@ interface Issued {
   readonly issuer: string;
   /** The thumbprint of the DPoP key the token is bound to. */
   readonly jkt?: string;
+  /** The `resource` the token request named (RFC 8707), the audience of a JWT token. */
+  readonly resource?: string;
 }
 
 function listen(server: Server): Promise<number> {
@@ -172,6 +177,7 @@ export class MockAuthorizationServer {
     if (o.cimd) metadata.client_id_metadata_document_supported = true;
     if (o.scopesSupported) metadata.scopes_supported = o.scopesSupported;
     if (o.dpop) metadata.dpop_signing_alg_values_supported = ["ES256"];
+    if (o.jwtKey) metadata.jwks_uri = at("/jwks");
     return metadata;
   }
 
@@ -184,6 +190,10 @@ export class MockAuthorizationServer {
     const route = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : url.pathname;
     if (req.method === "GET" && url.pathname === `/.well-known/oauth-authorization-server${prefix}`) {
       json(res, 200, this.#metadata());
+      return;
+    }
+    if (req.method === "GET" && route === "/jwks" && this.#options.jwtKey) {
+      json(res, 200, { keys: [this.#options.jwtKey.jwk] });
       return;
     }
     if (req.method === "POST" && route === "/register" && this.#options.registration !== false) {
@@ -292,8 +302,26 @@ export class MockAuthorizationServer {
       : undefined;
   }
 
+  /** An opaque token, or a JWT for the resource asked for when the server signs tokens. */
+  #accessToken(granted: Issued): string {
+    const key = this.#options.jwtKey;
+    if (key === undefined) return `at-${randomBytes(9).toString("base64url")}`;
+    const now = Math.floor(Date.now() / 1000);
+    return signAccessToken(key, {
+      iss: this.issuer,
+      aud: granted.resource,
+      sub: granted.clientId,
+      client_id: granted.clientId,
+      scope: granted.scopes.join(" "),
+      iat: now,
+      exp: now + (this.#options.expiresIn ?? 3600),
+      jti: randomBytes(9).toString("base64url"),
+      ...(granted.jkt ? { cnf: { jkt: granted.jkt } } : {}),
+    });
+  }
+
   #issue(res: ServerResponse, granted: Issued): void {
-    const access = `at-${randomBytes(9).toString("base64url")}`;
+    const access = this.#accessToken(granted);
     this.#access.set(access, granted);
     const answer: Record<string, unknown> = {
       access_token: access,
@@ -351,7 +379,8 @@ export class MockAuthorizationServer {
     }
     if (body.grant_type === "client_credentials") {
       const scopes = (body.scope ?? "").split(" ").filter(Boolean);
-      this.#issue(res, { clientId, scopes, issuer: this.issuer, ...(jkt ? { jkt } : {}) });
+      const resource = body.resource;
+      this.#issue(res, { clientId, scopes, issuer: this.issuer, resource, ...(jkt ? { jkt } : {}) });
       return;
     }
     if (body.grant_type === "refresh_token") {

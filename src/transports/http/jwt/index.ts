@@ -1,0 +1,10 @@
+/**
+ * JWT access tokens for MCP servers over HTTP: `JwtVerifier` checks them against the issuer's keys
+ * and hands the endpoint who the bearer is.
+ *
+ * @example
+ * import { JwtVerifier } from "roundtrip-mcp/jwt";
+ * const jwt = new JwtVerifier({ issuer, audience: "https://mcp.example.com/mcp", jwksUri });
+ * await serveHttp(server, { verifyToken: jwt.verifyToken, requireAuth: true });
+ */
+export { JwtRejected, JwtVerifier, type JwtVerifierOptions } from "./verifier.js";

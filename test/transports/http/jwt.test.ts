@@ -1,0 +1,387 @@
+// JwtVerifier: JWT access tokens checked against the issuer's keys (configured, or fetched from a
+// real loopback JWKS endpoint), mapped to AuthInfo, and refused with 401 invalid_token on the wire.
+import { createServer, type Server } from "node:http";
+import {
+  base64url,
+  exportJWK,
+  generateKeyPair,
+  type JSONWebKeySet,
+  type JWK,
+  type JWTPayload,
+  SignJWT,
+} from "jose";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { Client } from "../../../src/client/index.js";
+import { MCPServer, silentLogger } from "../../../src/server/index.js";
+import { StreamableHttpClientTransport, serveHttp } from "../../../src/transports/http/index.js";
+import { JwtRejected, JwtVerifier, type JwtVerifierOptions } from "../../../src/transports/http/jwt/index.js";
+import { freePort } from "../oauth/world.js";
+import { post, read, rpc } from "./helpers.js";
+
+const ISSUER = "https://auth.example.com";
+const RESOURCE = "https://mcp.example.com/mcp";
+const now = () => Math.floor(Date.now() / 1000);
+
+interface SigningKey {
+  readonly kid: string;
+  readonly alg: "ES256" | "RS256";
+  readonly privateKey: CryptoKey;
+  readonly jwk: JWK;
+}
+
+async function signingKey(kid: string, alg: "ES256" | "RS256" = "ES256"): Promise<SigningKey> {
+  const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: true });
+  return { kid, alg, privateKey, jwk: { ...(await exportJWK(publicKey)), kid, alg, use: "sig" } };
+}
+
+/** A token as the issuer would mint it; `claims` override the defaults (undefined removes one). */
+function mint(
+  key: SigningKey,
+  claims: JWTPayload = {},
+  header: Record<string, unknown> = {},
+): Promise<string> {
+  const payload: JWTPayload = {
+    iss: ISSUER,
+    aud: RESOURCE,
+    sub: "alice",
+    client_id: "notes-app",
+    scope: "notes:read notes:write",
+    iat: now(),
+    exp: now() + 600,
+    ...claims,
+  };
+  for (const [name, value] of Object.entries(payload)) if (value === undefined) delete payload[name];
+  return new SignJWT(payload)
+    .setProtectedHeader({ alg: key.alg, kid: key.kid, ...header })
+    .sign(key.privateKey);
+}
+
+function verifier(keys: SigningKey[], options: Partial<JwtVerifierOptions> = {}): JwtVerifier {
+  const jwks: JSONWebKeySet = { keys: keys.map((key) => key.jwk) };
+  return new JwtVerifier({ issuer: ISSUER, audience: RESOURCE, jwks, ...options });
+}
+
+async function refusal(promise: Promise<unknown>): Promise<string> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(JwtRejected);
+  return (error as JwtRejected).message;
+}
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  vi.useRealTimers();
+  for (const close of closers.splice(0)) await close();
+});
+
+describe("JwtVerifier.verify", () => {
+  it("maps a valid token to AuthInfo", async () => {
+    const key = await signingKey("k1");
+    const token = await mint(key, { exp: now() + 300, tenant: "acme" });
+    const info = await verifier([key]).verify(token);
+    expect(info).toEqual({
+      token,
+      clientId: "notes-app",
+      scopes: ["notes:read", "notes:write"],
+      issuer: ISSUER,
+      subject: "alice",
+      expiresAt: now() + 300,
+      resource: RESOURCE,
+      extra: expect.objectContaining({ tenant: "acme", sub: "alice" }),
+    });
+    expect(Object.isFrozen(info.extra)).toBe(true);
+  });
+
+  it("verifies RS256 as well as ES256, and picks the key by kid", async () => {
+    const es = await signingKey("es", "ES256");
+    const rs = await signingKey("rs", "RS256");
+    const both = verifier([es, rs]);
+    expect((await both.verify(await mint(rs))).subject).toBe("alice");
+    expect((await both.verify(await mint(es))).subject).toBe("alice");
+  });
+
+  it("reads azp when client_id is absent, and scp as an array or a string", async () => {
+    const key = await signingKey("k1");
+    const check = verifier([key]);
+    const azp = await check.verify(
+      await mint(key, { client_id: undefined, azp: "spa", scope: undefined, scp: ["a", "b", 3] }),
+    );
+    expect(azp).toMatchObject({ clientId: "spa", scopes: ["a", "b"] });
+    const scpText = await check.verify(await mint(key, { scope: undefined, scp: "x  y" }));
+    expect(scpText.scopes).toEqual(["x", "y"]);
+    const bare = await check.verify(await mint(key, { client_id: undefined, scope: undefined }));
+    expect(bare).toMatchObject({ clientId: "", scopes: [] });
+  });
+
+  it("accepts any configured audience, and reports the one the token names", async () => {
+    const key = await signingKey("k1");
+    const check = verifier([key], { audience: ["https://old.example/mcp", RESOURCE] });
+    const info = await check.verify(await mint(key, { aud: ["https://other.example", RESOURCE] }));
+    expect(info.resource).toBe(RESOURCE);
+    const old = await check.verify(await mint(key, { aud: "https://old.example/mcp" }));
+    expect(old.resource).toBe("https://old.example/mcp");
+  });
+
+  it("refuses another issuer, another audience and a missing audience", async () => {
+    const key = await signingKey("k1");
+    const check = verifier([key]);
+    expect(await refusal(check.verify(await mint(key, { iss: "https://evil.example" })))).toMatch(/"iss"/);
+    expect(await refusal(check.verify(await mint(key, { aud: "https://other.example/mcp" })))).toMatch(
+      /"aud"/,
+    );
+    expect(await refusal(check.verify(await mint(key, { aud: undefined })))).toMatch(/"aud"/);
+  });
+
+  it("refuses expired tokens past the clock tolerance, and tokens without exp", async () => {
+    const key = await signingKey("k1");
+    const check = verifier([key], { clockToleranceSec: 30 });
+    expect(await refusal(check.verify(await mint(key, { exp: now() - 31 })))).toMatch(/"exp"/);
+    expect((await check.verify(await mint(key, { exp: now() - 20 }))).subject).toBe("alice");
+    expect(await refusal(check.verify(await mint(key, { exp: undefined })))).toMatch(/"exp"/);
+    expect(await refusal(check.verify(await mint(key, { nbf: now() + 60 })))).toMatch(/"nbf"/);
+    expect((await verifier([key]).verify(await mint(key, { exp: now() - 20 }))).subject).toBe("alice");
+    const strict = verifier([key], { clockToleranceSec: 0 });
+    expect(await refusal(strict.verify(await mint(key, { exp: now() - 2 })))).toMatch(/"exp"/);
+  });
+
+  it("refuses a token signed by a key that is not the issuer's, even under a known kid", async () => {
+    const key = await signingKey("k1");
+    const impostor = await signingKey("k1");
+    expect(await refusal(verifier([key]).verify(await mint(impostor)))).toMatch(/signature/);
+    expect(await refusal(verifier([key]).verify(await mint(await signingKey("k2"))))).toMatch(/key/i);
+  });
+
+  it("refuses alg none and an HS256 token keyed with the public key (algorithm confusion)", async () => {
+    const key = await signingKey("k1", "RS256");
+    const claims = base64url.encode(
+      JSON.stringify({ iss: ISSUER, aud: RESOURCE, sub: "mallory", exp: now() + 600 }),
+    );
+    const none = `${base64url.encode(JSON.stringify({ alg: "none", kid: "k1" }))}.${claims}.`;
+    expect(await refusal(verifier([key]).verify(none))).toMatch(/alg|JWS/i);
+    const secret = new TextEncoder().encode(JSON.stringify(key.jwk));
+    const confused = await new SignJWT({ iss: ISSUER, aud: RESOURCE, sub: "mallory", exp: now() + 600 })
+      .setProtectedHeader({ alg: "HS256", kid: "k1" })
+      .sign(secret);
+    expect(await refusal(verifier([key]).verify(confused))).toMatch(/alg/i);
+  });
+
+  it("refuses algorithms outside the configured list", async () => {
+    const key = await signingKey("k1", "RS256");
+    expect(await refusal(verifier([key], { algorithms: ["ES256"] }).verify(await mint(key)))).toMatch(/alg/i);
+  });
+
+  it("checks typ when asked (RFC 9068 at+jwt)", async () => {
+    const key = await signingKey("k1");
+    const check = verifier([key], { typ: "at+jwt" });
+    expect(await refusal(check.verify(await mint(key, {}, { typ: "JWT" })))).toMatch(/typ/);
+    expect(await refusal(check.verify(await mint(key)))).toMatch(/typ/);
+    expect((await check.verify(await mint(key, {}, { typ: "at+jwt" }))).subject).toBe("alice");
+  });
+
+  it("refuses sender-constrained tokens (cnf): it checks no proof of possession", async () => {
+    const key = await signingKey("k1");
+    const bound = await mint(key, { cnf: { jkt: "0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I" } });
+    expect(await refusal(verifier([key]).verify(bound))).toMatch(/cnf/);
+  });
+
+  it("refuses garbage without echoing it", async () => {
+    const key = await signingKey("k1");
+    const message = await refusal(verifier([key]).verify("not-a-jwt-secret-value"));
+    expect(message).not.toContain("not-a-jwt-secret-value");
+  });
+});
+
+describe("JwtVerifier.verifyToken (the HTTP hook)", () => {
+  const request = (authorization?: string) =>
+    new Request(RESOURCE, { method: "POST", headers: authorization ? { authorization } : {} });
+
+  it("reads Bearer in any case; no header or another scheme is no identity", async () => {
+    const key = await signingKey("k1");
+    const check = verifier([key]);
+    const token = await mint(key);
+    expect((await check.verifyToken(request(`bearer ${token}`)))?.subject).toBe("alice");
+    expect((await check.verifyToken(request(`Bearer  ${token} `)))?.subject).toBe("alice");
+    expect(await check.verifyToken(request())).toBeUndefined();
+    expect(await check.verifyToken(request("Basic dXNlcjpwYXNz"))).toBeUndefined();
+    expect(await check.verifyToken(request("Bearer"))).toBeUndefined();
+  });
+
+  it("refuses DPoP-scheme tokens", async () => {
+    const key = await signingKey("k1");
+    expect(await refusal(verifier([key]).verifyToken(request(`DPoP ${await mint(key)}`)))).toMatch(/DPoP/);
+  });
+});
+
+describe("JwtVerifier options", () => {
+  const jwks = { keys: [] };
+  it.each([
+    [{ issuer: "", audience: RESOURCE, jwks }, /issuer/],
+    [{ issuer: ISSUER, audience: [], jwks }, /audience/],
+    [{ issuer: ISSUER, audience: "", jwks }, /audience/],
+    [{ issuer: ISSUER, audience: RESOURCE }, /exactly one/],
+    [{ issuer: ISSUER, audience: RESOURCE, jwks, jwksUri: "https://auth.example.com/jwks" }, /exactly one/],
+    [{ issuer: ISSUER, audience: RESOURCE, jwksUri: "http://auth.example.com/jwks" }, /https/],
+    [{ issuer: ISSUER, audience: RESOURCE, jwks, algorithms: ["HS256"] }, /HS256/],
+    [{ issuer: ISSUER, audience: RESOURCE, jwks, algorithms: ["none"] }, /none/],
+    [{ issuer: ISSUER, audience: RESOURCE, jwks, algorithms: [] }, /empty list/],
+    [{ issuer: ISSUER, audience: RESOURCE, jwks, clockToleranceSec: -1 }, /clockToleranceSec/],
+    [
+      { issuer: ISSUER, audience: RESOURCE, jwksUri: "http://127.0.0.1:1/jwks", maxJwksBytes: Number.NaN },
+      /maxJwksBytes/,
+    ],
+  ] as [JwtVerifierOptions, RegExp][])("refuses %j", (options, message) => {
+    expect(() => new JwtVerifier(options)).toThrow(message);
+  });
+});
+
+/** A JWKS endpoint on 127.0.0.1 whose document and status the test changes; counts its GETs. */
+async function jwksServer(): Promise<{
+  url: string;
+  keys: JWK[];
+  gets: () => number;
+  answer: (status: number, body?: string) => void;
+}> {
+  const keys: JWK[] = [];
+  let gets = 0;
+  let forced: { status: number; body?: string } | undefined;
+  const server: Server = createServer((_req, res) => {
+    gets++;
+    const body = forced?.body ?? JSON.stringify({ keys });
+    res.writeHead(forced?.status ?? 200, { "content-type": "application/json" });
+    res.end(body);
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return {
+    url: `http://127.0.0.1:${port}/jwks`,
+    keys,
+    gets: () => gets,
+    answer: (status, body) => {
+      forced = { status, body };
+    },
+  };
+}
+
+describe("JwtVerifier with a fetched key set (real loopback JWKS endpoint)", () => {
+  it("fetches the set once, caches it, and fetches again for a rotated key after the cooldown", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+    const endpoint = await jwksServer();
+    const first = await signingKey("2026-a");
+    endpoint.keys.push(first.jwk);
+    const check = new JwtVerifier({ issuer: ISSUER, audience: RESOURCE, jwksUri: endpoint.url });
+    expect((await check.verify(await mint(first))).subject).toBe("alice");
+    expect((await check.verify(await mint(first))).subject).toBe("alice");
+    expect(endpoint.gets()).toBe(1);
+
+    const next = await signingKey("2026-b");
+    endpoint.keys.push(next.jwk);
+    // Within the cooldown an unknown kid is refused without hammering the issuer.
+    await refusal(check.verify(await mint(next)));
+    expect(endpoint.gets()).toBe(1);
+    vi.setSystemTime(Date.now() + 31_000);
+    expect((await check.verify(await mint(next))).subject).toBe("alice");
+    expect(endpoint.gets()).toBe(2);
+  });
+
+  it("refuses tokens while the key set cannot be read: error status, oversized or unreachable", async () => {
+    const endpoint = await jwksServer();
+    const key = await signingKey("k1");
+    endpoint.keys.push(key.jwk);
+    endpoint.answer(500, "{}");
+    const failing = new JwtVerifier({ issuer: ISSUER, audience: RESOURCE, jwksUri: endpoint.url });
+    await refusal(failing.verify(await mint(key)));
+
+    endpoint.answer(200, JSON.stringify({ keys: [key.jwk], padding: "x".repeat(4096) }));
+    const bounded = new JwtVerifier({
+      issuer: ISSUER,
+      audience: RESOURCE,
+      jwksUri: endpoint.url,
+      maxJwksBytes: 1024,
+    });
+    expect(await refusal(bounded.verify(await mint(key)))).toMatch(/larger than 1024 bytes/);
+    const roomy = new JwtVerifier({
+      issuer: ISSUER,
+      audience: RESOURCE,
+      jwksUri: endpoint.url,
+      maxJwksBytes: 8192,
+    });
+    expect((await roomy.verify(await mint(key))).subject).toBe("alice");
+
+    const closed = `http://127.0.0.1:${await freePort()}/jwks`;
+    const unreachable = new JwtVerifier({ issuer: ISSUER, audience: RESOURCE, jwksUri: closed });
+    await refusal(unreachable.verify(await mint(key)));
+  });
+});
+
+describe("JwtVerifier behind serveHttp (the wire)", () => {
+  async function serve() {
+    const key = await signingKey("k1");
+    const warnings: string[] = [];
+    const mcp = new MCPServer("notes", { logger: silentLogger });
+    mcp.tool("whoami", {}, (_args, ctx) => `${ctx.authInfo?.subject} via ${ctx.authInfo?.clientId}`);
+    const port = await freePort();
+    const resource = `http://127.0.0.1:${port}/mcp`;
+    const jwt = new JwtVerifier({ issuer: ISSUER, audience: resource, jwks: { keys: [key.jwk] } });
+    const http = await serveHttp(mcp, {
+      port,
+      requireAuth: true,
+      protectedResource: { resource, authorizationServers: [ISSUER] },
+      verifyToken: jwt.verifyToken,
+      logger: { ...silentLogger, warn: (message: string) => warnings.push(message) },
+    });
+    closers.push(() => http.close());
+    return { http, key, resource, warnings };
+  }
+
+  it("serves a client whose token verifies, with the identity in ctx.authInfo", async () => {
+    const { http, key, resource } = await serve();
+    const token = await mint(key, { aud: resource });
+    const client = await Client.connect(
+      new StreamableHttpClientTransport(http.url, { authProvider: () => token }),
+    );
+    closers.push(() => client.close());
+    const result = await client.callTool("whoami", {});
+    expect(result.content).toEqual([{ type: "text", text: "alice via notes-app" }]);
+  });
+
+  it("answers a refused token 401 invalid_token, and logs why without the token", async () => {
+    const { http, key, resource, warnings } = await serve();
+    const cases = [
+      await mint(key, { aud: resource, exp: now() - 3600 }),
+      await mint(key, { aud: RESOURCE }),
+      await mint(await signingKey("k1"), { aud: resource }),
+    ];
+    for (const token of cases) {
+      const response = await post(http.url, rpc("tools/call", { name: "whoami" }), {
+        authorization: `Bearer ${token}`,
+      });
+      const challenge = response.headers.get("www-authenticate");
+      const { status, body } = await read(response);
+      expect(status).toBe(401);
+      expect(challenge).toBe(
+        `Bearer error="invalid_token", resource_metadata="http://127.0.0.1:${http.url.port}/.well-known/oauth-protected-resource/mcp"`,
+      );
+      expect(body).toEqual({
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32600, message: "Unauthorized: a valid bearer token is required" },
+      });
+    }
+    expect(warnings).toHaveLength(3);
+    expect(warnings[0]).toMatch(/verifyToken failed: JwtRejected: .*"exp"/);
+    expect(warnings[1]).toMatch(/"aud"/);
+    expect(warnings[2]).toMatch(/signature/);
+    for (const [index, token] of cases.entries()) expect(warnings[index]).not.toContain(token.split(".")[2]);
+  });
+
+  it("answers no token 401 without an error code", async () => {
+    const { http } = await serve();
+    const response = await post(http.url, rpc("tools/call", { name: "whoami" }));
+    expect(response.status).toBe(401);
+    expect(response.headers.get("www-authenticate")).not.toContain("error=");
+    await response.body?.cancel();
+  });
+});
