@@ -23,7 +23,11 @@ import {
 export interface OriginGuardOptions {
   /** Accepted `Host` values: `name` (any port) or `name:port`. Case-insensitive. */
   allowedHosts?: readonly string[];
-  /** Accepted `Origin` values (`scheme://host[:port]`), compared case-insensitively. */
+  /**
+   * Accepted `Origin` values (`scheme://host[:port]`), compared case-insensitively. Without a list, a
+   * present `Origin` must be a loopback origin when `localhostOnly`, else this host's own origin
+   * (the `Host` name and port): cross-origin browser calls need the calling page's origin listed.
+   */
   allowedOrigins?: readonly string[];
   /**
    * Bound to a loopback address: without lists, `Host` must be a loopback name and a present
@@ -52,19 +56,29 @@ function hostAllowed(host: string | null, options: OriginGuardOptions): boolean 
   });
 }
 
-function originAllowed(origin: string | null, options: OriginGuardOptions): boolean {
-  if (origin === null) return true;
+const DEFAULT_PORTS: Readonly<Record<string, string>> = { "http:": "80", "https:": "443" };
+
+function originAllowed(origin: string, host: string | null, options: OriginGuardOptions): boolean {
   if (options.allowedOrigins !== undefined) {
     const wanted = origin.toLowerCase();
     return options.allowedOrigins.some((entry) => entry.toLowerCase().replace(/\/$/, "") === wanted);
   }
-  if (!options.localhostOnly) return true;
+  let url: URL;
   try {
-    const url = new URL(origin);
-    return (url.protocol === "http:" || url.protocol === "https:") && isLoopbackHostname(url.hostname);
+    url = new URL(origin);
   } catch {
     return false; // "null" and other opaque origins
   }
+  const port = DEFAULT_PORTS[url.protocol];
+  if (port === undefined) return false;
+  if (options.localhostOnly) return isLoopbackHostname(url.hostname);
+  // Neither a list nor loopback: only pages this host serves (same origin) may call it.
+  const parts = host === null ? undefined : splitHost(host);
+  return (
+    parts !== undefined &&
+    parts.hostname === url.hostname &&
+    (parts.port ?? port) === (url.port === "" ? port : url.port)
+  );
 }
 
 /**
@@ -73,14 +87,13 @@ function originAllowed(origin: string | null, options: OriginGuardOptions): bool
  * requires. Returns `undefined` when the request may proceed.
  */
 export function checkHostAndOrigin(request: Incoming, options: OriginGuardOptions): PlainReply | undefined {
-  if (options.allowedHosts === undefined && options.allowedOrigins === undefined && !options.localhostOnly) {
-    return undefined;
-  }
+  const origin = request.header("origin");
+  if (origin === null && options.allowedHosts === undefined && !options.localhostOnly) return undefined;
   const host = request.header("host") ?? request.urlHost();
   if (!hostAllowed(host, options)) {
     return errorResponse(421, null, ErrorCode.InvalidRequest, "Misdirected Request: Host not allowed");
   }
-  if (!originAllowed(request.header("origin"), options)) {
+  if (origin !== null && !originAllowed(origin, host, options)) {
     return errorResponse(403, null, ErrorCode.InvalidRequest, "Forbidden: Origin not allowed");
   }
   return undefined;

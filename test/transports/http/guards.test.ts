@@ -59,7 +59,13 @@ describe("DNS-rebinding protection on a loopback bind", () => {
   });
 
   it("answers a foreign Origin with 403 and serves loopback ones", async () => {
-    for (const origin of ["http://evil.example.com", "null", "file://", "http://localhost.evil.com"]) {
+    for (const origin of [
+      "http://evil.example.com",
+      "null",
+      "file://",
+      "ftp://localhost",
+      "http://localhost.evil.com",
+    ]) {
       expect(await read(await post(endpoint.url, rpc("server/discover"), { origin }))).toEqual({
         status: 403,
         contentType: "application/json",
@@ -113,16 +119,44 @@ describe("explicit lists", () => {
     expect((await call({ host: "mcp.example.com", origin: "http://localhost" })).status).toBe(403);
   });
 
-  it("are not applied when the handler is not localhost-only and has no lists", async () => {
+  it("without lists and not localhost-only: any Host, and an Origin only from this host", async () => {
     const open = createHttpHandler(makeServer().server);
-    const res = await open(
-      new Request("http://anything.example/mcp", {
-        method: "POST",
-        headers: { ...headersFor(rpc("server/discover")), origin: "https://elsewhere.example" },
-        body: JSON.stringify(rpc("server/discover")),
-      }),
-    );
-    expect(res.status).toBe(200);
+    const post = (url: string, headers: Record<string, string>) =>
+      open(
+        new Request(url, {
+          method: "POST",
+          headers: { ...headersFor(rpc("server/discover")), ...headers },
+          body: JSON.stringify(rpc("server/discover")),
+        }),
+      );
+    expect((await post("http://anything.example/mcp", {})).status).toBe(200);
+    const same: [string, Record<string, string>][] = [
+      ["https://mcp.example.com/mcp", { origin: "https://mcp.example.com" }],
+      ["https://mcp.example.com/mcp", { host: "MCP.example.com:443", origin: "https://mcp.example.com" }],
+      ["http://mcp.example.com:8080/mcp", { origin: "http://mcp.example.com:8080" }],
+      ["http://[::1]:3000/mcp", { origin: "http://[::1]:3000" }],
+    ];
+    for (const [url, headers] of same)
+      expect((await post(url, headers)).status, JSON.stringify(headers)).toBe(200);
+    const foreign: [string, Record<string, string>][] = [
+      ["https://mcp.example.com/mcp", { origin: "https://elsewhere.example" }],
+      ["https://mcp.example.com/mcp", { origin: "https://mcp.example.com:8443" }],
+      ["https://mcp.example.com/mcp", { origin: "http://mcp.example.com:443" }],
+      ["http://mcp.example.com:8080/mcp", { origin: "http://mcp.example.com" }],
+      ["https://mcp.example.com/mcp", { origin: "null" }],
+      ["https://mcp.example.com/mcp", { origin: "file://" }],
+      ["https://mcp.example.com/mcp", { origin: "ftp://mcp.example.com" }],
+      ["https://mcp.example.com/mcp", { host: "bad host", origin: "https://mcp.example.com" }],
+    ];
+    for (const [url, headers] of foreign) {
+      const res = await post(url, headers);
+      expect(res.status, JSON.stringify(headers)).toBe(403);
+      expect(await res.json()).toEqual({
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32600, message: "Forbidden: Origin not allowed" },
+      });
+    }
   });
 });
 
