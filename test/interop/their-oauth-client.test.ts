@@ -18,6 +18,22 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {});
 });
 
+/** Their client, signing in as "their-bot" with its client-credentials provider, connected to `url`. */
+async function theirBot(url: URL, issuer: string): Promise<Client> {
+  const client = new Client(
+    { name: "their-client", version: "1.0.0" },
+    { versionNegotiation: { mode: "auto" } },
+  );
+  const authProvider = new ClientCredentialsProvider({
+    clientId: "their-bot",
+    clientSecret: "their-secret",
+    expectedIssuer: issuer,
+  });
+  await client.connect(new StreamableHTTPClientTransport(url, { authProvider }));
+  cleanups.push(() => client.close());
+  return client;
+}
+
 it("their client-credentials client signs in to our protected resource and calls a scoped tool", async () => {
   const authServer = await MockAuthorizationServer.start({ clients: { "their-bot": "their-secret" } });
   cleanups.push(() => authServer.close());
@@ -40,17 +56,7 @@ it("their client-credentials client signs in to our protected resource and calls
   });
   cleanups.push(() => http.close());
 
-  const client = new Client(
-    { name: "their-client", version: "1.0.0" },
-    { versionNegotiation: { mode: "auto" } },
-  );
-  const authProvider = new ClientCredentialsProvider({
-    clientId: "their-bot",
-    clientSecret: "their-secret",
-    expectedIssuer: authServer.issuer,
-  });
-  await client.connect(new StreamableHTTPClientTransport(new URL(resource), { authProvider }));
-  cleanups.push(() => client.close());
+  const client = await theirBot(new URL(resource), authServer.issuer);
   const result = await client.callTool({ name: "whoami", arguments: {} });
   expect(result.content).toEqual([{ type: "text", text: "hello their-bot" }]);
 
@@ -71,17 +77,7 @@ it("their client signs in to our JwtVerifier-protected server with a JWT bound t
   const http = await serveReports(publicUrl, authServer.issuer, `${authServer.issuer}/jwks`);
   cleanups.push(() => http.close());
 
-  const client = new Client(
-    { name: "their-client", version: "1.0.0" },
-    { versionNegotiation: { mode: "auto" } },
-  );
-  const authProvider = new ClientCredentialsProvider({
-    clientId: "their-bot",
-    clientSecret: "their-secret",
-    expectedIssuer: authServer.issuer,
-  });
-  await client.connect(new StreamableHTTPClientTransport(publicUrl, { authProvider }));
-  cleanups.push(() => client.close());
+  const client = await theirBot(publicUrl, authServer.issuer);
   const result = await client.callTool({ name: "whoami", arguments: {} });
   expect(result.content).toEqual([{ type: "text", text: "their-bot via their-bot [reports:read]" }]);
   expect(authServer.requests("/token").at(-1)?.body).toMatchObject({ resource: publicUrl.href });
