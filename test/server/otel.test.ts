@@ -1,0 +1,282 @@
+// tracing(): the spans an MCP server reports, checked with the real OpenTelemetry SDK (in-memory
+// exporter, AsyncLocalStorage context, W3C propagation) over the in-memory transport and HTTP.
+import { context, propagation, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
+import { W3CTraceContextPropagator } from "@opentelemetry/core";
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  type ReadableSpan,
+  SimpleSpanProcessor,
+} from "@opentelemetry/sdk-trace-base";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import * as z from "zod";
+import { mcp as exampleServer, tracedClient } from "../../examples/otel-tracing.js";
+import { Client } from "../../src/client/index.js";
+import { inputRequired, MCPServer, silentLogger } from "../../src/server/index.js";
+import { tracing } from "../../src/server/otel/index.js";
+import { serveHttp } from "../../src/transports/http/index.js";
+import { ErrorCode, McpError } from "../../src/types/index.js";
+
+const exporter = new InMemorySpanExporter();
+const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+const contextManager = new AsyncLocalStorageContextManager();
+const tracer = provider.getTracer("test");
+
+beforeAll(() => {
+  context.setGlobalContextManager(contextManager.enable());
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  trace.setGlobalTracerProvider(provider);
+});
+afterAll(() => {
+  trace.disable();
+  propagation.disable();
+  context.disable();
+});
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+  exporter.reset();
+});
+
+/** The SERVER spans of handled calls (connecting's `server/discover` left out). */
+const serverSpans = () =>
+  exporter
+    .getFinishedSpans()
+    .filter(
+      (span) => span.kind === SpanKind.SERVER && span.attributes["mcp.method.name"] !== "server/discover",
+    );
+const ELICIT = { action: "accept", content: { region: "eu-west-1" } } as const;
+
+/** A server with tracing first in its chain and a few tools that end in each way. */
+function tracedServer(options: Parameters<typeof tracing>[0] = { tracer }): MCPServer {
+  const mcp = new MCPServer("traced", { logger: silentLogger });
+  mcp.server.middleware.unshift(tracing(options));
+  mcp.tool("ask", { input: z.object({ name: z.string() }) }, (_args, ctx) => {
+    if (ctx.requestState !== "asked") {
+      return inputRequired({
+        inputRequests: {
+          region: {
+            method: "elicitation/create",
+            params: { mode: "form", message: "Region?", requestedSchema: { type: "object", properties: {} } },
+          },
+        },
+        requestState: "asked",
+      });
+    }
+    return "done";
+  });
+  mcp.tool("nested", {}, () =>
+    tracer.startActiveSpan("inner work", (span) => {
+      span.end();
+      return "ok";
+    }),
+  );
+  mcp.tool("refuses", {}, () => {
+    throw new McpError(ErrorCode.InvalidParams, "no such account");
+  });
+  mcp.tool("custom", {}, () => {
+    throw new McpError(1001, "quota exceeded");
+  });
+  mcp.tool("crashes", {}, () => {
+    throw new Error("connection string postgres://u:p@db failed");
+  });
+  mcp.tool("fails", {}, () => ({ content: [{ type: "text", text: "nope" }], isError: true }));
+  mcp.prompt(
+    "brief",
+    { arguments: z.object({ audience: z.string() }) },
+    ({ audience }) => `Brief for ${audience}`,
+  );
+  mcp.prompt("broken", {}, () => {
+    throw new Error("connection string postgres://u:p@db failed");
+  });
+  mcp.resource("notes://today", {}, () => "nothing");
+  return mcp;
+}
+
+/** The client side of SEP-414: the active trace context, as `_meta` keys. */
+function injectTraceContext(): Record<string, string> {
+  const carrier: Record<string, string> = {};
+  propagation.inject(context.active(), carrier);
+  return carrier;
+}
+
+async function connect(mcp: MCPServer, requestMeta?: () => Record<string, unknown>): Promise<Client> {
+  const client = await Client.connect(mcp, { elicitation: async () => ELICIT, requestMeta });
+  closers.push(() => client.close());
+  return client;
+}
+
+describe("tracing()", () => {
+  it("traces connecting too: server/discover is a handled request", async () => {
+    await connect(tracedServer());
+    const discover = exporter.getFinishedSpans().filter((span) => span.name === "server/discover");
+    expect(discover).toHaveLength(1);
+    expect(discover[0]?.attributes["gen_ai.operation.name"]).toBeUndefined();
+  });
+
+  it("reports one SERVER span per round of a multi-round-trip call, with the conventions' attributes", async () => {
+    const client = await connect(tracedServer());
+    await client.callTool("ask", { name: "orders" });
+    const spans = serverSpans();
+    expect(spans.map((span) => span.name)).toEqual(["tools/call ask", "tools/call ask"]);
+    const [first, second] = spans as [ReadableSpan, ReadableSpan];
+    expect(first.attributes).toEqual({
+      "mcp.method.name": "tools/call",
+      "mcp.protocol.version": "2026-07-28",
+      "jsonrpc.request.id": expect.any(String),
+      "gen_ai.tool.name": "ask",
+      "gen_ai.operation.name": "execute_tool",
+      "roundtrip.result_type": "input_required",
+    });
+    expect(second.attributes["roundtrip.result_type"]).toBeUndefined();
+    expect(second.attributes["jsonrpc.request.id"]).not.toBe(first.attributes["jsonrpc.request.id"]);
+    for (const span of spans) expect(span.status.code).toBe(SpanStatusCode.UNSET);
+  });
+
+  it("continues the client's trace from _meta and parents the handler's own spans (HTTP)", async () => {
+    // Over HTTP the server's async context is not the caller's: only _meta can carry the trace.
+    const http = await serveHttp(tracedServer(), { port: 0 });
+    closers.push(() => http.close());
+    const client = await Client.connect(http.url, { requestMeta: injectTraceContext });
+    closers.push(() => client.close());
+    const caller = tracer.startSpan("agent step");
+    await context.with(trace.setSpan(context.active(), caller), () => client.callTool("nested", {}));
+    caller.end();
+    const server = serverSpans().find((span) => span.name === "tools/call nested");
+    const inner = exporter.getFinishedSpans().find((span) => span.name === "inner work");
+    expect(server?.spanContext().traceId).toBe(caller.spanContext().traceId);
+    expect(server?.parentSpanContext?.spanId).toBe(caller.spanContext().spanId);
+    expect(inner?.parentSpanContext?.spanId).toBe(server?.spanContext().spanId);
+  });
+
+  it("starts a new trace when the request carries no context", async () => {
+    const http = await serveHttp(tracedServer(), { port: 0 });
+    closers.push(() => http.close());
+    const client = await Client.connect(http.url);
+    closers.push(() => client.close());
+    const caller = tracer.startSpan("agent step");
+    await context.with(trace.setSpan(context.active(), caller), () => client.callTool("nested", {}));
+    caller.end();
+    const server = serverSpans()[0];
+    expect(server?.parentSpanContext).toBeUndefined();
+    expect(server?.spanContext().traceId).not.toBe(caller.spanContext().traceId);
+  });
+
+  it("names other methods' spans after the method alone, whatever their params hold", async () => {
+    const mcp = tracedServer();
+    mcp.server.setRequestHandler("acme/lookup", () => ({ found: true }));
+    const client = await connect(mcp);
+    await client.session.request("acme/lookup", { name: "customer-8812" });
+    expect(serverSpans()[0]?.name).toBe("acme/lookup");
+    expect(serverSpans()[0]?.attributes["gen_ai.tool.name"]).toBeUndefined();
+  });
+
+  it("records errors as the conventions say: caller mistakes are not server errors", async () => {
+    const client = await connect(tracedServer());
+    for (const name of ["refuses", "custom", "crashes", "fails"])
+      await client.callTool(name, {}).catch(() => {});
+    await client.getPrompt("broken", {}).catch(() => {});
+    const byName = new Map(serverSpans().map((span) => [span.name, span]));
+    const refuses = byName.get("tools/call refuses");
+    expect(refuses?.attributes["rpc.response.status_code"]).toBe("-32602");
+    expect(refuses?.attributes["error.type"]).toBeUndefined();
+    expect(refuses?.status.code).toBe(SpanStatusCode.UNSET);
+
+    const custom = byName.get("tools/call custom");
+    expect(custom?.attributes).toMatchObject({ "rpc.response.status_code": "1001", "error.type": "1001" });
+    expect(custom?.status).toEqual({ code: SpanStatusCode.ERROR, message: "quota exceeded" });
+
+    // MCPServer turns a tool's own exception into an isError result, as the spec asks.
+    const crashes = byName.get("tools/call crashes");
+    expect(crashes?.attributes["error.type"]).toBe("tool_error");
+
+    // Elsewhere it is an internal error: the wire's message, the exception kept for the operator.
+    const broken = byName.get("prompts/get broken");
+    expect(broken?.attributes).toMatchObject({
+      "rpc.response.status_code": "-32603",
+      "error.type": "-32603",
+    });
+    expect(broken?.status).toEqual({ code: SpanStatusCode.ERROR, message: "Internal error" });
+    expect(broken?.events.map((event) => event.name)).toEqual(["exception"]);
+
+    const fails = byName.get("tools/call fails");
+    expect(fails?.attributes["error.type"]).toBe("tool_error");
+    expect(fails?.attributes["rpc.response.status_code"]).toBeUndefined();
+    expect(fails?.status.code).toBe(SpanStatusCode.ERROR);
+  });
+
+  it("first in the chain, it traces a retry whose request state is refused", async () => {
+    const mcp = tracedServer();
+    const raw = await Client.connect(mcp, { elicitation: async () => ELICIT });
+    closers.push(() => raw.close());
+    const forged = await raw.session
+      .callTool(
+        "ask",
+        { name: "orders" },
+        { allowInputRequired: true, inputResponses: {}, requestState: "v1.forged" },
+      )
+      .catch((error: unknown) => error);
+    expect(forged).toMatchObject({ code: -32602 });
+    const span = serverSpans().at(-1);
+    expect(span?.name).toBe("tools/call ask");
+    expect(span?.attributes["rpc.response.status_code"]).toBe("-32602");
+  });
+
+  it("names prompt spans after the prompt, never resource spans after the URI", async () => {
+    const client = await connect(tracedServer({ tracer, recordArguments: true }));
+    await client.getPrompt("brief", { audience: "board" });
+    await client.readResource("notes://today");
+    const [prompt, resource] = serverSpans() as [ReadableSpan, ReadableSpan];
+    expect(prompt.name).toBe("prompts/get brief");
+    expect(prompt.attributes).toMatchObject({
+      "gen_ai.prompt.name": "brief",
+      "gen_ai.prompt.variable.audience": "board",
+    });
+    expect(prompt.attributes["gen_ai.operation.name"]).toBeUndefined();
+    expect(resource.name).toBe("resources/read");
+    expect(resource.attributes["mcp.resource.uri"]).toBe("notes://today");
+  });
+
+  it("records tool arguments only when asked", async () => {
+    const quiet = await connect(tracedServer());
+    await quiet.callTool("ask", { name: "orders" });
+    expect(serverSpans()[0]?.attributes["gen_ai.tool.call.arguments"]).toBeUndefined();
+    exporter.reset();
+    const loud = await connect(tracedServer({ tracer, recordArguments: true }));
+    await loud.callTool("ask", { name: "orders" });
+    expect(serverSpans()[0]?.attributes["gen_ai.tool.call.arguments"]).toBe('{"name":"orders"}');
+  });
+
+  it("marks requests that came over HTTP", async () => {
+    const http = await serveHttp(tracedServer(), { port: 0 });
+    closers.push(() => http.close());
+    const client = await Client.connect(http.url, { elicitation: async () => ELICIT });
+    closers.push(() => client.close());
+    await client.callTool("nested", {});
+    expect(serverSpans()[0]?.attributes).toMatchObject({
+      "network.transport": "tcp",
+      "network.protocol.name": "http",
+    });
+  });
+});
+
+describe("examples/otel-tracing.ts", () => {
+  it("ties every round, and the handler's span, to the caller's trace (global tracer provider)", async () => {
+    const client = await tracedClient();
+    closers.push(() => client.close());
+    expect(exampleServer.server.middleware[0]).toBeTypeOf("function");
+    const caller = tracer.startSpan("user request");
+    const result = await context.with(trace.setSpan(context.active(), caller), () =>
+      client.callTool("provision", { name: "orders" }),
+    );
+    caller.end();
+    expect(result.content).toEqual([{ type: "text", text: "Provisioned 'orders' in eu-west-1." }]);
+    const rounds = serverSpans();
+    expect(rounds.map((span) => span.name)).toEqual(["tools/call provision", "tools/call provision"]);
+    for (const round of rounds) expect(round.parentSpanContext?.spanId).toBe(caller.spanContext().spanId);
+    const work = exporter.getFinishedSpans().find((span) => span.name === "create database");
+    expect(work?.parentSpanContext?.spanId).toBe(rounds[1]?.spanContext().spanId);
+  });
+});
