@@ -11,9 +11,9 @@ reports.tool("whoami", { description: "Says who the caller is." }, (_args, ctx) 
   return `${auth?.subject} via ${auth?.clientId} [${auth?.scopes.join(" ")}]`;
 });
 
-/** Serves `reports` at `publicUrl`, trusting the JWTs `issuer` signs with the keys at `jwksUri`. */
-export function serveReports(publicUrl: URL, issuer: string, jwksUri: string) {
-  const jwt = new JwtVerifier({ issuer, audience: publicUrl.href, jwksUri, typ: "at+jwt" });
+/** Serves `reports` at `publicUrl`, trusting the JWTs `issuer` signs (its metadata names its keys). */
+export function serveReports(publicUrl: URL, issuer: string) {
+  const jwt = new JwtVerifier({ issuer, audience: publicUrl.href, typ: "at+jwt" });
   return serveHttp(reports, {
     port: Number(publicUrl.port),
     path: publicUrl.pathname,

@@ -19,7 +19,7 @@ async function world() {
   });
   closers.push(() => authServer.close());
   const publicUrl = new URL(`http://127.0.0.1:${await freePort()}/mcp`);
-  const http = await serveReports(publicUrl, authServer.issuer, `${authServer.issuer}/jwks`);
+  const http = await serveReports(publicUrl, authServer.issuer);
   closers.push(() => http.close());
   return { authServer, publicUrl };
 }
@@ -33,6 +33,7 @@ it("accepts a JWT the issuer signed for this server, and hands the handler its c
   expect(result.content).toEqual([{ type: "text", text: "nightly-job via nightly-job [reports:read]" }]);
   const token = authServer.requests("/token").at(-1)?.body as Record<string, string>;
   expect(token.resource).toBe(publicUrl.href);
+  // The verifier found the key set through the issuer's metadata (the example names no jwksUri).
   expect(authServer.requests("/jwks")).toHaveLength(1);
 });
 

@@ -74,7 +74,7 @@ it("their client signs in to our JwtVerifier-protected server with a JWT bound t
   });
   cleanups.push(() => authServer.close());
   const publicUrl = new URL(`http://127.0.0.1:${await freePort()}/mcp`);
-  const http = await serveReports(publicUrl, authServer.issuer, `${authServer.issuer}/jwks`);
+  const http = await serveReports(publicUrl, authServer.issuer);
   cleanups.push(() => http.close());
 
   const client = await theirBot(publicUrl, authServer.issuer);

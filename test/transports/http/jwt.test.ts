@@ -220,8 +220,9 @@ describe("JwtVerifier options", () => {
     [{ issuer: "", audience: RESOURCE, jwks }, /issuer/],
     [{ issuer: ISSUER, audience: [], jwks }, /audience/],
     [{ issuer: ISSUER, audience: "", jwks }, /audience/],
-    [{ issuer: ISSUER, audience: RESOURCE }, /exactly one/],
-    [{ issuer: ISSUER, audience: RESOURCE, jwks, jwksUri: "https://auth.example.com/jwks" }, /exactly one/],
+    [{ issuer: ISSUER, audience: RESOURCE, jwks, jwksUri: "https://auth.example.com/jwks" }, /at most one/],
+    [{ issuer: "http://auth.example.com", audience: RESOURCE }, /issuer .*https/],
+    [{ issuer: "auth server", audience: RESOURCE }, /issuer .*https/],
     [{ issuer: ISSUER, audience: RESOURCE, jwksUri: "http://auth.example.com/jwks" }, /https/],
     [{ issuer: ISSUER, audience: RESOURCE, jwks, algorithms: ["HS256"] }, /HS256/],
     [{ issuer: ISSUER, audience: RESOURCE, jwks, algorithms: ["none"] }, /none/],
@@ -383,5 +384,107 @@ describe("JwtVerifier behind serveHttp (the wire)", () => {
     expect(response.status).toBe(401);
     expect(response.headers.get("www-authenticate")).not.toContain("error=");
     await response.body?.cancel();
+  });
+});
+
+/** An issuer on 127.0.0.1 whose metadata documents the test sets; counts requests per path. */
+async function issuerServer(): Promise<{
+  issuer: string;
+  documents: Map<string, unknown>;
+  keys: JWK[];
+  hits: (path: string) => number;
+}> {
+  const documents = new Map<string, unknown>();
+  const keys: JWK[] = [];
+  const hits = new Map<string, number>();
+  const server: Server = createServer((req, res) => {
+    const path = req.url ?? "/";
+    hits.set(path, (hits.get(path) ?? 0) + 1);
+    const body = path === "/jwks" ? { keys } : documents.get(path);
+    res.writeHead(body === undefined ? 404 : 200, { "content-type": "application/json" });
+    res.end(body === undefined ? "{}" : JSON.stringify(body));
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return { issuer: `http://127.0.0.1:${port}`, documents, keys, hits: (path) => hits.get(path) ?? 0 };
+}
+
+const AS_METADATA = "/.well-known/oauth-authorization-server";
+const OIDC_METADATA = "/.well-known/openid-configuration";
+
+describe("JwtVerifier without jwksUri: the keys named by the issuer's metadata", () => {
+  async function signedBy(issuer: string) {
+    const key = await signingKey("k1");
+    return { key, token: await mint(key, { iss: issuer }) };
+  }
+
+  it("reads jwks_uri from the RFC 8414 metadata once, then verifies with those keys", async () => {
+    const as = await issuerServer();
+    const { key, token } = await signedBy(as.issuer);
+    as.keys.push(key.jwk);
+    as.documents.set(AS_METADATA, { issuer: as.issuer, jwks_uri: `${as.issuer}/jwks` });
+    const check = new JwtVerifier({ issuer: as.issuer, audience: RESOURCE });
+    expect((await check.verify(token)).issuer).toBe(as.issuer);
+    expect((await check.verify(token)).subject).toBe("alice");
+    expect([as.hits(AS_METADATA), as.hits("/jwks")]).toEqual([1, 1]);
+  });
+
+  it("falls back to OpenID discovery", async () => {
+    const as = await issuerServer();
+    const { key, token } = await signedBy(as.issuer);
+    as.keys.push(key.jwk);
+    as.documents.set(OIDC_METADATA, { issuer: as.issuer, jwks_uri: `${as.issuer}/jwks` });
+    const check = new JwtVerifier({ issuer: as.issuer, audience: RESOURCE });
+    expect((await check.verify(token)).subject).toBe("alice");
+    expect([as.hits(AS_METADATA), as.hits(OIDC_METADATA)]).toEqual([1, 1]);
+  });
+
+  it("refuses metadata that names another issuer, or no usable jwks_uri", async () => {
+    for (const [documentFor, reason] of [
+      [
+        () => ({ issuer: "https://evil.example", jwks_uri: "https://evil.example/jwks" }),
+        /names another issuer/,
+      ],
+      [(issuer: string) => ({ jwks_uri: `${issuer}/jwks` }), /names another issuer/],
+      [(issuer: string) => ({ issuer, jwks_uri: "http://keys.example/jwks" }), /no HTTPS jwks_uri/],
+      [(issuer: string) => ({ issuer }), /no HTTPS jwks_uri/],
+    ] as [(issuer: string) => Record<string, unknown>, RegExp][]) {
+      const as = await issuerServer();
+      const document = documentFor(as.issuer);
+      as.documents.set(AS_METADATA, document);
+      const { token } = await signedBy(as.issuer);
+      const check = new JwtVerifier({ issuer: as.issuer, audience: RESOURCE });
+      expect(await refusal(check.verify(token)), JSON.stringify(document)).toMatch(reason);
+    }
+  });
+
+  it("never lets a remote issuer's metadata point at this machine (its own fetch, a test double)", async () => {
+    const asked: string[] = [];
+    const fakeFetch = (async (input: URL | RequestInfo) => {
+      asked.push(String(input));
+      return Response.json({ issuer: ISSUER, jwks_uri: "http://127.0.0.1:9/jwks" });
+    }) as typeof fetch;
+    const check = new JwtVerifier({ issuer: ISSUER, audience: RESOURCE, fetch: fakeFetch });
+    const key = await signingKey("k1");
+    expect(await refusal(check.verify(await mint(key)))).toMatch(/no HTTPS jwks_uri/);
+    expect(asked).toEqual([`${ISSUER}${AS_METADATA}`]);
+  });
+
+  it("after a failed read, refuses tokens for 30 s without asking again, then reads it anew", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+    const as = await issuerServer();
+    const { key, token } = await signedBy(as.issuer);
+    as.keys.push(key.jwk);
+    const check = new JwtVerifier({ issuer: as.issuer, audience: RESOURCE });
+    expect(await refusal(check.verify(token))).toMatch(/no metadata found/);
+    const asked = as.hits(AS_METADATA);
+    as.documents.set(AS_METADATA, { issuer: as.issuer, jwks_uri: `${as.issuer}/jwks` });
+    expect(await refusal(check.verify(token))).toMatch(/no metadata found/);
+    expect(as.hits(AS_METADATA)).toBe(asked);
+    vi.setSystemTime(Date.now() + 31_000);
+    const fresh = await mint(key, { iss: as.issuer });
+    expect((await check.verify(fresh)).subject).toBe("alice");
+    expect(as.hits(AS_METADATA)).toBe(asked + 1);
   });
 });

@@ -4,7 +4,7 @@
  *
  * @example
  * import { JwtVerifier } from "roundtrip-mcp/jwt";
- * const jwt = new JwtVerifier({ issuer, audience: "https://mcp.example.com/mcp", jwksUri });
+ * const jwt = new JwtVerifier({ issuer, audience: "https://mcp.example.com/mcp" });
  * await serveHttp(server, { verifyToken: jwt.verifyToken, requireAuth: true });
  */
 export { JwtRejected, JwtVerifier, type JwtVerifierOptions } from "./verifier.js";

@@ -7,7 +7,6 @@ import {
   createLocalJWKSet,
   createRemoteJWKSet,
   customFetch,
-  type FetchImplementation,
   type JSONWebKeySet,
   type JWTPayload,
   type JWTVerifyGetKey,
@@ -15,6 +14,7 @@ import {
 } from "jose";
 import type { AuthInfo } from "../../../shared/dispatch.js";
 import { isLoopbackHostname } from "../loopback.js";
+import { discoverJwksUri } from "./discovery.js";
 import { boundedJwksFetch, DEFAULT_MAX_JWKS_BYTES } from "./jwks-fetch.js";
 
 /**
@@ -36,9 +36,10 @@ export interface JwtVerifierOptions {
    */
   readonly audience: string | readonly string[];
   /**
-   * The issuer's key set URL (its metadata's `jwks_uri`): `https:`, or `http:` on a loopback host.
-   * Keys are cached, and an unknown `kid` fetches the set again (at most every 30 s), so a key
-   * rotation needs no restart.
+   * The issuer's key set URL: `https:`, or `http:` on a loopback host. Default: the `jwks_uri` of
+   * the issuer's metadata (RFC 8414 or OpenID discovery), read on the first token. Keys are cached,
+   * and an unknown `kid` fetches the set again (at most every 30 s), so a key rotation needs no
+   * restart.
    */
   readonly jwksUri?: string | URL;
   /** The issuer's keys themselves, for a key set that is configured rather than fetched. */
@@ -52,11 +53,11 @@ export interface JwtVerifierOptions {
   readonly typ?: string;
   /** Clock skew tolerated on `exp` and `nbf`, in seconds. Default 30. */
   readonly clockToleranceSec?: number;
-  /** Timeout of one key set fetch, in milliseconds. Default 5,000. */
+  /** Timeout of one key set or metadata fetch, in milliseconds. Default 5,000. */
   readonly jwksTimeoutMs?: number;
-  /** The largest key set document read, in bytes. Default 256 KiB. */
+  /** The largest key set or metadata document read, in bytes. Default 256 KiB. */
   readonly maxJwksBytes?: number;
-  /** The `fetch` used for `jwksUri` (a proxy-aware one, a test double). Default: the global `fetch`. */
+  /** The `fetch` for keys and metadata (a proxy-aware one, a test double). Default: the global `fetch`. */
   readonly fetch?: typeof fetch;
 }
 
@@ -87,6 +88,8 @@ const ASYMMETRIC = [
 
 const DEFAULT_CLOCK_TOLERANCE_SEC = 30;
 const DEFAULT_JWKS_TIMEOUT_MS = 5_000;
+/** After a failed metadata read, tokens are refused without asking the issuer again for this long. */
+const DISCOVERY_RETRY_MS = 30_000;
 
 /**
  * Verifies JWT access tokens for an MCP server. `verifyToken` plugs into the HTTP endpoint's
@@ -99,7 +102,7 @@ const DEFAULT_JWKS_TIMEOUT_MS = 5_000;
  * as a bearer token would let whoever copied it use it.
  *
  * @example
- * const jwt = new JwtVerifier({ issuer, audience: publicUrl.href, jwksUri: `${issuer}/jwks` });
+ * const jwt = new JwtVerifier({ issuer, audience: publicUrl.href }); // keys from the issuer's metadata
  * await serveHttp(server, { verifyToken: jwt.verifyToken, requireAuth: true });
  */
 export class JwtVerifier {
@@ -220,20 +223,48 @@ function nonNegative(name: string, value: number): number {
 }
 
 function keySetOf(options: JwtVerifierOptions): JWTVerifyGetKey {
-  if ((options.jwks === undefined) === (options.jwksUri === undefined)) {
-    throw new TypeError("give exactly one of jwksUri (fetched) and jwks (configured keys)");
+  if (options.jwks !== undefined && options.jwksUri !== undefined) {
+    throw new TypeError("give at most one of jwksUri (fetched) and jwks (configured keys)");
   }
   if (options.jwks !== undefined) return createLocalJWKSet(options.jwks);
-  const url = new URL(String(options.jwksUri));
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopbackHostname(url.hostname))) {
-    throw new TypeError("jwksUri must be an https: URL (http: only on a loopback host)");
+  const fetchImpl = options.fetch ?? globalThis.fetch;
+  const maxBytes = nonNegative("maxJwksBytes", options.maxJwksBytes ?? DEFAULT_MAX_JWKS_BYTES);
+  const timeoutMs = nonNegative("jwksTimeoutMs", options.jwksTimeoutMs ?? DEFAULT_JWKS_TIMEOUT_MS);
+  const remote = (url: URL): JWTVerifyGetKey =>
+    createRemoteJWKSet(url, {
+      timeoutDuration: timeoutMs,
+      [customFetch]: boundedJwksFetch(fetchImpl, maxBytes),
+    });
+  if (options.jwksUri !== undefined) return remote(secure(String(options.jwksUri), "jwksUri"));
+  secure(options.issuer, "issuer (its metadata names the keys when jwksUri is not given)");
+  return discovered(() => discoverJwksUri(options.issuer, fetchImpl, maxBytes, timeoutMs).then(remote));
+}
+
+function secure(value: string, name: string): URL {
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (url?.protocol !== "https:" && !(url?.protocol === "http:" && isLoopbackHostname(url.hostname))) {
+    throw new TypeError(`${name} must be an https: URL (http: only on a loopback host)`);
   }
-  const fetchImpl: FetchImplementation = boundedJwksFetch(
-    options.fetch ?? globalThis.fetch,
-    nonNegative("maxJwksBytes", options.maxJwksBytes ?? DEFAULT_MAX_JWKS_BYTES),
-  );
-  return createRemoteJWKSet(url, {
-    timeoutDuration: nonNegative("jwksTimeoutMs", options.jwksTimeoutMs ?? DEFAULT_JWKS_TIMEOUT_MS),
-    [customFetch]: fetchImpl,
-  });
+  return url;
+}
+
+/**
+ * Keys found through the issuer's metadata, read once on first use. A failed read is retried
+ * by a token that comes after `DISCOVERY_RETRY_MS`; the ones before are refused with its reason.
+ */
+function discovered(discover: () => Promise<JWTVerifyGetKey>): JWTVerifyGetKey {
+  let keys: Promise<JWTVerifyGetKey> | undefined;
+  let failure: { at: number; error: unknown } | undefined;
+  return async (header, token) => {
+    if (keys === undefined) {
+      if (failure !== undefined && Date.now() - failure.at < DISCOVERY_RETRY_MS) throw failure.error;
+      const attempt = discover();
+      keys = attempt;
+      attempt.catch((error: unknown) => {
+        keys = undefined;
+        failure = { at: Date.now(), error };
+      });
+    }
+    return (await keys)(header, token);
+  };
 }
