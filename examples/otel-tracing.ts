@@ -1,9 +1,10 @@
-// Tracing a multi-round-trip call end to end with OpenTelemetry: the client puts its trace context
-// in every request's _meta (SEP-414), each round the server handles becomes a span of that trace,
-// and the handler's own spans nest under it. The application sets up its OpenTelemetry SDK.
-import { context, propagation, trace } from "@opentelemetry/api";
+// Tracing a multi-round-trip call end to end with OpenTelemetry: each round the client sends is a
+// CLIENT span whose context travels in the request's _meta (SEP-414), the server's span for that
+// round is its child, and the handler's own spans nest under that. The application sets up its
+// OpenTelemetry SDK.
+import { trace } from "@opentelemetry/api";
 import { Client } from "roundtrip-mcp/client";
-import { tracing } from "roundtrip-mcp/otel";
+import { clientTracing, tracing } from "roundtrip-mcp/otel";
 import { elicit, MCPServer, resolver } from "roundtrip-mcp/server";
 import * as z from "zod";
 
@@ -30,14 +31,10 @@ mcp.tool(
     }),
 );
 
-/** A client that sends the active trace context with every request, MRTR retries included. */
+/** A client that traces every request it sends, MRTR retries included. */
 export function tracedClient() {
   return Client.connect(mcp, {
     elicitation: async () => ({ action: "accept", content: { region: "eu-west-1" } }),
-    requestMeta: () => {
-      const carrier: Record<string, string> = {};
-      propagation.inject(context.active(), carrier);
-      return carrier;
-    },
+    instrument: clientTracing(),
   });
 }

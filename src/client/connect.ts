@@ -120,6 +120,7 @@ async function openOn(
     timeoutMs: options.timeoutMs,
     onLog: options.onLog,
     requestMeta: options.requestMeta,
+    instrument: options.instrument,
   });
   // Aborting (e.g. Ctrl-C in a CLI) closes the session, which fails whatever is in flight.
   const abort = () => void session.close().catch(() => {});

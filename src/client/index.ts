@@ -55,6 +55,8 @@ export {
   type ClientSessionOptions,
   DEFAULT_CLIENT_INFO,
   type InputCallOptions,
+  type RequestInstrument,
+  type RequestObservation,
   type ToolCallOptions,
 } from "./session.js";
 export type { ClientTarget, StdioTarget } from "./targets.js";

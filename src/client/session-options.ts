@@ -7,6 +7,7 @@ import type {
   LoggingLevel,
   LoggingMessageNotificationParams,
   ProgressNotificationParams,
+  ResultObject,
 } from "../types/index.js";
 
 export interface ClientSessionOptions {
@@ -28,6 +29,40 @@ export interface ClientSessionOptions {
    * `traceparent` for OpenTelemetry); a request's own `meta` wins over it, the envelope over both.
    */
   requestMeta?: (method: string) => Record<string, unknown> | undefined;
+  /**
+   * Observes every request (each round of a multi-round call is one): called as it goes out, its
+   * result adds `_meta` keys and is told how the request ended. This is where tracing plugs in
+   * (`clientTracing()` from `roundtrip-mcp/otel`).
+   */
+  instrument?: RequestInstrument;
+}
+
+/**
+ * Called for every request as it goes out, with its method and params (before the envelope);
+ * `undefined` to leave this one alone.
+ *
+ * @example
+ * const instrument: RequestInstrument = (method) => {
+ *   const started = performance.now();
+ *   return { end: () => metrics.record(method, performance.now() - started) };
+ * };
+ */
+export type RequestInstrument = (
+  method: string,
+  params: Readonly<Record<string, unknown>>,
+) => RequestObservation | undefined;
+
+/**
+ * One observed request.
+ *
+ * @example
+ * const observation: RequestObservation = { meta: { traceparent }, end: (outcome) => span.end() };
+ */
+export interface RequestObservation {
+  /** `_meta` keys for this request (a trace context); the call's own `meta` and the envelope win. */
+  readonly meta?: Record<string, unknown>;
+  /** Called once: with the checked result, or with the error the request failed with. */
+  end(outcome: { readonly result: ResultObject } | { readonly error: unknown }): void;
 }
 
 /** Options of any request. */

@@ -46,6 +46,8 @@ export type {
   CallOptions,
   ClientSessionOptions,
   InputCallOptions,
+  RequestInstrument,
+  RequestObservation,
   ToolCallOptions,
 } from "./session-options.js";
 
@@ -89,6 +91,7 @@ export class ClientSession {
   readonly #timeoutMs: number;
   readonly #onLog: ((params: LoggingMessageNotificationParams) => void) | undefined;
   readonly #requestMeta: ClientSessionOptions["requestMeta"];
+  readonly #instrument: ClientSessionOptions["instrument"];
   readonly #transport: Transport;
   readonly #warn: (message: string) => void;
   #serverInfo: Implementation | undefined;
@@ -104,6 +107,7 @@ export class ClientSession {
     this.#timeoutMs = options.timeoutMs ?? 60_000;
     this.#onLog = options.onLog;
     this.#requestMeta = options.requestMeta;
+    this.#instrument = options.instrument;
     this.connection.onNotification = (notification) => this.#routeStray(notification);
   }
 
@@ -189,32 +193,44 @@ export class ClientSession {
     const progressToken = options.onProgress ? `rt-progress-${++progressCounter}` : undefined;
     // Object.assign then a set: on Node 20 a spread with extra keys costs ten times more.
     const wireParams: Record<string, unknown> = Object.assign({}, params);
-    const computed = this.#requestMeta?.(method);
-    const extra = computed === undefined ? options.meta : Object.assign({}, computed, options.meta);
-    wireParams._meta = this.envelope(extra, progressToken);
     const onLog = options.onLog ?? this.#onLog;
     const { onProgress, onNotification } = options;
-    const result = await this.connection.request(method, wireParams, {
-      signal: options.signal,
-      timeoutMs: options.timeoutMs ?? this.#timeoutMs,
-      resetTimeoutOnProgress: options.resetTimeoutOnProgress,
-      maxTimeoutMs: options.maxTimeoutMs,
-      // Nothing to route when nobody listens: no closure per request then.
-      onNotification:
-        onProgress === undefined && onLog === undefined && onNotification === undefined
-          ? undefined
-          : (notification) => {
-              if (notification.method === NotificationMethod.Progress) {
-                onProgress?.(notification.params as ProgressNotificationParams);
-              } else if (notification.method === NotificationMethod.Message) {
-                onLog?.(notification.params as LoggingMessageNotificationParams);
-              } else {
-                onNotification?.(notification);
-              }
-            },
-    });
-    this.#noteServerInfo(result);
-    return checkResult(method, result, options, this.era === "modern" ? this.capabilities : undefined);
+    const observed = this.#instrument?.(method, params);
+    let checked: ResultObject;
+    try {
+      const computed = this.#requestMeta?.(method);
+      const extra =
+        computed === undefined && observed?.meta === undefined
+          ? options.meta
+          : Object.assign({}, computed, observed?.meta, options.meta);
+      wireParams._meta = this.envelope(extra, progressToken);
+      const result = await this.connection.request(method, wireParams, {
+        signal: options.signal,
+        timeoutMs: options.timeoutMs ?? this.#timeoutMs,
+        resetTimeoutOnProgress: options.resetTimeoutOnProgress,
+        maxTimeoutMs: options.maxTimeoutMs,
+        // Nothing to route when nobody listens: no closure per request then.
+        onNotification:
+          onProgress === undefined && onLog === undefined && onNotification === undefined
+            ? undefined
+            : (notification) => {
+                if (notification.method === NotificationMethod.Progress) {
+                  onProgress?.(notification.params as ProgressNotificationParams);
+                } else if (notification.method === NotificationMethod.Message) {
+                  onLog?.(notification.params as LoggingMessageNotificationParams);
+                } else {
+                  onNotification?.(notification);
+                }
+              },
+      });
+      this.#noteServerInfo(result);
+      checked = checkResult(method, result, options, this.era === "modern" ? this.capabilities : undefined);
+    } catch (error) {
+      observed?.end({ error });
+      throw error;
+    }
+    observed?.end({ result: checked });
+    return checked;
   }
 
   /** `server/discover`: versions, capabilities and instructions of the server. */

@@ -76,3 +76,76 @@ describe("requestMeta: extra _meta on every request", () => {
     await client.close();
   });
 });
+
+describe("instrument: an observer of every request", () => {
+  it("sees each request go out and end once, with the checked result or the error", async () => {
+    const { server, metas } = recordingServer();
+    const seen: string[] = [];
+    const client = await Client.connect(server, {
+      elicitation: () => ({ action: "accept", content: { name: "x" } }),
+      instrument: (method, params) => {
+        seen.push(`start ${method} ${JSON.stringify(params.inputResponses ?? null)}`);
+        return {
+          meta: { traceparent: traceparent(seen.length) },
+          end: (outcome) =>
+            seen.push(
+              "result" in outcome
+                ? `end ${method} ${String(outcome.result.resultType ?? "complete")}`
+                : `fail ${method} ${(outcome.error as Error).message}`,
+            ),
+        };
+      },
+    });
+    await client.callTool("ask");
+    await client.session.request("nope/nothing").catch(() => {});
+    expect(seen).toEqual([
+      "start server/discover null",
+      "end server/discover complete",
+      "start tools/call null",
+      "end tools/call input_required",
+      'start tools/call {"q":{"action":"accept","content":{"name":"x"}}}',
+      "end tools/call complete",
+      "start nope/nothing null",
+      "fail nope/nothing Method not found: nope/nothing",
+    ]);
+    const legs = metas.filter((entry) => entry.method === "tools/call");
+    expect(legs.map((leg) => leg.meta.traceparent)).toEqual([traceparent(3), traceparent(5)]);
+    await client.close();
+  });
+
+  it("merges _meta as requestMeta < instrument < the call's own meta < the envelope", async () => {
+    const { server, metas } = recordingServer();
+    const client = await Client.connect(server, {
+      requestMeta: () => ({ a: "requestMeta", b: "requestMeta", c: "requestMeta" }),
+      instrument: () => ({
+        meta: { b: "instrument", c: "instrument", "io.modelcontextprotocol/protocolVersion": "1999-01-01" },
+        end: () => {},
+      }),
+    });
+    await client.listTools(undefined, { meta: { c: "call" }, cacheMode: "bypass" });
+    const [listed] = metas;
+    expect(listed?.meta).toMatchObject({
+      a: "requestMeta",
+      b: "instrument",
+      c: "call",
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    });
+    await client.close();
+  });
+
+  it("ends the observation when the request fails before it is sent", async () => {
+    const { server } = recordingServer();
+    const ended: unknown[] = [];
+    const client = await Client.connect(server, {
+      requestMeta: (method) => {
+        if (method === "tools/list") throw new Error("requestMeta broke");
+        return undefined;
+      },
+      instrument: () => ({ end: (outcome) => ended.push(outcome) }),
+    });
+    ended.length = 0;
+    await expect(client.listTools(undefined, { cacheMode: "bypass" })).rejects.toThrow("requestMeta broke");
+    expect(ended).toEqual([{ error: expect.objectContaining({ message: "requestMeta broke" }) }]);
+    await client.close();
+  });
+});

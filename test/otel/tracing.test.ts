@@ -13,8 +13,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod";
 import { mcp as exampleServer, tracedClient } from "../../examples/otel-tracing.js";
 import { Client } from "../../src/client/index.js";
+import { clientTracing, tracing } from "../../src/otel/index.js";
 import { inputRequired, MCPServer, silentLogger } from "../../src/server/index.js";
-import { tracing } from "../../src/server/otel/index.js";
 import { serveHttp } from "../../src/transports/http/index.js";
 import { ErrorCode, McpError } from "../../src/types/index.js";
 
@@ -262,21 +262,84 @@ describe("tracing()", () => {
   });
 });
 
+describe("clientTracing()", () => {
+  const clientSpans = () => exporter.getFinishedSpans().filter((span) => span.kind === SpanKind.CLIENT);
+
+  it("one CLIENT span per round, each the parent of the server's span for that round (HTTP)", async () => {
+    const http = await serveHttp(tracedServer(), { port: 0 });
+    closers.push(() => http.close());
+    const client = await Client.connect(http.url, {
+      elicitation: async () => ELICIT,
+      instrument: clientTracing({ tracer }),
+    });
+    closers.push(() => client.close());
+    exporter.reset();
+    const caller = tracer.startSpan("agent step");
+    await context.with(trace.setSpan(context.active(), caller), () =>
+      client.callTool("ask", { name: "orders" }),
+    );
+    caller.end();
+    const rounds = clientSpans();
+    expect(rounds.map((span) => span.name)).toEqual(["tools/call ask", "tools/call ask"]);
+    expect(rounds[0]?.attributes).toEqual({
+      "mcp.method.name": "tools/call",
+      "gen_ai.tool.name": "ask",
+      "gen_ai.operation.name": "execute_tool",
+      "roundtrip.result_type": "input_required",
+    });
+    expect(rounds[1]?.attributes["roundtrip.result_type"]).toBeUndefined();
+    const served = serverSpans();
+    expect(served).toHaveLength(2);
+    for (const [index, round] of rounds.entries()) {
+      expect(round.parentSpanContext?.spanId).toBe(caller.spanContext().spanId);
+      expect(served[index]?.parentSpanContext?.spanId).toBe(round.spanContext().spanId);
+      expect(served[index]?.spanContext().traceId).toBe(caller.spanContext().traceId);
+    }
+  });
+
+  it("marks every failure as an error: JSON-RPC codes, tool errors, local failures", async () => {
+    const traced = await Client.connect(tracedServer(), { instrument: clientTracing({ tracer }) });
+    closers.push(() => traced.close());
+    exporter.reset();
+    await traced.callTool("refuses", {}).catch(() => {});
+    await traced.callTool("fails", {}).catch(() => {});
+    await traced
+      .callTool("ask", { name: "orders" }, { timeoutMs: 1, signal: AbortSignal.abort() })
+      .catch(() => {});
+    const [refuses, fails, aborted] = clientSpans() as [ReadableSpan, ReadableSpan, ReadableSpan];
+    expect(refuses.attributes).toMatchObject({
+      "rpc.response.status_code": "-32602",
+      "error.type": "-32602",
+    });
+    expect(refuses.status).toEqual({ code: SpanStatusCode.ERROR, message: "no such account" });
+    expect(fails.attributes["error.type"]).toBe("tool_error");
+    expect(aborted.status.code).toBe(SpanStatusCode.ERROR);
+    expect(aborted.attributes["error.type"]).toEqual(expect.any(String));
+    expect(aborted.attributes["rpc.response.status_code"]).toBeUndefined();
+  });
+});
+
 describe("examples/otel-tracing.ts", () => {
-  it("ties every round, and the handler's span, to the caller's trace (global tracer provider)", async () => {
+  it("ties every round, on both sides, and the handler's span to the caller's trace (global tracer provider)", async () => {
     const client = await tracedClient();
     closers.push(() => client.close());
     expect(exampleServer.server.middleware[0]).toBeTypeOf("function");
+    exporter.reset();
     const caller = tracer.startSpan("user request");
     const result = await context.with(trace.setSpan(context.active(), caller), () =>
       client.callTool("provision", { name: "orders" }),
     );
     caller.end();
     expect(result.content).toEqual([{ type: "text", text: "Provisioned 'orders' in eu-west-1." }]);
-    const rounds = serverSpans();
-    expect(rounds.map((span) => span.name)).toEqual(["tools/call provision", "tools/call provision"]);
-    for (const round of rounds) expect(round.parentSpanContext?.spanId).toBe(caller.spanContext().spanId);
+    const sent = exporter.getFinishedSpans().filter((span) => span.kind === SpanKind.CLIENT);
+    const handled = serverSpans();
+    expect(sent.map((span) => span.name)).toEqual(["tools/call provision", "tools/call provision"]);
+    expect(handled.map((span) => span.name)).toEqual(["tools/call provision", "tools/call provision"]);
+    for (const [index, round] of sent.entries()) {
+      expect(round.parentSpanContext?.spanId).toBe(caller.spanContext().spanId);
+      expect(handled[index]?.parentSpanContext?.spanId).toBe(round.spanContext().spanId);
+    }
     const work = exporter.getFinishedSpans().find((span) => span.name === "create database");
-    expect(work?.parentSpanContext?.spanId).toBe(rounds[1]?.spanContext().spanId);
+    expect(work?.parentSpanContext?.spanId).toBe(handled[1]?.spanContext().spanId);
   });
 });

@@ -15,9 +15,10 @@ import {
   type Tracer,
   trace,
 } from "@opentelemetry/api";
-import type { ResultObject } from "../../types/index.js";
-import { ErrorCode, McpError } from "../../types/index.js";
-import type { MiddlewareFunction, ServerRequestContext } from "../context.js";
+import type { MiddlewareFunction, ServerRequestContext } from "../server/context.js";
+import type { ResultObject } from "../types/index.js";
+import { ErrorCode, McpError } from "../types/index.js";
+import { requestAttributes, resultOutcome, spanName } from "./attributes.js";
 
 /**
  * Options of {@link tracing}.
@@ -75,8 +76,8 @@ export function tracing(options: TracingOptions = {}): MiddlewareFunction {
     const tracer = options.tracer ?? trace.getTracer("roundtrip-mcp");
     const parent = parentContext(ctx);
     const span = tracer.startSpan(
-      spanName(ctx),
-      { kind: SpanKind.SERVER, attributes: requestAttributes(ctx, recordArguments) },
+      spanName(ctx.method, ctx.params),
+      { kind: SpanKind.SERVER, attributes: attributesOf(ctx, recordArguments) },
       parent,
     );
     return context
@@ -103,55 +104,21 @@ function parentContext(ctx: ServerRequestContext): Context {
   return propagation.extract(active, meta as Record<string, unknown>, META_GETTER);
 }
 
-/** The tool or prompt name: low-cardinality targets only (never a resource URI). */
-function targetOf(ctx: ServerRequestContext): string | undefined {
-  if (ctx.method !== "tools/call" && ctx.method !== "prompts/get") return undefined;
-  const name = ctx.params.name;
-  return typeof name === "string" ? name : undefined;
-}
-
-function spanName(ctx: ServerRequestContext): string {
-  const target = targetOf(ctx);
-  return target === undefined ? ctx.method : `${ctx.method} ${target}`;
-}
-
-function requestAttributes(ctx: ServerRequestContext, recordArguments: boolean): Attributes {
-  const attributes: Attributes = {
-    "mcp.method.name": ctx.method,
-    "mcp.protocol.version": ctx.protocolVersion,
-    "jsonrpc.request.id": String(ctx.requestId),
-  };
+function attributesOf(ctx: ServerRequestContext, recordArguments: boolean): Attributes {
+  const attributes = requestAttributes(ctx.method, ctx.params, recordArguments);
+  attributes["mcp.protocol.version"] = ctx.protocolVersion;
+  attributes["jsonrpc.request.id"] = String(ctx.requestId);
   if (ctx.http !== undefined) {
     attributes["network.transport"] = "tcp";
     attributes["network.protocol.name"] = "http";
   }
-  const { name, uri } = ctx.params;
-  if (ctx.method === "tools/call" && typeof name === "string") {
-    attributes["gen_ai.tool.name"] = name;
-    attributes["gen_ai.operation.name"] = "execute_tool";
-    if (recordArguments)
-      attributes["gen_ai.tool.call.arguments"] = JSON.stringify(ctx.params.arguments ?? {});
-  }
-  if (ctx.method === "prompts/get" && typeof name === "string") {
-    attributes["gen_ai.prompt.name"] = name;
-    const args = ctx.params.arguments;
-    if (recordArguments && args !== null && typeof args === "object") {
-      for (const [key, value] of Object.entries(args)) {
-        attributes[`gen_ai.prompt.variable.${key}`] =
-          typeof value === "string" ? value : JSON.stringify(value);
-      }
-    }
-  }
-  if (ctx.method === "resources/read" && typeof uri === "string") attributes["mcp.resource.uri"] = uri;
   return attributes;
 }
 
 function recordResult(span: Span, result: ResultObject): void {
-  if (result.resultType === "input_required") {
-    span.setAttribute("roundtrip.result_type", "input_required");
-    return;
-  }
-  if (result.isError === true) {
+  const outcome = resultOutcome(result);
+  if (outcome === "input_required") span.setAttribute("roundtrip.result_type", "input_required");
+  if (outcome === "tool_error") {
     span.setAttribute("error.type", "tool_error");
     span.setStatus({ code: SpanStatusCode.ERROR, message: "the tool reported an error" });
   }
