@@ -14,7 +14,11 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { Client } from "../../../src/client/index.js";
 import { MCPServer, silentLogger } from "../../../src/server/index.js";
 import { StreamableHttpClientTransport, serveHttp } from "../../../src/transports/http/index.js";
-import { JwtRejected, JwtVerifier, type JwtVerifierOptions } from "../../../src/transports/http/jwt/index.js";
+import {
+  JwtVerifier,
+  type JwtVerifierOptions,
+  TokenRejected,
+} from "../../../src/transports/http/verifiers/jwt.js";
 import { freePort } from "../oauth/world.js";
 import { post, read, rpc } from "./helpers.js";
 
@@ -66,8 +70,8 @@ async function refusal(promise: Promise<unknown>): Promise<string> {
     () => undefined,
     (caught: unknown) => caught,
   );
-  expect(error).toBeInstanceOf(JwtRejected);
-  return (error as JwtRejected).message;
+  expect(error).toBeInstanceOf(TokenRejected);
+  return (error as TokenRejected).message;
 }
 
 const closers: (() => Promise<void>)[] = [];
@@ -372,7 +376,7 @@ describe("JwtVerifier behind serveHttp (the wire)", () => {
       });
     }
     expect(warnings).toHaveLength(3);
-    expect(warnings[0]).toMatch(/verifyToken failed: JwtRejected: .*"exp"/);
+    expect(warnings[0]).toMatch(/verifyToken failed: TokenRejected: .*"exp"/);
     expect(warnings[1]).toMatch(/"aud"/);
     expect(warnings[2]).toMatch(/signature/);
     for (const [index, token] of cases.entries()) expect(warnings[index]).not.toContain(token.split(".")[2]);

@@ -13,9 +13,18 @@ import {
   jwtVerify,
 } from "jose";
 import type { AuthInfo } from "../../../shared/dispatch.js";
-import { isLoopbackHostname } from "../loopback.js";
-import { discoverJwksUri } from "./discovery.js";
+import {
+  audienceOf,
+  authInfoOf,
+  bearerTokenOf,
+  issuerOf,
+  nonNegative,
+  refuseSenderConstrained,
+  secureUrl,
+  TokenRejected,
+} from "./common.js";
 import { boundedJwksFetch, DEFAULT_MAX_JWKS_BYTES } from "./jwks-fetch.js";
+import { discoveredOnce, discoverIssuerEndpoint } from "./metadata.js";
 
 /**
  * Where the verifier reads the issuer's keys, and what it accepts.
@@ -61,17 +70,6 @@ export interface JwtVerifierOptions {
   readonly fetch?: typeof fetch;
 }
 
-/**
- * Why a presented token was refused. Its message names the check that failed, never the token,
- * and the HTTP endpoint turns it into `401` with `error="invalid_token"`.
- *
- * @example
- * await verifier.verify(token).catch((error) => error instanceof JwtRejected && console.warn(error.message));
- */
-export class JwtRejected extends Error {
-  override readonly name = "JwtRejected";
-}
-
 const ASYMMETRIC = [
   "RS256",
   "RS384",
@@ -88,8 +86,6 @@ const ASYMMETRIC = [
 
 const DEFAULT_CLOCK_TOLERANCE_SEC = 30;
 const DEFAULT_JWKS_TIMEOUT_MS = 5_000;
-/** After a failed metadata read, tokens are refused without asking the issuer again for this long. */
-const DISCOVERY_RETRY_MS = 30_000;
 
 /**
  * Verifies JWT access tokens for an MCP server. `verifyToken` plugs into the HTTP endpoint's
@@ -114,10 +110,7 @@ export class JwtVerifier {
   readonly #clockTolerance: number;
 
   constructor(options: JwtVerifierOptions) {
-    if (typeof options?.issuer !== "string" || options.issuer === "") {
-      throw new TypeError("issuer must be the authorization server's issuer identifier");
-    }
-    this.#issuer = options.issuer;
+    this.#issuer = issuerOf(options?.issuer);
     this.#audience = audienceOf(options.audience);
     this.#algorithms = algorithmsOf(options.algorithms);
     this.#typ = options.typ;
@@ -130,20 +123,15 @@ export class JwtVerifier {
 
   /**
    * The HTTP endpoint's `verifyToken`: `undefined` without an `Authorization` header or for a
-   * scheme other than `Bearer`; the token's identity when it verifies; a {@link JwtRejected}
+   * scheme other than `Bearer`; the token's identity when it verifies; a {@link TokenRejected}
    * otherwise (the endpoint answers `401 invalid_token` and logs the reason).
    */
   readonly verifyToken = async (request: Request): Promise<AuthInfo | undefined> => {
-    const authorization = request.headers.get("authorization");
-    if (authorization === null) return undefined;
-    const match = /^(\S+) +(\S+)$/.exec(authorization.trim());
-    const scheme = match?.[1]?.toLowerCase();
-    if (scheme === "dpop") throw new JwtRejected("DPoP-bound tokens are not accepted by this verifier");
-    if (scheme !== "bearer" || match?.[2] === undefined) return undefined;
-    return this.verify(match[2]);
+    const token = bearerTokenOf(request);
+    return token === undefined ? undefined : this.verify(token);
   };
 
-  /** Verifies one access token and says who holds it; rejects with {@link JwtRejected}. */
+  /** Verifies one access token and says who holds it; rejects with {@link TokenRejected}. */
   async verify(token: string): Promise<AuthInfo> {
     let payload: JWTPayload;
     try {
@@ -157,51 +145,11 @@ export class JwtVerifier {
       }));
     } catch (error) {
       // jose's messages name the failed check ('"exp" claim timestamp check failed'), not the token.
-      throw new JwtRejected(`the token was refused: ${error instanceof Error ? error.message : "invalid"}`);
+      throw new TokenRejected(`the token was refused: ${error instanceof Error ? error.message : "invalid"}`);
     }
-    if (payload.cnf !== undefined) {
-      throw new JwtRejected(
-        "the token is sender-constrained (cnf) and needs a proof this verifier does not check",
-      );
-    }
+    refuseSenderConstrained(payload);
     return authInfoOf(token, payload, this.#audience);
   }
-}
-
-/** What a verified token says, in `AuthInfo` terms. */
-function authInfoOf(token: string, payload: JWTPayload, audience: readonly string[]): AuthInfo {
-  const granted = typeof payload.aud === "string" ? [payload.aud] : (payload.aud ?? []);
-  return {
-    token,
-    // RFC 9068 names it client_id; many providers only carry the OIDC `azp`.
-    clientId: stringClaim(payload.client_id) ?? stringClaim(payload.azp) ?? "",
-    scopes: scopesOf(payload),
-    issuer: payload.iss,
-    subject: payload.sub,
-    expiresAt: payload.exp,
-    resource: audience.find((entry) => granted.includes(entry)),
-    extra: Object.freeze({ ...payload }),
-  };
-}
-
-/** `scope` (RFC 9068: space-separated) or `scp` (an array, or a string, as some providers send). */
-function scopesOf(payload: JWTPayload): string[] {
-  const raw = payload.scope ?? payload.scp;
-  if (typeof raw === "string") return raw.split(" ").filter((scope) => scope !== "");
-  if (Array.isArray(raw)) return raw.filter((scope): scope is string => typeof scope === "string");
-  return [];
-}
-
-function stringClaim(value: unknown): string | undefined {
-  return typeof value === "string" && value !== "" ? value : undefined;
-}
-
-function audienceOf(audience: string | readonly string[] | undefined): string[] {
-  const list = typeof audience === "string" ? [audience] : [...(audience ?? [])];
-  if (list.length === 0 || list.some((entry) => typeof entry !== "string" || entry === "")) {
-    throw new TypeError("audience must name this resource (its protectedResource.resource URL)");
-  }
-  return list;
 }
 
 function algorithmsOf(algorithms: readonly string[] | undefined): string[] {
@@ -215,56 +163,23 @@ function algorithmsOf(algorithms: readonly string[] | undefined): string[] {
   return [...algorithms];
 }
 
-function nonNegative(name: string, value: number): number {
-  if (!(Number.isFinite(value) && value >= 0)) {
-    throw new RangeError(`${name} must be a non-negative number, got ${value}`);
-  }
-  return value;
-}
-
 function keySetOf(options: JwtVerifierOptions): JWTVerifyGetKey {
   if (options.jwks !== undefined && options.jwksUri !== undefined) {
     throw new TypeError("give at most one of jwksUri (fetched) and jwks (configured keys)");
   }
   if (options.jwks !== undefined) return createLocalJWKSet(options.jwks);
-  const fetchImpl = options.fetch ?? globalThis.fetch;
-  const maxBytes = nonNegative("maxJwksBytes", options.maxJwksBytes ?? DEFAULT_MAX_JWKS_BYTES);
-  const timeoutMs = nonNegative("jwksTimeoutMs", options.jwksTimeoutMs ?? DEFAULT_JWKS_TIMEOUT_MS);
+  const how = {
+    fetch: options.fetch ?? globalThis.fetch,
+    maxBytes: nonNegative("maxJwksBytes", options.maxJwksBytes ?? DEFAULT_MAX_JWKS_BYTES),
+    timeoutMs: nonNegative("jwksTimeoutMs", options.jwksTimeoutMs ?? DEFAULT_JWKS_TIMEOUT_MS),
+  };
   const remote = (url: URL): JWTVerifyGetKey =>
     createRemoteJWKSet(url, {
-      timeoutDuration: timeoutMs,
-      [customFetch]: boundedJwksFetch(fetchImpl, maxBytes),
+      timeoutDuration: how.timeoutMs,
+      [customFetch]: boundedJwksFetch(how.fetch, how.maxBytes),
     });
-  if (options.jwksUri !== undefined) return remote(secure(String(options.jwksUri), "jwksUri"));
-  secure(options.issuer, "issuer (its metadata names the keys when jwksUri is not given)");
-  return discovered(() => discoverJwksUri(options.issuer, fetchImpl, maxBytes, timeoutMs).then(remote));
-}
-
-function secure(value: string, name: string): URL {
-  const url = URL.canParse(value) ? new URL(value) : undefined;
-  if (url?.protocol !== "https:" && !(url?.protocol === "http:" && isLoopbackHostname(url.hostname))) {
-    throw new TypeError(`${name} must be an https: URL (http: only on a loopback host)`);
-  }
-  return url;
-}
-
-/**
- * Keys found through the issuer's metadata, read once on first use. A failed read is retried
- * by a token that comes after `DISCOVERY_RETRY_MS`; the ones before are refused with its reason.
- */
-function discovered(discover: () => Promise<JWTVerifyGetKey>): JWTVerifyGetKey {
-  let keys: Promise<JWTVerifyGetKey> | undefined;
-  let failure: { at: number; error: unknown } | undefined;
-  return async (header, token) => {
-    if (keys === undefined) {
-      if (failure !== undefined && Date.now() - failure.at < DISCOVERY_RETRY_MS) throw failure.error;
-      const attempt = discover();
-      keys = attempt;
-      attempt.catch((error: unknown) => {
-        keys = undefined;
-        failure = { at: Date.now(), error };
-      });
-    }
-    return (await keys)(header, token);
-  };
+  if (options.jwksUri !== undefined) return remote(secureUrl(String(options.jwksUri), "jwksUri"));
+  secureUrl(options.issuer, "issuer (its metadata names the keys when jwksUri is not given)");
+  const keys = discoveredOnce(() => discoverIssuerEndpoint(options.issuer, "jwks_uri", how).then(remote));
+  return async (header, token) => (await keys())(header, token);
 }

@@ -7,4 +7,5 @@
  * const jwt = new JwtVerifier({ issuer, audience: "https://mcp.example.com/mcp" });
  * await serveHttp(server, { verifyToken: jwt.verifyToken, requireAuth: true });
  */
-export { JwtRejected, JwtVerifier, type JwtVerifierOptions } from "./verifier.js";
+export { TokenRejected } from "./common.js";
+export { JwtVerifier, type JwtVerifierOptions } from "./jwt-verifier.js";
