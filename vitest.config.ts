@@ -12,6 +12,10 @@ export default defineConfig({
       { find: /^roundtrip-mcp\/http\/web$/, replacement: src("transports/http/web.ts") },
       { find: /^roundtrip-mcp\/oauth$/, replacement: src("transports/http/oauth/index.ts") },
       { find: /^roundtrip-mcp\/jwt$/, replacement: src("transports/http/verifiers/jwt.ts") },
+      {
+        find: /^roundtrip-mcp\/introspection$/,
+        replacement: src("transports/http/verifiers/introspection.ts"),
+      },
       { find: /^roundtrip-mcp\/tasks$/, replacement: src("server/tasks/index.ts") },
       { find: /^roundtrip-mcp\/(.+)$/, replacement: src("$1/index.ts") },
     ],

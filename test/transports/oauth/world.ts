@@ -54,6 +54,8 @@ export interface AuthServerOptions {
   readonly clients?: Readonly<Record<string, string | undefined>>;
   /** Issue JWT access tokens signed with this key (audience: the `resource` asked for), keys at `/jwks`. */
   readonly jwtKey?: JwtIssuerKey;
+  /** Answer token introspection (RFC 7662) at `/introspect`, for the clients it knows. */
+  readonly introspection?: boolean;
 }
 
 interface Issued {
@@ -64,6 +66,8 @@ interface Issued {
   readonly jkt?: string;
   /** The `resource` the token request named (RFC 8707), the audience of a JWT token. */
   readonly resource?: string;
+  /** When the access token expires, in seconds since the epoch. */
+  readonly exp?: number;
 }
 
 function listen(server: Server): Promise<number> {
@@ -178,6 +182,7 @@ export class MockAuthorizationServer {
     if (o.scopesSupported) metadata.scopes_supported = o.scopesSupported;
     if (o.dpop) metadata.dpop_signing_alg_values_supported = ["ES256"];
     if (o.jwtKey) metadata.jwks_uri = at("/jwks");
+    if (o.introspection) metadata.introspection_endpoint = at("/introspect");
     return metadata;
   }
 
@@ -194,6 +199,10 @@ export class MockAuthorizationServer {
     }
     if (req.method === "GET" && route === "/jwks" && this.#options.jwtKey) {
       json(res, 200, { keys: [this.#options.jwtKey.jwk] });
+      return;
+    }
+    if (req.method === "POST" && route === "/introspect" && this.#options.introspection) {
+      this.#introspect(req, body as Record<string, string>, res);
       return;
     }
     if (req.method === "POST" && route === "/register" && this.#options.registration !== false) {
@@ -320,9 +329,33 @@ export class MockAuthorizationServer {
     });
   }
 
+  /** RFC 7662: what an access token is, for a client that authenticates. */
+  #introspect(req: IncomingMessage, body: Record<string, string>, res: ServerResponse): void {
+    if (this.#authenticate(req, body) === undefined) {
+      json(res, 401, { error: "invalid_client" });
+      return;
+    }
+    const issued = this.#access.get(body.token ?? "");
+    if (issued === undefined) {
+      json(res, 200, { active: false });
+      return;
+    }
+    json(res, 200, {
+      active: true,
+      client_id: issued.clientId,
+      scope: issued.scopes.join(" "),
+      sub: issued.clientId,
+      iss: this.issuer,
+      aud: issued.resource,
+      exp: issued.exp,
+      token_type: "Bearer",
+    });
+  }
+
   #issue(res: ServerResponse, granted: Issued): void {
     const access = this.#accessToken(granted);
-    this.#access.set(access, granted);
+    const exp = Math.floor(Date.now() / 1000) + (this.#options.expiresIn ?? 3600);
+    this.#access.set(access, { ...granted, exp });
     const answer: Record<string, unknown> = {
       access_token: access,
       token_type: granted.jkt === undefined ? "Bearer" : "DPoP",
