@@ -1,5 +1,5 @@
 /** What the client and server spans share: their names and the request's own attributes. */
-import type { Attributes } from "@opentelemetry/api";
+import { type Attributes, type Span, SpanStatusCode } from "@opentelemetry/api";
 
 /** The tool or prompt name: low-cardinality targets only (never a resource URI). */
 function targetOf(method: string, params: Readonly<Record<string, unknown>>): string | undefined {
@@ -44,9 +44,10 @@ export function requestAttributes(
 }
 
 /** A round that asks for input is marked; a tool result with `isError` is a `tool_error`. */
-export function resultOutcome(
-  result: Readonly<Record<string, unknown>>,
-): "input_required" | "tool_error" | undefined {
-  if (result.resultType === "input_required") return "input_required";
-  return result.isError === true ? "tool_error" : undefined;
+export function recordResult(span: Span, result: Readonly<Record<string, unknown>>): void {
+  if (result.resultType === "input_required") span.setAttribute("roundtrip.result_type", "input_required");
+  if (result.isError === true) {
+    span.setAttribute("error.type", "tool_error");
+    span.setStatus({ code: SpanStatusCode.ERROR, message: "the tool reported an error" });
+  }
 }

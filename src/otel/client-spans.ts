@@ -14,7 +14,7 @@ import {
 } from "@opentelemetry/api";
 import type { RequestInstrument } from "../client/index.js";
 import { McpError } from "../types/index.js";
-import { requestAttributes, resultOutcome, spanName } from "./attributes.js";
+import { recordResult, requestAttributes, spanName } from "./attributes.js";
 
 /**
  * Options of {@link clientTracing}.
@@ -64,15 +64,6 @@ export function clientTracing(options: ClientTracingOptions = {}): RequestInstru
       },
     };
   };
-}
-
-function recordResult(span: Span, result: Readonly<Record<string, unknown>>): void {
-  const outcome = resultOutcome(result);
-  if (outcome === "input_required") span.setAttribute("roundtrip.result_type", "input_required");
-  if (outcome === "tool_error") {
-    span.setAttribute("error.type", "tool_error");
-    span.setStatus({ code: SpanStatusCode.ERROR, message: "the tool reported an error" });
-  }
 }
 
 /** On the client every JSON-RPC error is an error (the conventions), and so is any other failure. */

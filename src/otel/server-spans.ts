@@ -16,9 +16,8 @@ import {
   trace,
 } from "@opentelemetry/api";
 import type { MiddlewareFunction, ServerRequestContext } from "../server/context.js";
-import type { ResultObject } from "../types/index.js";
 import { ErrorCode, McpError } from "../types/index.js";
-import { requestAttributes, resultOutcome, spanName } from "./attributes.js";
+import { recordResult, requestAttributes, spanName } from "./attributes.js";
 
 /**
  * Options of {@link tracing}.
@@ -113,15 +112,6 @@ function attributesOf(ctx: ServerRequestContext, recordArguments: boolean): Attr
     attributes["network.protocol.name"] = "http";
   }
   return attributes;
-}
-
-function recordResult(span: Span, result: ResultObject): void {
-  const outcome = resultOutcome(result);
-  if (outcome === "input_required") span.setAttribute("roundtrip.result_type", "input_required");
-  if (outcome === "tool_error") {
-    span.setAttribute("error.type", "tool_error");
-    span.setStatus({ code: SpanStatusCode.ERROR, message: "the tool reported an error" });
-  }
 }
 
 function recordFailure(span: Span, error: unknown): void {

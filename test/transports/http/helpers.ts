@@ -1,3 +1,4 @@
+import { expect } from "vitest";
 import { silentLogger } from "../../../src/server/logger.js";
 import { sendProgress } from "../../../src/server/notify.js";
 import { Server } from "../../../src/server/server.js";
@@ -6,6 +7,7 @@ import {
   type ServeHttpOptions,
   serveHttp,
 } from "../../../src/transports/http/node.js";
+import { TokenRejected } from "../../../src/transports/http/verifiers/jwt.js";
 import { meta, V } from "../../helpers.js";
 
 export const REGION_TOOL = {
@@ -177,3 +179,13 @@ export async function read(response: Response) {
 }
 
 export const SERVER_INFO = { "io.modelcontextprotocol/serverInfo": { name: "http-test", version: "1.0.0" } };
+
+/** The message of the `TokenRejected` a token verifier's promise rejects with (fails otherwise). */
+export async function tokenRefusal(promise: Promise<unknown>): Promise<string> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(TokenRejected);
+  return (error as TokenRejected).message;
+}

@@ -9,10 +9,9 @@ import { ClientCredentialsProvider } from "../../../src/transports/http/oauth/in
 import {
   IntrospectionVerifier,
   type IntrospectionVerifierOptions,
-  TokenRejected,
 } from "../../../src/transports/http/verifiers/introspection.js";
 import { freePort, MockAuthorizationServer } from "../oauth/world.js";
-import { post, read, rpc } from "./helpers.js";
+import { post, read, rpc, tokenRefusal } from "./helpers.js";
 
 const RESOURCE = "https://mcp.example.com/mcp";
 const now = () => Math.floor(Date.now() / 1000);
@@ -95,15 +94,6 @@ const ACTIVE = (as: Scripted) => ({
   exp: now() + 600,
 });
 
-async function refusal(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(TokenRejected);
-  return (error as TokenRejected).message;
-}
-
 describe("IntrospectionVerifier.verify", () => {
   it("asks with the resource's credentials and maps an active answer to AuthInfo", async () => {
     const as = await scriptedServer();
@@ -145,7 +135,7 @@ describe("IntrospectionVerifier.verify", () => {
     ];
     for (const [answer, reason] of cases) {
       as.answer(() => answer);
-      expect(await refusal(verifierFor(as).verify("t")), JSON.stringify(answer)).toMatch(reason);
+      expect(await tokenRefusal(verifierFor(as).verify("t")), JSON.stringify(answer)).toMatch(reason);
     }
     const optional = { ...ACTIVE(as), iss: undefined, exp: undefined };
     as.answer(() => optional);
@@ -166,19 +156,21 @@ describe("IntrospectionVerifier.verify", () => {
     ];
     for (const [reply, reason] of cases) {
       as.answer(() => reply);
-      expect(await refusal(verifierFor(as, { maxResponseBytes: 1024 }).verify("t")), reply.body).toMatch(
+      expect(await tokenRefusal(verifierFor(as, { maxResponseBytes: 1024 }).verify("t")), reply.body).toMatch(
         reason,
       );
     }
     const closed = `http://127.0.0.1:${await freePort()}/introspect`;
     const unreachable = verifierFor(as, { introspectionEndpoint: closed });
-    expect(await refusal(unreachable.verify("t"))).toMatch(/introspection failed/);
+    expect(await tokenRefusal(unreachable.verify("t"))).toMatch(/introspection failed/);
   });
 
   it("never echoes the token in a refusal", async () => {
     const as = await scriptedServer();
     as.answer(() => ({ active: false }));
-    expect(await refusal(verifierFor(as).verify("secret-token-value"))).not.toContain("secret-token-value");
+    expect(await tokenRefusal(verifierFor(as).verify("secret-token-value"))).not.toContain(
+      "secret-token-value",
+    );
   });
 });
 
@@ -197,7 +189,7 @@ describe("IntrospectionVerifier cache", () => {
     expect(as.introspections()).toBe(2);
     // Cached at t+31 s until the token's exp (t+45 s), not t+61 s.
     vi.setSystemTime(Date.now() + 15_000);
-    expect(await refusal(check.verify("t"))).toMatch(/expired/);
+    expect(await tokenRefusal(check.verify("t"))).toMatch(/expired/);
     expect(as.introspections()).toBe(3);
   });
 
@@ -206,7 +198,7 @@ describe("IntrospectionVerifier cache", () => {
     let active = false;
     as.answer(() => (active ? ACTIVE(as) : { active: false }));
     const check = verifierFor(as);
-    await refusal(check.verify("fresh"));
+    await tokenRefusal(check.verify("fresh"));
     active = true;
     expect((await check.verify("fresh")).subject).toBe("alice");
     const uncached = verifierFor(as, { cacheTtlMs: 0 });

@@ -14,13 +14,9 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { Client } from "../../../src/client/index.js";
 import { MCPServer, silentLogger } from "../../../src/server/index.js";
 import { StreamableHttpClientTransport, serveHttp } from "../../../src/transports/http/index.js";
-import {
-  JwtVerifier,
-  type JwtVerifierOptions,
-  TokenRejected,
-} from "../../../src/transports/http/verifiers/jwt.js";
+import { JwtVerifier, type JwtVerifierOptions } from "../../../src/transports/http/verifiers/jwt.js";
 import { freePort } from "../oauth/world.js";
-import { post, read, rpc } from "./helpers.js";
+import { post, read, rpc, tokenRefusal } from "./helpers.js";
 
 const ISSUER = "https://auth.example.com";
 const RESOURCE = "https://mcp.example.com/mcp";
@@ -63,15 +59,6 @@ function mint(
 function verifier(keys: SigningKey[], options: Partial<JwtVerifierOptions> = {}): JwtVerifier {
   const jwks: JSONWebKeySet = { keys: keys.map((key) => key.jwk) };
   return new JwtVerifier({ issuer: ISSUER, audience: RESOURCE, jwks, ...options });
-}
-
-async function refusal(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(TokenRejected);
-  return (error as TokenRejected).message;
 }
 
 const closers: (() => Promise<void>)[] = [];
@@ -131,30 +118,32 @@ describe("JwtVerifier.verify", () => {
   it("refuses another issuer, another audience and a missing audience", async () => {
     const key = await signingKey("k1");
     const check = verifier([key]);
-    expect(await refusal(check.verify(await mint(key, { iss: "https://evil.example" })))).toMatch(/"iss"/);
-    expect(await refusal(check.verify(await mint(key, { aud: "https://other.example/mcp" })))).toMatch(
+    expect(await tokenRefusal(check.verify(await mint(key, { iss: "https://evil.example" })))).toMatch(
+      /"iss"/,
+    );
+    expect(await tokenRefusal(check.verify(await mint(key, { aud: "https://other.example/mcp" })))).toMatch(
       /"aud"/,
     );
-    expect(await refusal(check.verify(await mint(key, { aud: undefined })))).toMatch(/"aud"/);
+    expect(await tokenRefusal(check.verify(await mint(key, { aud: undefined })))).toMatch(/"aud"/);
   });
 
   it("refuses expired tokens past the clock tolerance, and tokens without exp", async () => {
     const key = await signingKey("k1");
     const check = verifier([key], { clockToleranceSec: 30 });
-    expect(await refusal(check.verify(await mint(key, { exp: now() - 31 })))).toMatch(/"exp"/);
+    expect(await tokenRefusal(check.verify(await mint(key, { exp: now() - 31 })))).toMatch(/"exp"/);
     expect((await check.verify(await mint(key, { exp: now() - 20 }))).subject).toBe("alice");
-    expect(await refusal(check.verify(await mint(key, { exp: undefined })))).toMatch(/"exp"/);
-    expect(await refusal(check.verify(await mint(key, { nbf: now() + 60 })))).toMatch(/"nbf"/);
+    expect(await tokenRefusal(check.verify(await mint(key, { exp: undefined })))).toMatch(/"exp"/);
+    expect(await tokenRefusal(check.verify(await mint(key, { nbf: now() + 60 })))).toMatch(/"nbf"/);
     expect((await verifier([key]).verify(await mint(key, { exp: now() - 20 }))).subject).toBe("alice");
     const strict = verifier([key], { clockToleranceSec: 0 });
-    expect(await refusal(strict.verify(await mint(key, { exp: now() - 2 })))).toMatch(/"exp"/);
+    expect(await tokenRefusal(strict.verify(await mint(key, { exp: now() - 2 })))).toMatch(/"exp"/);
   });
 
   it("refuses a token signed by a key that is not the issuer's, even under a known kid", async () => {
     const key = await signingKey("k1");
     const impostor = await signingKey("k1");
-    expect(await refusal(verifier([key]).verify(await mint(impostor)))).toMatch(/signature/);
-    expect(await refusal(verifier([key]).verify(await mint(await signingKey("k2"))))).toMatch(/key/i);
+    expect(await tokenRefusal(verifier([key]).verify(await mint(impostor)))).toMatch(/signature/);
+    expect(await tokenRefusal(verifier([key]).verify(await mint(await signingKey("k2"))))).toMatch(/key/i);
   });
 
   it("refuses alg none and an HS256 token keyed with the public key (algorithm confusion)", async () => {
@@ -163,36 +152,38 @@ describe("JwtVerifier.verify", () => {
       JSON.stringify({ iss: ISSUER, aud: RESOURCE, sub: "mallory", exp: now() + 600 }),
     );
     const none = `${base64url.encode(JSON.stringify({ alg: "none", kid: "k1" }))}.${claims}.`;
-    expect(await refusal(verifier([key]).verify(none))).toMatch(/alg|JWS/i);
+    expect(await tokenRefusal(verifier([key]).verify(none))).toMatch(/alg|JWS/i);
     const secret = new TextEncoder().encode(JSON.stringify(key.jwk));
     const confused = await new SignJWT({ iss: ISSUER, aud: RESOURCE, sub: "mallory", exp: now() + 600 })
       .setProtectedHeader({ alg: "HS256", kid: "k1" })
       .sign(secret);
-    expect(await refusal(verifier([key]).verify(confused))).toMatch(/alg/i);
+    expect(await tokenRefusal(verifier([key]).verify(confused))).toMatch(/alg/i);
   });
 
   it("refuses algorithms outside the configured list", async () => {
     const key = await signingKey("k1", "RS256");
-    expect(await refusal(verifier([key], { algorithms: ["ES256"] }).verify(await mint(key)))).toMatch(/alg/i);
+    expect(await tokenRefusal(verifier([key], { algorithms: ["ES256"] }).verify(await mint(key)))).toMatch(
+      /alg/i,
+    );
   });
 
   it("checks typ when asked (RFC 9068 at+jwt)", async () => {
     const key = await signingKey("k1");
     const check = verifier([key], { typ: "at+jwt" });
-    expect(await refusal(check.verify(await mint(key, {}, { typ: "JWT" })))).toMatch(/typ/);
-    expect(await refusal(check.verify(await mint(key)))).toMatch(/typ/);
+    expect(await tokenRefusal(check.verify(await mint(key, {}, { typ: "JWT" })))).toMatch(/typ/);
+    expect(await tokenRefusal(check.verify(await mint(key)))).toMatch(/typ/);
     expect((await check.verify(await mint(key, {}, { typ: "at+jwt" }))).subject).toBe("alice");
   });
 
   it("refuses sender-constrained tokens (cnf): it checks no proof of possession", async () => {
     const key = await signingKey("k1");
     const bound = await mint(key, { cnf: { jkt: "0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I" } });
-    expect(await refusal(verifier([key]).verify(bound))).toMatch(/cnf/);
+    expect(await tokenRefusal(verifier([key]).verify(bound))).toMatch(/cnf/);
   });
 
   it("refuses garbage without echoing it", async () => {
     const key = await signingKey("k1");
-    const message = await refusal(verifier([key]).verify("not-a-jwt-secret-value"));
+    const message = await tokenRefusal(verifier([key]).verify("not-a-jwt-secret-value"));
     expect(message).not.toContain("not-a-jwt-secret-value");
   });
 });
@@ -214,7 +205,9 @@ describe("JwtVerifier.verifyToken (the HTTP hook)", () => {
 
   it("refuses DPoP-scheme tokens", async () => {
     const key = await signingKey("k1");
-    expect(await refusal(verifier([key]).verifyToken(request(`DPoP ${await mint(key)}`)))).toMatch(/DPoP/);
+    expect(await tokenRefusal(verifier([key]).verifyToken(request(`DPoP ${await mint(key)}`)))).toMatch(
+      /DPoP/,
+    );
   });
 });
 
@@ -284,7 +277,7 @@ describe("JwtVerifier with a fetched key set (real loopback JWKS endpoint)", () 
     const next = await signingKey("2026-b");
     endpoint.keys.push(next.jwk);
     // Within the cooldown an unknown kid is refused without hammering the issuer.
-    await refusal(check.verify(await mint(next)));
+    await tokenRefusal(check.verify(await mint(next)));
     expect(endpoint.gets()).toBe(1);
     vi.setSystemTime(Date.now() + 31_000);
     expect((await check.verify(await mint(next))).subject).toBe("alice");
@@ -297,7 +290,7 @@ describe("JwtVerifier with a fetched key set (real loopback JWKS endpoint)", () 
     endpoint.keys.push(key.jwk);
     endpoint.answer(500, "{}");
     const failing = new JwtVerifier({ issuer: ISSUER, audience: RESOURCE, jwksUri: endpoint.url });
-    await refusal(failing.verify(await mint(key)));
+    await tokenRefusal(failing.verify(await mint(key)));
 
     endpoint.answer(200, JSON.stringify({ keys: [key.jwk], padding: "x".repeat(4096) }));
     const bounded = new JwtVerifier({
@@ -306,7 +299,7 @@ describe("JwtVerifier with a fetched key set (real loopback JWKS endpoint)", () 
       jwksUri: endpoint.url,
       maxJwksBytes: 1024,
     });
-    expect(await refusal(bounded.verify(await mint(key)))).toMatch(/larger than 1024 bytes/);
+    expect(await tokenRefusal(bounded.verify(await mint(key)))).toMatch(/larger than 1024 bytes/);
     const roomy = new JwtVerifier({
       issuer: ISSUER,
       audience: RESOURCE,
@@ -317,7 +310,7 @@ describe("JwtVerifier with a fetched key set (real loopback JWKS endpoint)", () 
 
     const closed = `http://127.0.0.1:${await freePort()}/jwks`;
     const unreachable = new JwtVerifier({ issuer: ISSUER, audience: RESOURCE, jwksUri: closed });
-    await refusal(unreachable.verify(await mint(key)));
+    await tokenRefusal(unreachable.verify(await mint(key)));
   });
 });
 
@@ -459,7 +452,7 @@ describe("JwtVerifier without jwksUri: the keys named by the issuer's metadata",
       as.documents.set(AS_METADATA, document);
       const { token } = await signedBy(as.issuer);
       const check = new JwtVerifier({ issuer: as.issuer, audience: RESOURCE });
-      expect(await refusal(check.verify(token)), JSON.stringify(document)).toMatch(reason);
+      expect(await tokenRefusal(check.verify(token)), JSON.stringify(document)).toMatch(reason);
     }
   });
 
@@ -471,7 +464,7 @@ describe("JwtVerifier without jwksUri: the keys named by the issuer's metadata",
     }) as typeof fetch;
     const check = new JwtVerifier({ issuer: ISSUER, audience: RESOURCE, fetch: fakeFetch });
     const key = await signingKey("k1");
-    expect(await refusal(check.verify(await mint(key)))).toMatch(/no HTTPS jwks_uri/);
+    expect(await tokenRefusal(check.verify(await mint(key)))).toMatch(/no HTTPS jwks_uri/);
     expect(asked).toEqual([`${ISSUER}${AS_METADATA}`]);
   });
 
@@ -481,10 +474,10 @@ describe("JwtVerifier without jwksUri: the keys named by the issuer's metadata",
     const { key, token } = await signedBy(as.issuer);
     as.keys.push(key.jwk);
     const check = new JwtVerifier({ issuer: as.issuer, audience: RESOURCE });
-    expect(await refusal(check.verify(token))).toMatch(/no metadata found/);
+    expect(await tokenRefusal(check.verify(token))).toMatch(/no metadata found/);
     const asked = as.hits(AS_METADATA);
     as.documents.set(AS_METADATA, { issuer: as.issuer, jwks_uri: `${as.issuer}/jwks` });
-    expect(await refusal(check.verify(token))).toMatch(/no metadata found/);
+    expect(await tokenRefusal(check.verify(token))).toMatch(/no metadata found/);
     expect(as.hits(AS_METADATA)).toBe(asked);
     vi.setSystemTime(Date.now() + 31_000);
     const fresh = await mint(key, { iss: as.issuer });

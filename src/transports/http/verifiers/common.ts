@@ -17,10 +17,43 @@ export class TokenRejected extends Error {
 }
 
 /**
+ * What both verifiers are: an issuer and audience checked at construction, the endpoint's
+ * `verifyToken` over `verify`, and verified claims turned into `AuthInfo`.
+ */
+export abstract class TokenVerifier {
+  protected readonly issuer: string;
+  protected readonly audience: readonly string[];
+
+  protected constructor(options: { readonly issuer: string; readonly audience: string | readonly string[] }) {
+    this.issuer = issuerOf(options?.issuer);
+    this.audience = audienceOf(options.audience);
+  }
+
+  /**
+   * The HTTP endpoint's `verifyToken`: `undefined` without an `Authorization` header or for a
+   * scheme other than `Bearer`; the token's identity when it verifies; a {@link TokenRejected}
+   * otherwise (the endpoint answers `401 invalid_token` and logs the reason).
+   */
+  readonly verifyToken = async (request: Request): Promise<AuthInfo | undefined> => {
+    const token = bearerTokenOf(request);
+    return token === undefined ? undefined : this.verify(token);
+  };
+
+  /** Verifies one access token and says who holds it; rejects with {@link TokenRejected}. */
+  abstract verify(token: string): Promise<AuthInfo>;
+
+  /** Verified claims as `AuthInfo`; a sender-constrained token (`cnf`) is refused here. */
+  protected accept(token: string, claims: Readonly<Record<string, unknown>>): AuthInfo {
+    refuseSenderConstrained(claims);
+    return authInfoOf(token, claims, this.audience);
+  }
+}
+
+/**
  * The bearer token of a request: `undefined` without an `Authorization` header or for a scheme
  * other than `Bearer` (any case). The `DPoP` scheme is refused: no verifier here checks proofs.
  */
-export function bearerTokenOf(request: Request): string | undefined {
+function bearerTokenOf(request: Request): string | undefined {
   const authorization = request.headers.get("authorization");
   if (authorization === null) return undefined;
   const match = /^(\S+) +(\S+)$/.exec(authorization.trim());
@@ -30,7 +63,7 @@ export function bearerTokenOf(request: Request): string | undefined {
 }
 
 /** A sender-constrained token (`cnf`: DPoP or mTLS) needs a proof these verifiers do not check. */
-export function refuseSenderConstrained(claims: Readonly<Record<string, unknown>>): void {
+function refuseSenderConstrained(claims: Readonly<Record<string, unknown>>): void {
   if (claims.cnf !== undefined) {
     throw new TokenRejected(
       "the token is sender-constrained (cnf) and needs a proof this verifier does not check",
@@ -39,7 +72,7 @@ export function refuseSenderConstrained(claims: Readonly<Record<string, unknown>
 }
 
 /** What verified claims (a JWT payload, an introspection answer) say, in `AuthInfo` terms. */
-export function authInfoOf(
+function authInfoOf(
   token: string,
   claims: Readonly<Record<string, unknown>>,
   audience: readonly string[],
@@ -72,7 +105,7 @@ function text(value: unknown): string | undefined {
 }
 
 /** The `issuer` option, checked. */
-export function issuerOf(issuer: unknown): string {
+function issuerOf(issuer: unknown): string {
   if (typeof issuer !== "string" || issuer === "") {
     throw new TypeError("issuer must be the authorization server's issuer identifier");
   }
@@ -80,7 +113,7 @@ export function issuerOf(issuer: unknown): string {
 }
 
 /** The `audience` option as a non-empty list of non-empty identifiers. */
-export function audienceOf(audience: string | readonly string[] | undefined): string[] {
+function audienceOf(audience: string | readonly string[] | undefined): string[] {
   const list = typeof audience === "string" ? [audience] : [...(audience ?? [])];
   if (list.length === 0 || list.some((entry) => typeof entry !== "string" || entry === "")) {
     throw new TypeError("audience must name this resource (its protectedResource.resource URL)");

@@ -4,16 +4,7 @@
  */
 import type { AuthInfo } from "../../../shared/dispatch.js";
 import { FetchReceived } from "../answer.js";
-import {
-  audienceOf,
-  authInfoOf,
-  bearerTokenOf,
-  issuerOf,
-  nonNegative,
-  refuseSenderConstrained,
-  secureUrl,
-  TokenRejected,
-} from "./common.js";
+import { nonNegative, secureUrl, TokenRejected, TokenVerifier } from "./common.js";
 import { discoveredOnce, discoverIssuerEndpoint, type MetadataFetch } from "./metadata.js";
 
 /**
@@ -81,9 +72,7 @@ interface Cached {
  * const introspection = new IntrospectionVerifier({ issuer, audience: publicUrl.href, clientId, clientSecret });
  * await serveHttp(server, { verifyToken: introspection.verifyToken, requireAuth: true });
  */
-export class IntrospectionVerifier {
-  readonly #issuer: string;
-  readonly #audience: string[];
+export class IntrospectionVerifier extends TokenVerifier {
   readonly #credentials: string;
   readonly #endpoint: () => Promise<URL>;
   readonly #how: MetadataFetch;
@@ -92,8 +81,7 @@ export class IntrospectionVerifier {
   readonly #cache = new Map<string, Cached>();
 
   constructor(options: IntrospectionVerifierOptions) {
-    this.#issuer = issuerOf(options?.issuer);
-    this.#audience = audienceOf(options.audience);
+    super(options);
     if (
       typeof options.clientId !== "string" ||
       options.clientId === "" ||
@@ -122,24 +110,14 @@ export class IntrospectionVerifier {
       this.#endpoint = () => Promise.resolve(url);
     } else {
       secureUrl(
-        this.#issuer,
+        this.issuer,
         "issuer (its metadata names the endpoint when introspectionEndpoint is not given)",
       );
       this.#endpoint = discoveredOnce(() =>
-        discoverIssuerEndpoint(this.#issuer, "introspection_endpoint", this.#how),
+        discoverIssuerEndpoint(this.issuer, "introspection_endpoint", this.#how),
       );
     }
   }
-
-  /**
-   * The HTTP endpoint's `verifyToken`: `undefined` without an `Authorization` header or for a
-   * scheme other than `Bearer`; the token's identity when it is active for this resource; a
-   * {@link TokenRejected} otherwise (the endpoint answers `401 invalid_token` and logs the reason).
-   */
-  readonly verifyToken = async (request: Request): Promise<AuthInfo | undefined> => {
-    const token = bearerTokenOf(request);
-    return token === undefined ? undefined : this.verify(token);
-  };
 
   /** Verifies one access token and says who holds it; rejects with {@link TokenRejected}. */
   async verify(token: string): Promise<AuthInfo> {
@@ -197,7 +175,7 @@ export class IntrospectionVerifier {
   /** The checks on an answer; `AuthInfo` when they all pass. */
   #accept(token: string, answer: Record<string, unknown>): AuthInfo {
     if (answer.active !== true) throw new TokenRejected("the token is not active");
-    if (answer.iss !== undefined && answer.iss !== this.#issuer) {
+    if (answer.iss !== undefined && answer.iss !== this.issuer) {
       throw new TokenRejected("the token was issued by another issuer");
     }
     const now = Date.now() / 1000;
@@ -207,8 +185,7 @@ export class IntrospectionVerifier {
     if (answer.nbf !== undefined && !(typeof answer.nbf === "number" && answer.nbf <= now)) {
       throw new TokenRejected("the token is not valid yet");
     }
-    refuseSenderConstrained(answer);
-    const info = authInfoOf(token, answer, this.#audience);
+    const info = this.accept(token, answer);
     if (info.resource === undefined) throw new TokenRejected("the token was issued for another resource");
     return info;
   }

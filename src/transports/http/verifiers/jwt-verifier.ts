@@ -13,16 +13,7 @@ import {
   jwtVerify,
 } from "jose";
 import type { AuthInfo } from "../../../shared/dispatch.js";
-import {
-  audienceOf,
-  authInfoOf,
-  bearerTokenOf,
-  issuerOf,
-  nonNegative,
-  refuseSenderConstrained,
-  secureUrl,
-  TokenRejected,
-} from "./common.js";
+import { nonNegative, secureUrl, TokenRejected, TokenVerifier } from "./common.js";
 import { boundedJwksFetch, DEFAULT_MAX_JWKS_BYTES } from "./jwks-fetch.js";
 import { discoveredOnce, discoverIssuerEndpoint } from "./metadata.js";
 
@@ -101,17 +92,14 @@ const DEFAULT_JWKS_TIMEOUT_MS = 5_000;
  * const jwt = new JwtVerifier({ issuer, audience: publicUrl.href }); // keys from the issuer's metadata
  * await serveHttp(server, { verifyToken: jwt.verifyToken, requireAuth: true });
  */
-export class JwtVerifier {
+export class JwtVerifier extends TokenVerifier {
   readonly #keys: JWTVerifyGetKey;
-  readonly #issuer: string;
-  readonly #audience: string[];
   readonly #algorithms: string[];
   readonly #typ: string | undefined;
   readonly #clockTolerance: number;
 
   constructor(options: JwtVerifierOptions) {
-    this.#issuer = issuerOf(options?.issuer);
-    this.#audience = audienceOf(options.audience);
+    super(options);
     this.#algorithms = algorithmsOf(options.algorithms);
     this.#typ = options.typ;
     this.#clockTolerance = nonNegative(
@@ -121,23 +109,13 @@ export class JwtVerifier {
     this.#keys = keySetOf(options);
   }
 
-  /**
-   * The HTTP endpoint's `verifyToken`: `undefined` without an `Authorization` header or for a
-   * scheme other than `Bearer`; the token's identity when it verifies; a {@link TokenRejected}
-   * otherwise (the endpoint answers `401 invalid_token` and logs the reason).
-   */
-  readonly verifyToken = async (request: Request): Promise<AuthInfo | undefined> => {
-    const token = bearerTokenOf(request);
-    return token === undefined ? undefined : this.verify(token);
-  };
-
   /** Verifies one access token and says who holds it; rejects with {@link TokenRejected}. */
   async verify(token: string): Promise<AuthInfo> {
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(token, this.#keys, {
-        issuer: this.#issuer,
-        audience: this.#audience,
+        issuer: this.issuer,
+        audience: [...this.audience],
         algorithms: this.#algorithms,
         clockTolerance: this.#clockTolerance,
         requiredClaims: ["exp"],
@@ -147,8 +125,7 @@ export class JwtVerifier {
       // jose's messages name the failed check ('"exp" claim timestamp check failed'), not the token.
       throw new TokenRejected(`the token was refused: ${error instanceof Error ? error.message : "invalid"}`);
     }
-    refuseSenderConstrained(payload);
-    return authInfoOf(token, payload, this.#audience);
+    return this.accept(token, payload);
   }
 }
 
