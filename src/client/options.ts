@@ -88,7 +88,7 @@ export interface ClientOptions extends ClientCallbacks {
    * `traceparent` (and `tracestate`, `baggage`). Each leg of a multi-round call asks again.
    */
   requestMeta?: ClientSessionOptions["requestMeta"];
-  /** Observes every request, each leg of a flow included (tracing: `clientTracing()` from `roundtrip-mcp/otel`). */
+  /** Observes every request, each leg of a flow included (telemetry: `clientTelemetry()` from `roundtrip-mcp/otel`). */
   instrument?: ClientSessionOptions["instrument"];
   /** The result cache honouring `ttlMs` (default on: a private `ListCache`; `false` turns it off). */
   cache?: boolean | ListCache;

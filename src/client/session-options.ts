@@ -31,8 +31,8 @@ export interface ClientSessionOptions {
   requestMeta?: (method: string) => Record<string, unknown> | undefined;
   /**
    * Observes every request (each round of a multi-round call is one): called as it goes out, its
-   * result adds `_meta` keys and is told how the request ended. This is where tracing plugs in
-   * (`clientTracing()` from `roundtrip-mcp/otel`).
+   * result adds `_meta` keys and is told how the request ended. This is where telemetry plugs in
+   * (`clientTelemetry()` from `roundtrip-mcp/otel`).
    */
   instrument?: RequestInstrument;
 }

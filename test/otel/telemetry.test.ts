@@ -1,8 +1,9 @@
-// tracing(): the spans an MCP server reports, checked with the real OpenTelemetry SDK (in-memory
+// serverTelemetry(): the spans an MCP server reports, checked with the real OpenTelemetry SDK (in-memory
 // exporter, AsyncLocalStorage context, W3C propagation) over the in-memory transport and HTTP.
 import { context, propagation, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
+import { type HistogramMetricData, MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
@@ -11,9 +12,9 @@ import {
 } from "@opentelemetry/sdk-trace-base";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod";
-import { mcp as exampleServer, tracedClient } from "../../examples/otel-tracing.js";
+import { mcp as exampleServer, tracedClient } from "../../examples/otel-telemetry.js";
 import { Client } from "../../src/client/index.js";
-import { clientTracing, tracing } from "../../src/otel/index.js";
+import { clientTelemetry, serverTelemetry } from "../../src/otel/index.js";
 import { inputRequired, MCPServer, silentLogger } from "../../src/server/index.js";
 import { serveHttp } from "../../src/transports/http/index.js";
 import { ErrorCode, McpError } from "../../src/types/index.js";
@@ -49,10 +50,10 @@ const serverSpans = () =>
     );
 const ELICIT = { action: "accept", content: { region: "eu-west-1" } } as const;
 
-/** A server with tracing first in its chain and a few tools that end in each way. */
-function tracedServer(options: Parameters<typeof tracing>[0] = { tracer }): MCPServer {
+/** A server with telemetry first in its chain and a few tools that end in each way. */
+function tracedServer(options: Parameters<typeof serverTelemetry>[0] = { tracer }): MCPServer {
   const mcp = new MCPServer("traced", { logger: silentLogger });
-  mcp.server.middleware.unshift(tracing(options));
+  mcp.server.middleware.unshift(serverTelemetry(options));
   mcp.tool("ask", { input: z.object({ name: z.string() }) }, (_args, ctx) => {
     if (ctx.requestState !== "asked") {
       return inputRequired({
@@ -108,7 +109,7 @@ async function connect(mcp: MCPServer, requestMeta?: () => Record<string, unknow
   return client;
 }
 
-describe("tracing()", () => {
+describe("serverTelemetry()", () => {
   it("traces connecting too: server/discover is a handled request", async () => {
     await connect(tracedServer());
     const discover = exporter.getFinishedSpans().filter((span) => span.name === "server/discover");
@@ -262,7 +263,7 @@ describe("tracing()", () => {
   });
 });
 
-describe("clientTracing()", () => {
+describe("clientTelemetry()", () => {
   const clientSpans = () => exporter.getFinishedSpans().filter((span) => span.kind === SpanKind.CLIENT);
 
   it("one CLIENT span per round, each the parent of the server's span for that round (HTTP)", async () => {
@@ -270,7 +271,7 @@ describe("clientTracing()", () => {
     closers.push(() => http.close());
     const client = await Client.connect(http.url, {
       elicitation: async () => ELICIT,
-      instrument: clientTracing({ tracer }),
+      instrument: clientTelemetry({ tracer }),
     });
     closers.push(() => client.close());
     exporter.reset();
@@ -298,7 +299,7 @@ describe("clientTracing()", () => {
   });
 
   it("marks every failure as an error: JSON-RPC codes, tool errors, local failures", async () => {
-    const traced = await Client.connect(tracedServer(), { instrument: clientTracing({ tracer }) });
+    const traced = await Client.connect(tracedServer(), { instrument: clientTelemetry({ tracer }) });
     closers.push(() => traced.close());
     exporter.reset();
     await traced.callTool("refuses", {}).catch(() => {});
@@ -319,7 +320,7 @@ describe("clientTracing()", () => {
   });
 });
 
-describe("examples/otel-tracing.ts", () => {
+describe("examples/otel-telemetry.ts", () => {
   it("ties every round, on both sides, and the handler's span to the caller's trace (global tracer provider)", async () => {
     const client = await tracedClient();
     closers.push(() => client.close());
@@ -341,5 +342,78 @@ describe("examples/otel-tracing.ts", () => {
     }
     const work = exporter.getFinishedSpans().find((span) => span.name === "create database");
     expect(work?.parentSpanContext?.spanId).toBe(handled[1]?.spanContext().spanId);
+  });
+});
+
+/** A reader the test collects from by hand. */
+class CollectingReader extends MetricReader {
+  protected async onShutdown(): Promise<void> {}
+  protected async onForceFlush(): Promise<void> {}
+}
+
+/** The data points of one histogram: attributes and count, sorted for comparison. */
+async function durations(reader: CollectingReader, name: string) {
+  const { resourceMetrics } = await reader.collect();
+  const metric = resourceMetrics.scopeMetrics
+    .flatMap((scope) => scope.metrics)
+    .find((entry) => entry.descriptor.name === name) as HistogramMetricData | undefined;
+  return {
+    unit: metric?.descriptor.unit,
+    boundaries: metric?.dataPoints[0]?.value.buckets.boundaries,
+    points: (metric?.dataPoints ?? [])
+      .map((point) => ({ attributes: point.attributes, count: point.value.count }))
+      .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+  };
+}
+
+describe("operation durations (mcp.*.operation.duration)", () => {
+  it("records one duration per round on both sides, with the conventions' low-cardinality attributes", async () => {
+    const reader = new CollectingReader();
+    const meter = new MeterProvider({ readers: [reader] }).getMeter("test");
+    const mcp = tracedServer({ tracer, meter, recordArguments: true });
+    const http = await serveHttp(mcp, { port: 0 });
+    closers.push(() => http.close());
+    const client = await Client.connect(http.url, {
+      elicitation: async () => ELICIT,
+      instrument: clientTelemetry({ tracer, meter }),
+    });
+    closers.push(() => client.close());
+    await client.callTool("ask", { name: "orders" });
+    await client.callTool("refuses", {}).catch(() => {});
+
+    const server = await durations(reader, "mcp.server.operation.duration");
+    expect(server.unit).toBe("s");
+    expect(server.boundaries).toEqual([0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300]);
+    const onHttp = {
+      "mcp.protocol.version": "2026-07-28",
+      "network.transport": "tcp",
+      "network.protocol.name": "http",
+    };
+    const tool = (name: string) => ({
+      "mcp.method.name": "tools/call",
+      "gen_ai.tool.name": name,
+      "gen_ai.operation.name": "execute_tool",
+    });
+    expect(server.points).toEqual(
+      [
+        { attributes: { "mcp.method.name": "server/discover", ...onHttp }, count: 1 },
+        { attributes: { ...tool("ask"), ...onHttp, "roundtrip.result_type": "input_required" }, count: 1 },
+        { attributes: { ...tool("ask"), ...onHttp }, count: 1 },
+        { attributes: { ...tool("refuses"), ...onHttp, "rpc.response.status_code": "-32602" }, count: 1 },
+      ].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+    );
+
+    const sent = await durations(reader, "mcp.client.operation.duration");
+    expect(sent.points).toEqual(
+      [
+        { attributes: { "mcp.method.name": "server/discover" }, count: 1 },
+        { attributes: { ...tool("ask"), "roundtrip.result_type": "input_required" }, count: 1 },
+        { attributes: tool("ask"), count: 1 },
+        {
+          attributes: { ...tool("refuses"), "rpc.response.status_code": "-32602", "error.type": "-32602" },
+          count: 1,
+        },
+      ].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+    );
   });
 });

@@ -4,13 +4,13 @@
 // OpenTelemetry SDK.
 import { trace } from "@opentelemetry/api";
 import { Client } from "roundtrip-mcp/client";
-import { clientTracing, tracing } from "roundtrip-mcp/otel";
+import { clientTelemetry, serverTelemetry } from "roundtrip-mcp/otel";
 import { elicit, MCPServer, resolver } from "roundtrip-mcp/server";
 import * as z from "zod";
 
 export const mcp = new MCPServer("Provisioner");
 // First in the chain: the span covers request-state checks and sealing, and a refused state is traced.
-mcp.server.middleware.unshift(tracing());
+mcp.server.middleware.unshift(serverTelemetry());
 
 const askRegion = resolver("ask_region", () =>
   elicit("Which region should the database live in?", z.object({ region: z.string() })),
@@ -35,6 +35,6 @@ mcp.tool(
 export function tracedClient() {
   return Client.connect(mcp, {
     elicitation: async () => ({ action: "accept", content: { region: "eu-west-1" } }),
-    instrument: clientTracing(),
+    instrument: clientTelemetry(),
   });
 }

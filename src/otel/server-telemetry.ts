@@ -1,0 +1,140 @@
+/**
+ * OpenTelemetry for the requests a server handles, after the MCP semantic conventions
+ * (development status): one SERVER span per request, named `{method} {tool or prompt}` and
+ * parented by the trace context the client put in `params._meta` (`traceparent`, `tracestate`,
+ * `baggage`), and its duration in the `mcp.server.operation.duration` histogram.
+ */
+import {
+  type Attributes,
+  type Context,
+  context,
+  type Meter,
+  propagation,
+  SpanKind,
+  type TextMapGetter,
+  type Tracer,
+  trace,
+} from "@opentelemetry/api";
+import type { MiddlewareFunction, ServerRequestContext } from "../server/context.js";
+import { ErrorCode, McpError } from "../types/index.js";
+import { instrumentsOf, Operation, operationAttributes, spanName, spanOnlyAttributes } from "./attributes.js";
+
+/**
+ * Options of {@link serverTelemetry}.
+ *
+ * @example
+ * const options: ServerTelemetryOptions = { tracer: trace.getTracer("billing-mcp"), recordArguments: false };
+ */
+export interface ServerTelemetryOptions {
+  /** The tracer spans come from. Default: the global provider's tracer named `roundtrip-mcp`. */
+  readonly tracer?: Tracer;
+  /** The meter the duration histogram comes from. Default: the global provider's, `roundtrip-mcp`. */
+  readonly meter?: Meter;
+  /**
+   * Record a tool call's arguments as `gen_ai.tool.call.arguments` and a prompt's as
+   * `gen_ai.prompt.variable.<name>` on spans (opt-in in the conventions: they may hold personal data).
+   */
+  readonly recordArguments?: boolean;
+}
+
+/** Caller mistakes: recorded as the status code, not as a server error (the conventions' list). */
+const NOT_SERVER_ERRORS: ReadonlySet<number> = new Set([
+  ErrorCode.ParseError,
+  ErrorCode.InvalidRequest,
+  ErrorCode.MethodNotFound,
+  ErrorCode.InvalidParams,
+  -32002,
+]);
+
+/** `params._meta` as a carrier: only string values are trace context. */
+const META_GETTER: TextMapGetter<Record<string, unknown>> = {
+  keys: (carrier) => Object.keys(carrier),
+  get: (carrier, key) => {
+    const value = carrier[key];
+    return typeof value === "string" ? value : undefined;
+  },
+};
+
+/**
+ * A middleware that wraps each handled request in a span and times it. Put it first, so that
+ * both cover request-state verification and sealing, and a refused state is recorded too:
+ * `mcp.server.middleware.unshift(serverTelemetry())`. Handlers run inside the span's context,
+ * so their own spans (a database call, an HTTP request) are its children.
+ *
+ * Span attributes: `mcp.method.name`, `mcp.protocol.version`, `jsonrpc.request.id`,
+ * `gen_ai.tool.name` with `gen_ai.operation.name: "execute_tool"`, `gen_ai.prompt.name`,
+ * `mcp.resource.uri`, `network.transport` and `network.protocol.name` over HTTP,
+ * `rpc.response.status_code` and `error.type` on errors (`tool_error` for a tool result with
+ * `isError`), and `roundtrip.result_type: "input_required"` for a round that asks the client for
+ * input. The duration histogram carries the same, without the request id and resource URI.
+ *
+ * @example
+ * import { serverTelemetry } from "roundtrip-mcp/otel";
+ * mcp.server.middleware.unshift(serverTelemetry());
+ */
+export function serverTelemetry(options: ServerTelemetryOptions = {}): MiddlewareFunction {
+  const { recordArguments, tracer, histogram } = instrumentsOf(
+    options,
+    "mcp.server.operation.duration",
+    "MCP request duration as observed on the receiver, from the request to its result",
+  );
+  return (ctx, next) => {
+    const parent = parentContext(ctx);
+    const shared = sharedAttributes(ctx);
+    const span = tracer().startSpan(
+      spanName(ctx.method, ctx.params),
+      {
+        kind: SpanKind.SERVER,
+        attributes: {
+          ...shared,
+          "jsonrpc.request.id": String(ctx.requestId),
+          ...spanOnlyAttributes(ctx.method, ctx.params, recordArguments),
+        },
+      },
+      parent,
+    );
+    const operation = new Operation(span, shared);
+    return context
+      .with(trace.setSpan(parent, span), () => next(ctx))
+      .then(
+        (result) => {
+          operation.result(result);
+          operation.end(histogram());
+          return result;
+        },
+        (error: unknown) => {
+          recordFailure(operation, error);
+          operation.end(histogram());
+          throw error;
+        },
+      );
+  };
+}
+
+function parentContext(ctx: ServerRequestContext): Context {
+  const meta = ctx.params._meta;
+  const active = context.active();
+  if (meta === null || typeof meta !== "object") return active;
+  return propagation.extract(active, meta as Record<string, unknown>, META_GETTER);
+}
+
+/** What the span and the duration both carry. */
+function sharedAttributes(ctx: ServerRequestContext): Attributes {
+  const attributes = operationAttributes(ctx.method, ctx.params);
+  attributes["mcp.protocol.version"] = ctx.protocolVersion;
+  if (ctx.http !== undefined) {
+    attributes["network.transport"] = "tcp";
+    attributes["network.protocol.name"] = "http";
+  }
+  return attributes;
+}
+
+function recordFailure(operation: Operation, error: unknown): void {
+  const code = error instanceof McpError ? error.code : ErrorCode.InternalError;
+  operation.set("rpc.response.status_code", String(code));
+  if (NOT_SERVER_ERRORS.has(code)) return;
+  operation.set("error.type", String(code));
+  // The wire's message: an McpError's own, "Internal error" for anything else (whose text is logged).
+  operation.fail(error instanceof McpError ? error.message : "Internal error");
+  if (!(error instanceof McpError) && error instanceof Error) operation.recordException(error);
+}
