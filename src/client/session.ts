@@ -28,12 +28,12 @@ import type {
   ListToolsResult,
   LoggingLevel,
   LoggingMessageNotificationParams,
-  ProgressNotificationParams,
   ReadResourceResult,
   ResultObject,
   SubscriptionFilter,
 } from "../types/index.js";
 import { type ListenOptions, openSubscription, type Subscription } from "./listen.js";
+import { notificationRouter } from "./notification-routing.js";
 import { checkResult } from "./result-check.js";
 import type {
   CallOptions,
@@ -193,8 +193,6 @@ export class ClientSession {
     const progressToken = options.onProgress ? `rt-progress-${++progressCounter}` : undefined;
     // Object.assign then a set: on Node 20 a spread with extra keys costs ten times more.
     const wireParams: Record<string, unknown> = Object.assign({}, params);
-    const onLog = options.onLog ?? this.#onLog;
-    const { onProgress, onNotification } = options;
     const observed = this.#instrument?.(method, params);
     let checked: ResultObject;
     try {
@@ -209,19 +207,11 @@ export class ClientSession {
         timeoutMs: options.timeoutMs ?? this.#timeoutMs,
         resetTimeoutOnProgress: options.resetTimeoutOnProgress,
         maxTimeoutMs: options.maxTimeoutMs,
-        // Nothing to route when nobody listens: no closure per request then.
-        onNotification:
-          onProgress === undefined && onLog === undefined && onNotification === undefined
-            ? undefined
-            : (notification) => {
-                if (notification.method === NotificationMethod.Progress) {
-                  onProgress?.(notification.params as ProgressNotificationParams);
-                } else if (notification.method === NotificationMethod.Message) {
-                  onLog?.(notification.params as LoggingMessageNotificationParams);
-                } else {
-                  onNotification?.(notification);
-                }
-              },
+        onNotification: notificationRouter(
+          options.onProgress,
+          options.onLog ?? this.#onLog,
+          options.onNotification,
+        ),
       });
       this.#noteServerInfo(result);
       checked = checkResult(method, result, options, this.era === "modern" ? this.capabilities : undefined);
