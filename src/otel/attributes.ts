@@ -68,12 +68,15 @@ export interface TelemetryOptions {
   readonly recordArguments?: boolean | undefined;
 }
 
-/** One side's instruments: its tracer (the global one, looked up per request, by default) and histogram. */
+/**
+ * One side's instruments: its tracer (by default the global API's, which follows a provider
+ * registered later) and its histogram.
+ */
 export function instrumentsOf(options: TelemetryOptions, histogramName: string, description: string) {
   const histogram = durationHistogram(histogramName, description, options.meter);
   return {
     recordArguments: options.recordArguments === true,
-    tracer: (): Tracer => options.tracer ?? trace.getTracer("roundtrip-mcp"),
+    tracer: options.tracer ?? trace.getTracer("roundtrip-mcp"),
     histogram,
   };
 }

@@ -48,7 +48,7 @@ export function clientTelemetry(options: ClientTelemetryOptions = {}): RequestIn
   return (method, params) => {
     const parent = context.active();
     const shared = operationAttributes(method, params);
-    const span = tracer().startSpan(
+    const span = tracer.startSpan(
       spanName(method, params),
       {
         kind: SpanKind.CLIENT,

@@ -81,7 +81,7 @@ export function serverTelemetry(options: ServerTelemetryOptions = {}): Middlewar
   return (ctx, next) => {
     const parent = parentContext(ctx);
     const shared = sharedAttributes(ctx);
-    const span = tracer().startSpan(
+    const span = tracer.startSpan(
       spanName(ctx.method, ctx.params),
       {
         kind: SpanKind.SERVER,

@@ -267,7 +267,13 @@ describe("clientTelemetry()", () => {
   const clientSpans = () => exporter.getFinishedSpans().filter((span) => span.kind === SpanKind.CLIENT);
 
   it("one CLIENT span per round, each the parent of the server's span for that round (HTTP)", async () => {
-    const http = await serveHttp(tracedServer(), { port: 0 });
+    const mcp = tracedServer();
+    const wireMeta: unknown[] = [];
+    mcp.server.middleware.push(async (ctx, next) => {
+      if (ctx.method === "tools/call") wireMeta.push(ctx.params._meta);
+      return next(ctx);
+    });
+    const http = await serveHttp(mcp, { port: 0 });
     closers.push(() => http.close());
     const client = await Client.connect(http.url, {
       elicitation: async () => ELICIT,
@@ -292,6 +298,9 @@ describe("clientTelemetry()", () => {
     const served = serverSpans();
     expect(served).toHaveLength(2);
     for (const [index, round] of rounds.entries()) {
+      // On the wire: W3C traceparent of this round's client span, in the request's _meta (SEP-414).
+      const { traceId, spanId } = round.spanContext();
+      expect(wireMeta[index]).toMatchObject({ traceparent: `00-${traceId}-${spanId}-01` });
       expect(round.parentSpanContext?.spanId).toBe(caller.spanContext().spanId);
       expect(served[index]?.parentSpanContext?.spanId).toBe(round.spanContext().spanId);
       expect(served[index]?.spanContext().traceId).toBe(caller.spanContext().traceId);

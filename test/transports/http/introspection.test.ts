@@ -298,7 +298,13 @@ describe("examples/introspection-server.ts, with the mock authorization server",
       authorization: "Bearer at-made-up",
     });
     expect(response.status).toBe(401);
-    expect(response.headers.get("www-authenticate")).toContain('error="invalid_token"');
-    expect((await read(response)).body).toMatchObject({ error: { code: -32600 } });
+    expect(response.headers.get("www-authenticate")).toBe(
+      `Bearer error="invalid_token", resource_metadata="http://127.0.0.1:${publicUrl.port}/.well-known/oauth-protected-resource/mcp"`,
+    );
+    expect((await read(response)).body).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32600, message: "Unauthorized: a valid bearer token is required" },
+    });
   });
 });

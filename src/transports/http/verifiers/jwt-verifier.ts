@@ -95,11 +95,14 @@ const DEFAULT_JWKS_TIMEOUT_MS = 5_000;
 export class JwtVerifier extends TokenVerifier {
   readonly #keys: JWTVerifyGetKey;
   readonly #algorithms: string[];
+  /** jose takes a mutable list: one copy, made once. */
+  readonly #audience: string[];
   readonly #typ: string | undefined;
   readonly #clockTolerance: number;
 
   constructor(options: JwtVerifierOptions) {
     super(options);
+    this.#audience = [...this.audience];
     this.#algorithms = algorithmsOf(options.algorithms);
     this.#typ = options.typ;
     this.#clockTolerance = nonNegative(
@@ -115,7 +118,7 @@ export class JwtVerifier extends TokenVerifier {
     try {
       ({ payload } = await jwtVerify(token, this.#keys, {
         issuer: this.issuer,
-        audience: [...this.audience],
+        audience: this.#audience,
         algorithms: this.#algorithms,
         clockTolerance: this.#clockTolerance,
         requiredClaims: ["exp"],
