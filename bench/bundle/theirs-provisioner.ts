@@ -1,19 +1,6 @@
-// The `provision` tool of the bundle-size entries (official side): the server factory their
-// `serveStdio` and `createMcpHandler` both take.
-import { acceptedContent, inputRequired, McpServer } from "@modelcontextprotocol/server";
+// The `provision` tool of the bundle-size entries (official side), shared by the stdio and web
+// servers: its input described with zod, as the workload's app does.
 import * as z from "zod";
+import { provisionerWith } from "./theirs-provision-tool.js";
 
-const ASK = inputRequired.elicit({
-  message: "Which region?",
-  requestedSchema: { type: "object", properties: { region: { type: "string" } }, required: ["region"] },
-});
-
-export function provisioner(): McpServer {
-  const server = new McpServer({ name: "provisioner", version: "1.0.0" }, { capabilities: { tools: {} } });
-  server.registerTool("provision", { inputSchema: z.object({ name: z.string() }) }, async ({ name }, ctx) => {
-    const answer = acceptedContent<{ region?: string }>(ctx.mcpReq.inputResponses, "region");
-    if (typeof answer?.region !== "string") return inputRequired({ inputRequests: { region: ASK } });
-    return { content: [{ type: "text", text: `Provisioned ${name} in ${answer.region}.` }] };
-  });
-  return server;
-}
+export const provisioner = provisionerWith(z.object({ name: z.string() }));

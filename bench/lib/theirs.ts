@@ -105,8 +105,16 @@ export async function connectTheirInMemory(
   answer?: () => Promise<typeof ANSWER>,
 ): Promise<TheirPair> {
   const codec = sealed ? theirCodec() : undefined;
+  return connectTheirFactoryInMemory(() => buildTheirServer(legs, codec), answer);
+}
+
+/** Any server factory of theirs, served as `connectTheirInMemory` serves the workload's. */
+export async function connectTheirFactoryInMemory(
+  factory: () => McpServer,
+  answer?: () => Promise<typeof ANSWER>,
+): Promise<TheirPair> {
   const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
-  const handle = serveStdio(() => buildTheirServer(legs, codec), { transport: serverEnd });
+  const handle = serveStdio(factory, { transport: serverEnd });
   const client = newTheirClient("auto", answer);
   await client.connect(clientEnd);
   return {

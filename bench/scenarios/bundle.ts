@@ -9,9 +9,11 @@
 
 import { join, relative } from "node:path";
 import { gzipSync } from "node:zlib";
+import type { Plugin } from "esbuild";
 import { ROOT } from "../lib/build.js";
 import { lowerIsBetter, type RunContext, type Scenario } from "../lib/scenario.js";
 import { fmtBytes, summarize } from "../lib/stats.js";
+import { DB_NAME, EXPECTED_TEXT, expectEqual, firstText, TOOL_MRTR } from "../lib/workload.js";
 
 interface BundleSize {
   readonly minified: number;
@@ -36,7 +38,20 @@ function owner(input: string): string {
 
 type Platform = "node" | "browser";
 
-async function bundleSize(entry: string, platform: Platform): Promise<BundleSize> {
+/** How the entry's app describes the tool input: with zod (the workload) or as a raw JSON Schema. */
+type InputSchema = "zod" | "json";
+
+/** Swaps each side's zod provisioner for its raw-JSON-Schema twin (`*-provisioner-json.ts`). */
+const rawJsonSchemaApp: Plugin = {
+  name: "raw-json-schema-app",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/(ours|theirs)-provisioner\.js$/ }, (args) => ({
+      path: join(args.resolveDir, args.path.replace(/\.js$/, "-json.ts")),
+    }));
+  },
+};
+
+async function bundleSize(entry: string, platform: Platform, input: InputSchema): Promise<BundleSize> {
   const esbuild = await import("esbuild");
   const result = await esbuild.build({
     entryPoints: [join(ROOT, "bench", "bundle", entry)],
@@ -47,6 +62,7 @@ async function bundleSize(entry: string, platform: Platform): Promise<BundleSize
     platform,
     target: platform === "node" ? "node20" : "es2022",
     external: platform === "node" ? [] : ["node:*"],
+    plugins: input === "json" ? [rawJsonSchemaApp] : [],
     write: false,
     metafile: true,
     logLevel: "error",
@@ -72,13 +88,35 @@ function breakdown(size: BundleSize): string {
     .join(", ");
 }
 
-/** The bundles measured: entry file under bench/bundle/, per platform. */
-const BUNDLES: readonly { kind: string; platform: Platform; ours: string; theirs: string; what: string }[] = [
-  { kind: "server", platform: "node", ours: "ours-server.ts", theirs: "theirs-server.ts", what: "stdio" },
-  { kind: "client", platform: "node", ours: "ours-client.ts", theirs: "theirs-client.ts", what: "stdio" },
+/** The bundles measured: entry file under bench/bundle/, per platform and app input schema. */
+const BUNDLES: readonly {
+  kind: string;
+  platform: Platform;
+  input: InputSchema;
+  ours: string;
+  theirs: string;
+  what: string;
+}[] = [
+  {
+    kind: "server",
+    platform: "node",
+    input: "zod",
+    ours: "ours-server.ts",
+    theirs: "theirs-server.ts",
+    what: "stdio",
+  },
+  {
+    kind: "client",
+    platform: "node",
+    input: "zod",
+    ours: "ours-client.ts",
+    theirs: "theirs-client.ts",
+    what: "stdio",
+  },
   {
     kind: "web server",
     platform: "browser",
+    input: "zod",
     ours: "ours-web-server.ts",
     theirs: "theirs-web-server.ts",
     what: "fetch handler",
@@ -86,50 +124,116 @@ const BUNDLES: readonly { kind: string; platform: Platform; ours: string; theirs
   {
     kind: "web client",
     platform: "browser",
+    input: "zod",
     ours: "ours-web-client.ts",
     theirs: "theirs-web-client.ts",
     what: "Streamable HTTP over fetch",
   },
+  {
+    kind: "server",
+    platform: "node",
+    input: "json",
+    ours: "ours-server.ts",
+    theirs: "theirs-server.ts",
+    what: "stdio",
+  },
+  {
+    kind: "web server",
+    platform: "browser",
+    input: "json",
+    ours: "ours-web-server.ts",
+    theirs: "theirs-web-server.ts",
+    what: "fetch handler",
+  },
 ];
 
-function label(entry: string): string {
-  return entry.replace(".ts", "").replace("ours", "roundtrip").replace("theirs", "official");
+function label(entry: string, input: InputSchema): string {
+  const name = entry.replace(".ts", "").replace("ours", "roundtrip").replace("theirs", "official");
+  return input === "json" ? `${name} (raw JSON Schema)` : name;
+}
+
+function rowTitle(bundle: (typeof BUNDLES)[number]): string {
+  const app =
+    bundle.input === "json" ? ", tool input as a raw JSON Schema (no schema library in the app)" : "";
+  return `Bundle, minimal ${bundle.kind}${app} (${bundle.what}, platform ${bundle.platform}; min + gzip)`;
+}
+
+/**
+ * The raw-JSON-Schema apps are not the harness's workload, so each is run once here: a two-round
+ * flow must finish with the expected text, and arguments the schema refuses must be refused.
+ */
+async function checkRawJsonSchemaApps(): Promise<void> {
+  const ours = await import("../bundle/ours-provisioner-json.js");
+  const { connectOurs } = await import("../lib/ours.js");
+  const client = await connectOurs(ours.provisioner());
+  try {
+    expectEqual(
+      "raw JSON Schema app (ours)",
+      firstText(await client.callTool(TOOL_MRTR, { name: DB_NAME })),
+      EXPECTED_TEXT,
+    );
+    const refused = await client.callTool(TOOL_MRTR, { name: 7 }).then(
+      (result) => (result as { isError?: boolean }).isError === true,
+      () => true,
+    );
+    expectEqual("raw JSON Schema app (ours) refuses a non-string name", refused, true);
+  } finally {
+    await client.close();
+  }
+  const theirs = await import("../bundle/theirs-provisioner-json.js");
+  const { connectTheirFactoryInMemory } = await import("../lib/theirs.js");
+  const pair = await connectTheirFactoryInMemory(theirs.provisioner);
+  try {
+    const result = await pair.client.callTool({ name: TOOL_MRTR, arguments: { name: DB_NAME } });
+    expectEqual("raw JSON Schema app (theirs)", firstText(result), EXPECTED_TEXT);
+    const refused = await pair.client.callTool({ name: TOOL_MRTR, arguments: { name: 7 } }).then(
+      (r) => (r as { isError?: boolean }).isError === true,
+      () => true,
+    );
+    expectEqual("raw JSON Schema app (theirs) refuses a non-string name", refused, true);
+  } finally {
+    await pair.close();
+  }
 }
 
 export const scenario: Scenario = {
   id: "bundle",
   title: "Bundle size (esbuild, minified + gzip; node and browser platforms)",
   async run(ctx: RunContext) {
+    ctx.log("bundle: running the raw-JSON-Schema apps once");
+    await checkRawJsonSchemaApps();
     const sizes: Record<string, BundleSize> = {};
+    const key = (entry: string, input: InputSchema) =>
+      input === "json" ? `${entry} (raw JSON Schema)` : entry;
     for (const bundle of BUNDLES) {
       for (const entry of [bundle.ours, bundle.theirs]) {
-        ctx.log(`bundle: ${entry} (${bundle.platform})`);
-        sizes[entry] = await bundleSize(entry, bundle.platform);
+        ctx.log(`bundle: ${entry} (${bundle.platform}, ${bundle.input} input)`);
+        sizes[key(entry, bundle.input)] = await bundleSize(entry, bundle.platform, bundle.input);
       }
     }
-    const s = (key: string) => sizes[key] as BundleSize;
+    const s = (entry: string, input: InputSchema) => sizes[key(entry, input)] as BundleSize;
     const bytes = (n: number) => summarize([n]);
     const fmtGz = (x: { median: number }) => fmtBytes(x.median);
     const rows = BUNDLES.map((bundle) =>
       lowerIsBetter(
-        `Bundle, minimal ${bundle.kind} (${bundle.what}, platform ${bundle.platform}; min + gzip)`,
-        bytes(s(bundle.ours).gzip),
-        bytes(s(bundle.theirs).gzip),
+        rowTitle(bundle),
+        bytes(s(bundle.ours, bundle.input).gzip),
+        bytes(s(bundle.theirs, bundle.input).gzip),
         1 / 2,
         fmtGz,
         "≤ 1/2 (0.5×)",
       ),
     );
     const details = [
-      "Entries: bench/bundle/*.ts. Platform node: the `provision` tool served over stdio, and a client that spawns a stdio server and makes one MRTR call. Platform browser: the same tool as a web fetch handler (`export default { fetch }`), and a client over Streamable HTTP with `fetch`; `node:*` imports are left to the runtime for both SDKs.",
+      "Entries: bench/bundle/*.ts. Platform node: the `provision` tool served over stdio, and a client that spawns a stdio server and makes one MRTR call. Platform browser: the same tool as a web fetch handler (`export default { fetch }`), and a client over Streamable HTTP with `fetch`; `node:*` imports are left to the runtime for both SDKs. The servers are measured twice: with the tool input described in zod, as the workload's app does (the app's zod counts, and only ours pays for it: theirs loads zod itself), and as a raw JSON Schema, with no schema library in the app (ours takes the object as it is; theirs through its `fromJsonSchema`). Each raw-JSON-Schema app is run once per run: a two-round flow, and a refused non-string `name`.",
       "",
       "| bundle | platform | minified | gzip | largest parts of the minified output |",
       "| --- | --- | --- | --- | --- |",
       ...BUNDLES.flatMap((bundle) =>
-        [bundle.ours, bundle.theirs].map(
-          (key) =>
-            `| ${label(key)} | ${bundle.platform} | ${fmtBytes(s(key).minified)} | ${fmtBytes(s(key).gzip)} | ${breakdown(s(key))} |`,
-        ),
+        [bundle.ours, bundle.theirs].map((entry) => {
+          const size = s(entry, bundle.input);
+          return `| ${label(entry, bundle.input)} | ${bundle.platform} | ${fmtBytes(size.minified)} | ${fmtBytes(size.gzip)} | ${breakdown(size)} |`;
+        }),
       ),
     ].join("\n");
     return { rows, details, data: sizes };
