@@ -48,3 +48,34 @@ export async function failure(promise: Promise<unknown>): Promise<OAuthError> {
   expect(error).toBeInstanceOf(OAuthError);
   return error as OAuthError;
 }
+
+/** `document` as JSON text padded (in a `pad` member) to exactly `bytes` bytes. */
+export function jsonOfLength(document: Record<string, unknown>, bytes: number): string {
+  const bare = JSON.stringify({ ...document, pad: "" });
+  const text = JSON.stringify({ ...document, pad: "x".repeat(bytes - bare.length) });
+  expect(text.length).toBe(bytes);
+  return text;
+}
+
+/** A 200 whose JSON-looking body goes on and on; `cancelled` turns true once the reader gives up. */
+export function endlessBody(): { route: () => Response; pulled: () => number; cancelled: () => boolean } {
+  let pulled = 0;
+  let cancelled = false;
+  const chunk = new TextEncoder().encode(`{"pad":"${"x".repeat(64 * 1024)}`);
+  const route = () =>
+    new Response(
+      new ReadableStream<Uint8Array>({
+        pull(controller) {
+          pulled++;
+          // Ends after 16 MiB all the same, so that a reader without a bound fails the test, not the worker.
+          if (pulled > 256) controller.close();
+          else controller.enqueue(chunk);
+        },
+        cancel() {
+          cancelled = true;
+        },
+      }),
+      { status: 200, headers: { "content-type": "application/json" } },
+    );
+  return { route, pulled: () => pulled, cancelled: () => cancelled };
+}

@@ -4,6 +4,7 @@
  * server metadata discovery (with a recording fake fetch).
  */
 import { describe, expect, it } from "vitest";
+import { MAX_OAUTH_DOCUMENT_BYTES } from "../../../src/transports/http/oauth/answer.js";
 import { parseBearerChallenge } from "../../../src/transports/http/oauth/challenge.js";
 import {
   authorizationServerMetadataUrls,
@@ -16,7 +17,7 @@ import {
 } from "../../../src/transports/http/oauth/discovery.js";
 import { OAuthError } from "../../../src/transports/http/oauth/errors.js";
 import { prng } from "../../prng.js";
-import { failure, fakeFetch } from "./fake-fetch.js";
+import { endlessBody, failure, fakeFetch, jsonOfLength } from "./fake-fetch.js";
 
 function syncFailure(run: () => unknown): OAuthError {
   try {
@@ -407,6 +408,46 @@ describe("discoverAuthorizationServer", () => {
       "discovery_failed",
     );
     expect(fake.urls()).toStrictEqual([oauthUrl, oidcUrl]);
+  });
+
+  it("reads metadata up to 256 KiB and refuses a larger document, naming only its origin", async () => {
+    const exact = fakeFetch({
+      [oauthUrl]: () => Response.json(JSON.parse(jsonOfLength(metadata, MAX_OAUTH_DOCUMENT_BYTES))),
+    });
+    await expect(discoverAuthorizationServer(exact.fetch, issuer, false)).resolves.toMatchObject({ issuer });
+    const over = fakeFetch({
+      [oauthUrl]: () => new Response(jsonOfLength(metadata, MAX_OAUTH_DOCUMENT_BYTES + 1), { status: 200 }),
+      [oidcUrl]: { body: metadata },
+    });
+    const error = await failure(discoverAuthorizationServer(over.fetch, issuer, false));
+    expect(error.code).toBe("discovery_failed");
+    expect(error.message).toBe("https://auth.example sent a body larger than 262144 bytes");
+    expect(over.urls()).toStrictEqual([oauthUrl]);
+  });
+
+  it("moves on to the next candidate when a body breaks off mid-read", async () => {
+    const broken = () =>
+      new Response(
+        new ReadableStream({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode('{"issuer":'));
+            controller.error(new Error("connection reset"));
+          },
+        }),
+      );
+    const fake = fakeFetch({ [oauthUrl]: broken, [oidcUrl]: { body: metadata } });
+    await expect(discoverAuthorizationServer(fake.fetch, issuer, false)).resolves.toMatchObject({ issuer });
+    expect(fake.urls()).toStrictEqual([oauthUrl, oidcUrl]);
+  });
+
+  it("stops reading a metadata body that never ends", async () => {
+    const endless = endlessBody();
+    const fake = fakeFetch({ [oauthUrl]: endless.route });
+    expect((await failure(discoverAuthorizationServer(fake.fetch, issuer, false))).code).toBe(
+      "discovery_failed",
+    );
+    expect(endless.cancelled()).toBe(true);
+    expect(endless.pulled()).toBeLessThan(10);
   });
 
   it("requires the issuer to match exactly", async () => {

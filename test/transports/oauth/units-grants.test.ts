@@ -12,6 +12,7 @@ import {
   tokenFrom,
 } from "../../../src/transports/http/auth.js";
 import { HttpStatusError, HttpTransportError } from "../../../src/transports/http/errors.js";
+import { MAX_OAUTH_DOCUMENT_BYTES } from "../../../src/transports/http/oauth/answer.js";
 import type { AuthorizationServerMetadata } from "../../../src/transports/http/oauth/discovery.js";
 import { OAuthError } from "../../../src/transports/http/oauth/errors.js";
 import { pkcePair, randomToken, sameString } from "../../../src/transports/http/oauth/pkce.js";
@@ -25,7 +26,7 @@ import {
   type OAuthClientInformation,
   refreshTokens,
 } from "../../../src/transports/http/oauth/token.js";
-import { type Call, failure, fakeFetch, type Route } from "./fake-fetch.js";
+import { type Call, endlessBody, failure, fakeFetch, jsonOfLength, type Route } from "./fake-fetch.js";
 
 const rejecting = () => {
   throw new TypeError("fetch failed");
@@ -360,6 +361,28 @@ describe("exchangeCode and refreshTokens", () => {
     expect((await failure(exchangeCode(offline.fetch, server, publicClient, grant))).code).toBe(
       "token_request_failed",
     );
+  });
+
+  it("refuses a token answer over 256 KiB, and one that never ends, without echoing it", async () => {
+    const tokens = { access_token: "at", token_type: "Bearer" };
+    const exact = fakeFetch({
+      [TOKEN_URL]: () => new Response(jsonOfLength(tokens, MAX_OAUTH_DOCUMENT_BYTES)),
+    });
+    await expect(exchangeCode(exact.fetch, server, publicClient, grant)).resolves.toMatchObject({
+      accessToken: "at",
+    });
+    const over = fakeFetch({
+      [TOKEN_URL]: () => new Response(jsonOfLength(tokens, MAX_OAUTH_DOCUMENT_BYTES + 1)),
+    });
+    const error = await failure(exchangeCode(over.fetch, server, publicClient, grant));
+    expect(error.code).toBe("token_request_failed");
+    expect(error.message).toBe("the token endpoint sent a body larger than 262144 bytes");
+    const endless = endlessBody();
+    const never = fakeFetch({ [TOKEN_URL]: endless.route });
+    expect((await failure(refreshTokens(never.fetch, server, publicClient, old, grant.resource))).code).toBe(
+      "token_request_failed",
+    );
+    expect(endless.cancelled()).toBe(true);
   });
 
   it("refreshes, keeping the old refresh token and the requested scope", async () => {

@@ -1,10 +1,40 @@
 /** Sending a request to an authorization server endpoint and reading its JSON object answer. */
+import { FetchReceived } from "../answer.js";
+import { ResponseTooLargeError } from "../errors.js";
 import type { OAuthFetch } from "./discovery.js";
 import { OAuthError } from "./errors.js";
 
 /**
+ * The most read of any OAuth answer or metadata document: real ones hold a few KiB, and a body
+ * past this is refused instead of buffered.
+ */
+export const MAX_OAUTH_DOCUMENT_BYTES = 256 * 1024;
+
+/**
+ * The response's body as JSON, `undefined` when it is not JSON. A body over
+ * `MAX_OAUTH_DOCUMENT_BYTES` fails with `code`, naming `source` (never its content).
+ */
+export async function readJsonBody(response: Response, code: string, source: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await new FetchReceived(response).text(MAX_OAUTH_DOCUMENT_BYTES);
+  } catch (error) {
+    if (error instanceof ResponseTooLargeError) {
+      throw new OAuthError(code, `${source} sent a body larger than ${MAX_OAUTH_DOCUMENT_BYTES} bytes`);
+    }
+    return undefined;
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The endpoint's status and JSON object answer (an empty object when the body is not one). A
- * request that never reaches the endpoint fails with `code`; the message names the endpoint only.
+ * request that never reaches the endpoint, or whose answer is over the bound, fails with `code`;
+ * the message names the endpoint only.
  */
 export async function askEndpoint(
   fetchImpl: OAuthFetch,
@@ -18,12 +48,7 @@ export async function askEndpoint(
   } catch {
     throw new OAuthError(failure.code, `could not reach the ${failure.endpoint}`);
   }
-  let body: unknown;
-  try {
-    body = await response.json();
-  } catch {
-    body = undefined;
-  }
+  const body = await readJsonBody(response, failure.code, `the ${failure.endpoint}`);
   const answer = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
   const dpopNonce = response.headers.get("dpop-nonce") ?? undefined;
   return { ok: response.ok, status: response.status, answer, dpopNonce };

@@ -4,6 +4,7 @@
  * authorization spec gives, each document checked before anything in it is used.
  */
 import { isLoopbackHostname } from "../loopback.js";
+import { readJsonBody } from "./answer.js";
 import { OAuthError } from "./errors.js";
 
 /** The fetch the OAuth client uses for every request it makes. */
@@ -74,14 +75,10 @@ async function getJson(fetchImpl: OAuthFetch, url: URL): Promise<Record<string, 
     await response.body?.cancel().catch(() => {});
     return undefined;
   }
-  try {
-    const body: unknown = await response.json();
-    return typeof body === "object" && body !== null && !Array.isArray(body)
-      ? (body as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
+  const body = await readJsonBody(response, "discovery_failed", url.origin);
+  return typeof body === "object" && body !== null && !Array.isArray(body)
+    ? (body as Record<string, unknown>)
+    : undefined;
 }
 
 function stringList(value: unknown): readonly string[] | undefined {

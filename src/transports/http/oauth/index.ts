@@ -7,6 +7,7 @@
  * const client = await Client.connect(new StreamableHttpClientTransport(url, { authProvider }));
  */
 export type { HttpAuthChallenge, HttpAuthProvider, HttpAuthRequest, HttpCredentials } from "../auth.js";
+export { MAX_OAUTH_DOCUMENT_BYTES } from "./answer.js";
 export { type AssertionAlgorithm, importAssertionKey, signClientAssertion } from "./assertion.js";
 export { type BearerChallenge, parseBearerChallenge } from "./challenge.js";
 export {
