@@ -77,13 +77,22 @@ function zodOutcome<T>(parsed: ReturnType<z.ZodType["safeParse"]>): Validation<T
     : { ok: false, message: summarize(parsed.error.issues) };
 }
 
+// zod/mini leaves the method out on purpose (it would defeat tree shaking), as zod before 4.2 did.
+function jsonSchemaMethod(schema: StandardSchemaV1, io: "input" | "output") {
+  const render = schema["~standard"].jsonSchema?.[io];
+  if (render) return render;
+  throw new Error(
+    `This ${schema["~standard"].vendor} schema has no JSON Schema form (Standard JSON Schema; zod/mini and ` +
+      "zod before 4.2 have none): pass a schema whose library has one, or a raw JSON Schema object",
+  );
+}
+
 // Through the schema's own Standard JSON Schema method, so that roundtrip never imports zod itself.
 function fromZod<T>(schema: z.ZodType, io: "input" | "output"): CompiledSchema<T> {
   // Set once a synchronous parse met an async refinement: from then on this schema parses async
   // (that first call ran the refinements seen before the async one twice).
   let needsAsync = false;
-  const render = (schema as unknown as StandardSchemaV1)["~standard"].jsonSchema?.[io];
-  if (!render) throw new Error("This zod schema has no JSON Schema form: zod 4.2 or newer is required");
+  const render = jsonSchemaMethod(schema as unknown as StandardSchemaV1, io);
   return {
     jsonSchema: render({ target: "draft-2020-12", libraryOptions: { unrepresentable: "any" } }),
     validate(value) {
@@ -107,13 +116,7 @@ function standardOutcome<T>(result: StandardResult<unknown>): Validation<T> {
 }
 
 function fromStandard<T>(schema: StandardSchemaV1, io: "input" | "output"): CompiledSchema<T> {
-  const render = schema["~standard"].jsonSchema?.[io];
-  if (!render) {
-    throw new Error(
-      `This ${schema["~standard"].vendor} schema has no JSON Schema form (Standard JSON Schema); ` +
-        "pass a zod schema, a schema whose library implements Standard JSON Schema, or a raw JSON Schema object",
-    );
-  }
+  const render = jsonSchemaMethod(schema, io);
   return {
     jsonSchema: render({ target: "draft-2020-12" }),
     validate(value) {

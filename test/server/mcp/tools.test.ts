@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import * as zm from "zod/mini";
 import { silentLogger } from "../../../src/server/logger.js";
 import { MCPServer, type StandardSchemaV1, ToolError } from "../../../src/server/mcp/index.js";
 import { McpError } from "../../../src/types/index.js";
@@ -171,9 +172,17 @@ describe("tools/list", () => {
   it("rejects a Standard Schema without a JSON Schema form at registration, with a clear message", () => {
     const mcp = quietServer("tools");
     expect(() => mcp.tool("opaque", { input: opaqueStandardSchema }, () => "x")).toThrow(
-      /This opaque schema has no JSON Schema form \(Standard JSON Schema\); pass a zod schema/,
+      /This opaque schema has no JSON Schema form \(Standard JSON Schema; zod\/mini and zod before 4.2 have none\): pass a schema whose library has one, or a raw JSON Schema object$/,
     );
     expect(mcp.toolInputSchema("opaque")).toBeUndefined();
+  });
+
+  it("rejects a zod/mini schema at registration, saying why and what to pass instead", () => {
+    const mcp = quietServer("tools");
+    expect(() => mcp.tool("mini", { input: zm.object({ city: zm.string() }) }, () => "x")).toThrow(
+      "This zod schema has no JSON Schema form (Standard JSON Schema; zod/mini and zod before 4.2 have none)",
+    );
+    expect(mcp.toolInputSchema("mini")).toBeUndefined();
   });
 
   it.each([
