@@ -4,7 +4,7 @@
  * each proof's signature, method, URL, age, token hash and key), and follows both servers' nonces.
  */
 import { createPublicKey, verify } from "node:crypto";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { Client } from "../../../src/client/index.js";
 import { StreamableHttpClientTransport } from "../../../src/transports/http/client.js";
 import { DpopKey } from "../../../src/transports/http/oauth/dpop.js";
@@ -18,7 +18,10 @@ import { checkProof, thumbprint } from "./dpop-check.js";
 import { consent, worldKeeper } from "./world.js";
 
 const keeper = worldKeeper();
-afterEach(() => keeper.closeAll());
+afterEach(() => {
+  vi.restoreAllMocks();
+  return keeper.closeAll();
+});
 
 async function signIn(url: URL, options: Partial<OAuthClientOptions> = {}) {
   const authProvider = new OAuthClientProvider({
@@ -204,11 +207,22 @@ describe("DPoP with a store: the key outlives the process", () => {
   });
 
   it("without a store the key is not extractable", async () => {
+    // The key pairs WebCrypto really made: the private half's own flag is what keeps it in memory.
+    const made: CryptoKeyPair[] = [];
+    const subtle = globalThis.crypto.subtle;
+    const generate = subtle.generateKey.bind(subtle) as (...args: unknown[]) => Promise<CryptoKeyPair>;
+    vi.spyOn(subtle, "generateKey").mockImplementation((async (...args: unknown[]) => {
+      const pair = await generate(...args);
+      made.push(pair);
+      return pair;
+    }) as never);
     const key = new DpopKey();
     await key.proof({ method: "POST", url: new URL("http://127.0.0.1:9/token") });
+    expect(made.map((pair) => pair.privateKey.extractable)).toEqual([false]);
     expect(await key.exportPrivate()).toBeUndefined();
     const persistable = new DpopKey({ persistable: true });
     const jwk = await persistable.exportPrivate();
+    expect(made.map((pair) => pair.privateKey.extractable)).toEqual([false, true]);
     const imported = await DpopKey.from(jwk as NonNullable<typeof jwk>);
     expect(await imported.exportPrivate()).toEqual(jwk);
   });
