@@ -248,9 +248,13 @@ export class JsonRpcConnection {
     if (id === undefined || id === null) return;
     const pending = this.#pending.get(id);
     if (!pending) return;
-    if (typeof record.error === "object" && record.error !== null) {
+    const error = record.error as Record<string, unknown> | null | undefined;
+    if (typeof error === "object" && error !== null) {
+      // A peer's error without an integer code and a string message is no error object at all.
       pending.reject(
-        McpError.fromErrorObject(record.error as { code: number; message: string; data?: unknown }),
+        Number.isInteger(error.code) && typeof error.message === "string"
+          ? new McpError(error.code as number, error.message, error.data)
+          : new McpError(-32603, "Malformed response: not a JSON-RPC error object"),
       );
     } else if (typeof record.result === "object" && record.result !== null && !Array.isArray(record.result)) {
       pending.resolve(record.result as ResultObject);

@@ -3,10 +3,17 @@ import { InputRequiredError } from "../../src/client/errors.js";
 import { ClientSession } from "../../src/client/session.js";
 import { silentLogger } from "../../src/server/logger.js";
 import { Server } from "../../src/server/server.js";
+import type { Dispatcher } from "../../src/shared/dispatch.js";
 import { ProtocolError } from "../../src/shared/errors.js";
 import { MemoryTransport } from "../../src/transports/memory.js";
-import { isInputRequiredResult, McpError, type ResultObject } from "../../src/types/index.js";
+import {
+  isInputRequiredResult,
+  type JSONRPCResponse,
+  McpError,
+  type ResultObject,
+} from "../../src/types/index.js";
 import { wireTap } from "../helpers.js";
+import { DISCOVERED } from "./stubs.js";
 
 /** A server whose every carrier answers what `answer` returns, recording the params it saw. */
 function stubServer(answer: (method: string, params: Record<string, unknown>) => unknown) {
@@ -336,5 +343,59 @@ describe("MemoryTransport hand-over", () => {
     const result = (await session.callTool("t", {})) as ResultObject;
     expect(result.structuredContent).toEqual({ when: "2026-07-28T00:00:00.000Z" });
     expect(tap.messages.length).toBeGreaterThan(0);
+  });
+});
+
+describe("ClientSession and malformed responses", () => {
+  /** A peer that answers discovery properly and `tools/list` with `answer` (its id filled in). */
+  function rawPeer(answer: Record<string, unknown>): Dispatcher {
+    return {
+      dispatch: async (message: unknown): Promise<JSONRPCResponse | undefined> => {
+        const { id, method } = message as { id?: number; method: string };
+        if (id === undefined) return undefined;
+        if (method === "server/discover") return { jsonrpc: "2.0", id, result: DISCOVERED } as never;
+        return { jsonrpc: "2.0", id, ...answer } as never;
+      },
+    };
+  }
+
+  async function failureOf(answer: Record<string, unknown>): Promise<McpError> {
+    const session = await ClientSession.connect(new MemoryTransport(rawPeer(answer), { serialize: true }));
+    const error = await session.listTools().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(McpError);
+    return error as McpError;
+  }
+
+  it("keeps a well-formed error's code, message and data", async () => {
+    const error = await failureOf({ error: { code: -32000, message: "busy", data: { retryInMs: 5 } } });
+    expect([error.code, error.message, error.data]).toEqual([-32000, "busy", { retryInMs: 5 }]);
+  });
+
+  it.each([
+    ["no code", { message: "x" }],
+    ["a string code", { code: "-32000", message: "x" }],
+    ["a fractional code", { code: -32000.5, message: "x" }],
+    ["no message", { code: -32000 }],
+    ["a number as message", { code: -32000, message: 7 }],
+    ["an array", []],
+    ["an empty object", {}],
+  ])("turns an error object with %s into -32603 'Malformed response'", async (_label, bad) => {
+    const error = await failureOf({ error: bad });
+    expect([error.code, error.message, error.data]).toEqual([
+      -32603,
+      "Malformed response: not a JSON-RPC error object",
+      undefined,
+    ]);
+  });
+
+  it.each([
+    ["no result", {}],
+    ["a string result", { result: "ok" }],
+    ["an array result", { result: [] }],
+    ["a null result", { result: null }],
+    ["a null error and no result", { error: null }],
+  ])("answers %s with -32603 'Malformed response: no result object'", async (_label, answer) => {
+    const error = await failureOf(answer);
+    expect([error.code, error.message]).toEqual([-32603, "Malformed response: no result object"]);
   });
 });

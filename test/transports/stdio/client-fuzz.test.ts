@@ -1,0 +1,80 @@
+/**
+ * Seeded fuzzing of our client against a hostile stdio server process (fixtures/stdio/
+ * hostile-server.ts): garbage lines, wrong ids, bad result and error shapes, both result and
+ * error, stray server→client requests, unknown resultTypes, duplicate answers, huge lines and
+ * silence. Every call must settle (a typed result, or an Error that says what went wrong) within
+ * its timeout, nothing may reject unhandled, and the same connection must still serve a good call.
+ */
+import { fileURLToPath } from "node:url";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { Client } from "../../../src/client/index.js";
+import { StdioClientTransport } from "../../../src/transports/stdio/client.js";
+import { killSpawned, REPO_ROOT, trackTransport } from "./helpers.js";
+
+const HOSTILE = fileURLToPath(new URL("../../fixtures/stdio/hostile-server.ts", import.meta.url));
+const CALLS = 96;
+const BATCH = 12;
+const TIMEOUT_MS = 300;
+
+const unhandled: unknown[] = [];
+const onUnhandled = (reason: unknown) => unhandled.push(reason);
+beforeAll(() => {
+  process.on("unhandledRejection", onUnhandled);
+});
+afterAll(() => {
+  process.off("unhandledRejection", onUnhandled);
+});
+afterEach(() => killSpawned());
+
+describe("client fuzz against a hostile stdio server (real process)", () => {
+  it.each([1, 7, 20261201])(
+    `settles ${CALLS} calls to a hostile server (seed %i) with results or clear errors, and keeps the connection`,
+    async (seed) => {
+      const transport = trackTransport(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: ["--import", "tsx", HOSTILE],
+          cwd: REPO_ROOT,
+          env: { FIXTURE_SEED: String(seed) },
+          stderr: "ignore",
+        }),
+      );
+      const client = await Client.connect(transport, {
+        timeoutMs: TIMEOUT_MS,
+        elicitation: async () => ({ action: "decline" }),
+      });
+      expect(client.protocolVersion).toBe("2026-07-28");
+      const outcomes = { fine: 0, errors: new Map<string, number>() };
+      // Sequential and concurrent calls: answers for one call must never settle another.
+      for (let batch = 0; batch < CALLS / BATCH; batch++) {
+        const settled = await Promise.allSettled(
+          Array.from({ length: BATCH }, (_, i) => client.callTool("any", { n: batch * BATCH + i })),
+        );
+        for (const outcome of settled) {
+          if (outcome.status === "fulfilled") {
+            const content = (outcome.value as { content?: unknown }).content;
+            expect(Array.isArray(content)).toBe(true);
+            outcomes.fine++;
+          } else {
+            const error = outcome.reason as Error;
+            expect(error).toBeInstanceOf(Error);
+            expect(
+              error.message.length,
+              `${error.constructor.name} ${JSON.stringify(error)}`,
+            ).toBeGreaterThan(0);
+            const kind = error.constructor.name;
+            outcomes.errors.set(kind, (outcomes.errors.get(kind) ?? 0) + 1);
+            if (process.env.FUZZ_DEBUG) console.log(kind, error.message.slice(0, 160));
+          }
+        }
+      }
+      expect(outcomes.fine).toBeGreaterThan(0);
+      expect(outcomes.errors.size).toBeGreaterThan(1);
+      const final = await client.callTool("final", {});
+      expect(final.content).toEqual([{ type: "text", text: "still here" }]);
+      await client.close();
+      expect(unhandled).toEqual([]);
+    },
+    30_000,
+  );
+});
