@@ -4,18 +4,21 @@
  * authorization server and the resource saw, not only that the call worked.
  */
 import { createHash } from "node:crypto";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { Client } from "../../../src/client/index.js";
 import { StreamableHttpClientTransport } from "../../../src/transports/http/client.js";
 import { HttpStatusError } from "../../../src/transports/http/errors.js";
 import { type OAuthClientOptions, OAuthClientProvider } from "../../../src/transports/http/oauth/index.js";
-import { consent, memoryStore, worldKeeper } from "./world.js";
+import { consent, handClock, memoryStore, worldKeeper } from "./world.js";
 
 const REDIRECT = "http://127.0.0.1:8765/callback";
 const keeper = worldKeeper();
 const world = keeper.world;
 
-afterEach(() => keeper.closeAll());
+afterEach(() => {
+  vi.restoreAllMocks();
+  return keeper.closeAll();
+});
 
 function provider(options: Partial<OAuthClientOptions> = {}) {
   return new OAuthClientProvider({ redirectUri: REDIRECT, authorize: consent, ...options });
@@ -161,11 +164,15 @@ describe("OAuthClientProvider: the authorization-code flow", () => {
 
 describe("OAuthClientProvider: tokens over time", () => {
   it("refreshes a token about to expire before sending, with resource, and follows rotated refresh tokens", async () => {
-    // A 1 s lifetime is inside the expiry margin: every request first refreshes. The mock accepts
-    // each refresh token once, so a reused one would fail and force a second authorization.
+    // A 1 s token is renewed after half its lifetime: each request, 0.6 s after the last token,
+    // first refreshes. The mock accepts each refresh token once, so a reused one would fail and
+    // force a second authorization.
     const { authServer, resource } = await world({ expiresIn: 1, refreshTokens: true });
+    const clock = handClock();
     const client = await connect(resource.url, provider());
+    clock.advance(600);
     await client.listTools();
+    clock.advance(600);
     await client.callTool("whoami", {});
     const refreshes = authServer
       .requests("/token")

@@ -4,19 +4,22 @@
  * callback route, in another provider over the same store (another process), completes it.
  */
 import { createHash } from "node:crypto";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { Client } from "../../../src/client/index.js";
 import {
   OAuthClientProvider,
   OAuthError,
   type OAuthState,
 } from "../../../src/transports/http/oauth/index.js";
-import { consent, memoryStore, worldKeeper } from "./world.js";
+import { consent, handClock, memoryStore, worldKeeper } from "./world.js";
 
 const REDIRECT = "https://app.example.com/oauth/callback";
 const keeper = worldKeeper();
 const world = keeper.world;
-afterEach(() => keeper.closeAll());
+afterEach(() => {
+  vi.restoreAllMocks();
+  return keeper.closeAll();
+});
 
 /** What a web app's authorize does: remember where the user must go, and end the request. */
 class RedirectUser extends Error {
@@ -111,7 +114,8 @@ describe("completeAuthorization: the flow over two requests", () => {
     const second = webProvider(store);
     await second.completeAuthorization(callback);
     const first = second.tokens?.accessToken;
-    // Inside the 30 s expiry margin already: the first request refreshes rather than re-authorizing.
+    // Past half of its 10 s lifetime: the first request refreshes rather than re-authorizing.
+    handClock().advance(6_000);
     const client = await connected(resource.url, second);
     expect(textOf(await client.callTool("whoami", {}))).toBe("client-1 []");
     const grants = authServer

@@ -23,6 +23,7 @@ import {
 } from "../../../src/transports/http/oauth/registration.js";
 import {
   exchangeCode,
+  freshAccessToken,
   type OAuthClientInformation,
   refreshTokens,
 } from "../../../src/transports/http/oauth/token.js";
@@ -273,6 +274,7 @@ describe("exchangeCode and refreshTokens", () => {
       accessToken: "at",
       refreshToken: "rt",
       expiresAt: NOW + 3_600_000,
+      issuedAt: NOW,
       requestedScope: "files:read files:write",
     });
     expect(fake.calls).toHaveLength(1);
@@ -313,9 +315,44 @@ describe("exchangeCode and refreshTokens", () => {
     expect(error.code).toBe("invalid_token_response");
   });
 
-  it("ignores an expires_in that is not a number", async () => {
-    const fake = answer({ access_token: "at", token_type: "Bearer", expires_in: "3600" });
-    expect("expiresAt" in (await exchangeCode(fake.fetch, server, publicClient, grant))).toBe(false);
+  it.each([
+    ["a string", "3600"],
+    ["zero", 0],
+    ["a negative number", -5],
+    ["null", null],
+  ])(
+    "ignores an expires_in that is %s: the token is used until the server refuses it",
+    async (_label, expiresIn) => {
+      const fake = answer({ access_token: "at", token_type: "Bearer", expires_in: expiresIn });
+      const tokens = await exchangeCode(fake.fetch, server, publicClient, grant);
+      expect(["expiresAt" in tokens, "issuedAt" in tokens, freshAccessToken(tokens)]).toEqual([
+        false,
+        false,
+        "at",
+      ]);
+    },
+  );
+
+  it("sends a token until 30 s before its expiry, and a short-lived one until half its lifetime", () => {
+    const at = (issuedAt: number, lifetimeMs: number) => ({
+      issuer: "https://auth.example",
+      accessToken: "at",
+      issuedAt,
+      expiresAt: issuedAt + lifetimeMs,
+    });
+    const spy = vi.spyOn(Date, "now");
+    spy.mockReturnValue(NOW + 3_569_999);
+    expect(freshAccessToken(at(NOW, 3_600_000))).toBe("at");
+    spy.mockReturnValue(NOW + 3_570_000);
+    expect(freshAccessToken(at(NOW, 3_600_000))).toBeUndefined();
+    spy.mockReturnValue(NOW + 4_999);
+    expect(freshAccessToken(at(NOW, 10_000))).toBe("at");
+    spy.mockReturnValue(NOW + 5_000);
+    expect(freshAccessToken(at(NOW, 10_000))).toBeUndefined();
+    // Tokens stored without issuedAt (before it existed) keep the plain 30 s margin.
+    spy.mockReturnValue(NOW);
+    expect(freshAccessToken({ issuer: "i", accessToken: "at", expiresAt: NOW + 30_001 })).toBe("at");
+    expect(freshAccessToken({ issuer: "i", accessToken: "at", expiresAt: NOW + 30_000 })).toBeUndefined();
   });
 
   it("reports the server's error code without echoing what was sent", async () => {
@@ -394,6 +431,7 @@ describe("exchangeCode and refreshTokens", () => {
         accessToken: "new-at",
         refreshToken: "OLD-REFRESH-rt",
         expiresAt: NOW + 60_000,
+        issuedAt: NOW,
         requestedScope: "a b",
       },
     );

@@ -5,6 +5,7 @@
  * any of them receives is logged for the assertions.
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
+import { vi } from "vitest";
 import { MCPServer, silentLogger } from "../../../src/server/index.js";
 import { createHttpHandler, toNodeListener } from "../../../src/transports/http/index.js";
 import type { OAuthState } from "../../../src/transports/http/oauth/index.js";
@@ -241,4 +242,19 @@ export function memoryStore() {
     },
   };
   return store;
+}
+
+/**
+ * `Date.now` moved forward by hand (timers and the rest of time run as usual), for tokens that
+ * must age between two requests; undone by `vi.restoreAllMocks()`.
+ */
+export function handClock() {
+  const real = Date.now.bind(Date);
+  let offset = 0;
+  vi.spyOn(Date, "now").mockImplementation(() => real() + offset);
+  return {
+    advance(ms: number): void {
+      offset += ms;
+    },
+  };
 }

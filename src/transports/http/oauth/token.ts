@@ -38,22 +38,28 @@ export interface OAuthTokens {
   readonly issuer: string;
   readonly accessToken: string;
   readonly refreshToken?: string;
-  /** Epoch milliseconds after which the access token is not used; undefined when the server gave no lifetime. */
+  /** Epoch milliseconds when the access token expires; undefined when the server gave no lifetime. */
   readonly expiresAt?: number;
+  /** Epoch milliseconds when it was issued (set with `expiresAt`), so that a short lifetime is not cut to nothing. */
+  readonly issuedAt?: number;
   /** The scopes asked for when these tokens were obtained (space-separated), kept for step-up unions. */
   readonly requestedScope?: string;
   /** "DPoP" for a token bound to this client's DPoP key (sent with a proof); absent for Bearer. */
   readonly tokenType?: "DPoP";
 }
 
-/** A token this close to its expiry is renewed (or dropped) rather than sent. */
+/**
+ * A token this close to its expiry is renewed (or dropped) rather than sent; a token that lives
+ * less than twice this long is renewed after half its lifetime instead.
+ */
 const EXPIRY_SKEW_MS = 30_000;
 
 /** The access token when it is not about to expire (or has no known expiry). */
 export function freshAccessToken(tokens: OAuthTokens): string | undefined {
-  return tokens.expiresAt === undefined || tokens.expiresAt - EXPIRY_SKEW_MS > Date.now()
-    ? tokens.accessToken
-    : undefined;
+  const { expiresAt, issuedAt } = tokens;
+  if (expiresAt === undefined) return tokens.accessToken;
+  const skew = issuedAt === undefined ? EXPIRY_SKEW_MS : Math.min(EXPIRY_SKEW_MS, (expiresAt - issuedAt) / 2);
+  return expiresAt - skew > Date.now() ? tokens.accessToken : undefined;
 }
 
 function formEncode(value: string): string {
@@ -140,8 +146,10 @@ function tokensFrom(
   };
   const refresh = typeof record.refresh_token === "string" ? record.refresh_token : previousRefresh;
   if (refresh !== undefined) tokens.refreshToken = refresh;
-  if (typeof record.expires_in === "number" && Number.isFinite(record.expires_in)) {
-    tokens.expiresAt = Date.now() + record.expires_in * 1000;
+  // Anything but a positive lifetime is no lifetime: the token is used until the server refuses it.
+  if (typeof record.expires_in === "number" && Number.isFinite(record.expires_in) && record.expires_in > 0) {
+    tokens.issuedAt = Date.now();
+    tokens.expiresAt = tokens.issuedAt + record.expires_in * 1000;
   }
   if (requestedScope !== undefined) tokens.requestedScope = requestedScope;
   if (type === "dpop") tokens.tokenType = "DPoP";
