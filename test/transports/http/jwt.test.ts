@@ -97,7 +97,7 @@ describe("JwtVerifier.verify", () => {
     const key = await signingKey("k1");
     const check = verifier([key]);
     const azp = await check.verify(
-      await mint(key, { client_id: undefined, azp: "spa", scope: undefined, scp: ["a", "b", 3] }),
+      await mint(key, { client_id: undefined, azp: "spa", scope: undefined, scp: ["a", "", "b", 3] }),
     );
     expect(azp).toMatchObject({ clientId: "spa", scopes: ["a", "b"] });
     const scpText = await check.verify(await mint(key, { scope: undefined, scp: "x  y" }));

@@ -96,7 +96,8 @@ function authInfoOf(
 function scopesOf(claims: Readonly<Record<string, unknown>>): string[] {
   const raw = claims.scope ?? claims.scp;
   if (typeof raw === "string") return raw.split(" ").filter((scope) => scope !== "");
-  if (Array.isArray(raw)) return raw.filter((scope): scope is string => typeof scope === "string");
+  if (Array.isArray(raw))
+    return raw.filter((scope): scope is string => typeof scope === "string" && scope !== "");
   return [];
 }
 
