@@ -26,5 +26,5 @@ export type { ResourceConfig, ResourceReturn, ResourceTemplateConfig } from "./r
 export { ToolError, type ToolReturn } from "./results.js";
 export type { InferSchema, JsonSchemaObject, SchemaLike, StandardSchemaV1 } from "./schema.js";
 export type { ToolConfig } from "./tools.js";
-export { UriTemplate } from "./uri-template.js";
+export { expandUriTemplate, UriTemplate } from "./uri-template.js";
 export type { Visibility } from "./visibility.js";

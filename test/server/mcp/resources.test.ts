@@ -178,6 +178,20 @@ describe("resources/read", () => {
     });
   });
 
+  it("answers a hostile URI against adjacent template expressions at once, with -32602", async () => {
+    // Matched by the old regular expression, this 20 KB URI would have held the event loop for hours.
+    const mcp = quietServer("res");
+    mcp.resource("x://h{/a}{/b}{/c}", {}, () => "x");
+    const uri = `x://h${"/a".repeat(10_000)}#`;
+    expect(errorOf(await send(mcp, "resources/read", { uri }))).toMatchObject({
+      code: -32602,
+      data: { uri },
+    });
+    expect(resultOf(await send(mcp, "resources/read", { uri: "x://h/1/2/3" })).contents).toEqual([
+      { uri: "x://h/1/2/3", text: "x" },
+    ]);
+  });
+
   it("keeps an McpError from a static resource or a template (code and data)", async () => {
     const mcp = quietServer("res");
     mcp.resource("file:///locked", {}, () => {
