@@ -2,6 +2,8 @@
  * Results as readable text for stdout (`--json` prints the raw JSON instead). Every string from
  * the server is sanitized: a result cannot drive the terminal.
  */
+
+import { withoutTrailing } from "../shared/text.js";
 import type {
   CallToolResult,
   ContentBlock,
@@ -20,7 +22,7 @@ import { indent, sanitize } from "./terminal.js";
 const one = (text: unknown): string => sanitize(String(text), true);
 
 function base64Bytes(data: unknown): number {
-  const text = typeof data === "string" ? data.replace(/=+$/, "") : "";
+  const text = typeof data === "string" ? withoutTrailing(data, "=") : "";
   return Math.floor((text.length * 3) / 4);
 }
 

@@ -14,6 +14,7 @@ import {
   type Field,
   fieldsOf,
 } from "../../src/cli/form.js";
+import { formatReadResult } from "../../src/cli/format.js";
 import { CANCELLED, type Cancelled, type Prompter, PromptLock } from "../../src/cli/prompter.js";
 import { coerceArgument } from "../../src/cli/run.js";
 import { createStyle, sanitize } from "../../src/cli/terminal.js";
@@ -355,6 +356,14 @@ describe("terminal safety and trace summaries", () => {
     expect(summarizeAnswer("roots/list", { roots: [{ uri: "file:///a" }] })).toBe("1 root");
     expect(stateSize("é")).toBe("requestState 2 bytes");
     expect(stateSize(undefined)).toBe("no requestState");
+  });
+
+  it("sizes a server's binary contents at once, however hostile its padding", () => {
+    const read = (blob: string) => formatReadResult({ contents: [{ uri: "x://b", blob }] });
+    expect(read("YWJj")).toBe("x://b\n[binary, 3 bytes; use --json for the data]");
+    expect(read("YQ==")).toBe("x://b\n[binary, 1 bytes; use --json for the data]");
+    // A run of "=" then one more character made the old /=+$/ backtrack for hours on a megabyte.
+    expect(read(`${"=".repeat(1_000_000)}x`)).toBe("x://b\n[binary, 750000 bytes; use --json for the data]");
   });
 });
 

@@ -4,6 +4,7 @@
  * `403 insufficient_scope` (RFC 6750 §3.1) so a client can step up.
  */
 import type { AuthInfo } from "../../shared/dispatch.js";
+import { withoutTrailing } from "../../shared/text.js";
 import { ErrorCode } from "../../types/core.js";
 import { errorResponse, jsonResponse, type PlainReply, toResponse } from "./body.js";
 
@@ -46,7 +47,7 @@ export interface ScopedCall {
  */
 export function resourceMetadataUrl(resource: string): URL {
   const url = new URL(resource);
-  const path = url.pathname === "/" ? "" : url.pathname.replace(/\/+$/, "");
+  const path = url.pathname === "/" ? "" : withoutTrailing(url.pathname, "/");
   return new URL(`/.well-known/oauth-protected-resource${path}`, url.origin);
 }
 

@@ -188,6 +188,12 @@ describe("resourceCovers", () => {
   ])("%s covers %s: %s", (resource, server, expected) => {
     expect(resourceCovers(server, resource)).toBe(expected);
   });
+
+  it("answers at once for a resource whose path is a long run of slashes (a peer's document)", () => {
+    const hostile = `https://a.example/${"/".repeat(200_000)}x`;
+    expect(resourceCovers(mcp, hostile)).toBe(false);
+    expect(resourceCovers(new URL(hostile), `https://a.example/${"/".repeat(200_000)}x///`)).toBe(true);
+  });
 });
 
 describe("discoverResource", () => {

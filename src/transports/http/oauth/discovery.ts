@@ -3,6 +3,8 @@
  * and the server's own metadata (RFC 8414, or OpenID Connect Discovery), in the orders the MCP
  * authorization spec gives, each document checked before anything in it is used.
  */
+
+import { withoutTrailing } from "../../../shared/text.js";
 import { isLoopbackHostname } from "../loopback.js";
 import { readJsonBody } from "./answer.js";
 import { OAuthError } from "./errors.js";
@@ -87,7 +89,7 @@ function stringList(value: unknown): readonly string[] | undefined {
 
 /** The URL path without a trailing slash ("" for the root). */
 function trimmedPath(url: URL): string {
-  return url.pathname.replace(/\/+$/, "");
+  return withoutTrailing(url.pathname, "/");
 }
 
 /**
