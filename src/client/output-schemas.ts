@@ -1,7 +1,7 @@
 /**
  * The client's check of a tool's structured result against the `outputSchema` the server listed
- * for it (spec: clients SHOULD validate). The JSON Schema validator loads on first use, so a client
- * that never meets an output schema does not pay for it.
+ * for it (spec: clients SHOULD validate), without the schema's regular expressions. The JSON Schema
+ * validator loads on first use, so a client that never meets an output schema does not pay for it.
  */
 import { ProtocolError } from "../shared/errors.js";
 import { explainSchemaErrors } from "../shared/json-schema-errors.js";
@@ -10,13 +10,65 @@ import { isRecord } from "../types/record.js";
 
 type Check = (value: unknown) => string | undefined;
 
+const SUBSCHEMA = [
+  "additionalProperties",
+  "unevaluatedProperties",
+  "items",
+  "additionalItems",
+  "unevaluatedItems",
+  "contains",
+  "propertyNames",
+  "not",
+  "if",
+  "then",
+  "else",
+];
+const SUBSCHEMA_LISTS = ["allOf", "anyOf", "oneOf", "prefixItems", "items"];
+const SUBSCHEMA_MAPS = ["properties", "$defs", "definitions", "dependentSchemas", "dependencies"];
+/** Past this many schema objects the rest of a schema is kept as it is: it is checked, not walked. */
+const MAX_WALKED = 10_000;
+
+/**
+ * A copy of a server's schema that never runs one of the server's regular expressions: `pattern`
+ * is dropped, and so is `patternProperties` with the `additionalProperties` and
+ * `unevaluatedProperties` beside it (which would now refuse what the patterns allowed). A hostile
+ * server could otherwise freeze the client: `^(a+)+$` against forty characters runs for an hour,
+ * and no timeout interrupts a regular expression. The schema only ever gets looser.
+ */
+function withoutRegularExpressions(schema: unknown, budget = { left: MAX_WALKED }): unknown {
+  if (!isRecord(schema) || budget.left-- <= 0) return schema;
+  const copy: Record<string, unknown> = { ...schema };
+  if (typeof copy.pattern === "string") delete copy.pattern;
+  if (copy.patternProperties !== undefined) {
+    delete copy.patternProperties;
+    delete copy.additionalProperties;
+    delete copy.unevaluatedProperties;
+  }
+  for (const key of SUBSCHEMA)
+    if (isRecord(copy[key])) copy[key] = withoutRegularExpressions(copy[key], budget);
+  for (const key of SUBSCHEMA_LISTS) {
+    const list = copy[key];
+    if (Array.isArray(list)) copy[key] = list.map((item) => withoutRegularExpressions(item, budget));
+  }
+  for (const key of SUBSCHEMA_MAPS) {
+    const map = copy[key];
+    if (isRecord(map)) {
+      copy[key] = Object.fromEntries(
+        Object.entries(map).map(([name, item]) => [name, withoutRegularExpressions(item, budget)]),
+      );
+    }
+  }
+  return copy;
+}
+
 /**
  * The check for one schema: why a value fails it, or undefined. A schema the validator cannot
  * evaluate (an unresolvable `$ref`, a reference loop) refuses nothing: it is the server's to fix.
  */
 async function compile(schema: Record<string, unknown>): Promise<Check> {
   const { Validator } = await import("@cfworker/json-schema");
-  const validator = new Validator(schema as ConstructorParameters<typeof Validator>[0], "2020-12", false);
+  const relaxed = withoutRegularExpressions(schema) as ConstructorParameters<typeof Validator>[0];
+  const validator = new Validator(relaxed, "2020-12", false);
   return (value) => {
     let outcome: ReturnType<typeof validator.validate>;
     try {

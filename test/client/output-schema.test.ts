@@ -79,4 +79,34 @@ describe("structuredContent against the listed outputSchema", () => {
     await client.listTools();
     expect((await client.callTool("forecast")).structuredContent).toEqual({ anything: true });
   });
+
+  it("never runs the server's regular expressions, and checks everything else", async () => {
+    // `^(a+)+$` against forty characters and a "!" backtracks for an hour: a hostile server's freeze.
+    const schema = {
+      type: "object",
+      properties: {
+        code: { type: "string", pattern: "^(a+)+$" },
+        pattern: { type: "number" },
+        tags: {
+          type: "object",
+          patternProperties: { "^(x+)+$": { type: "string" } },
+          additionalProperties: false,
+        },
+      },
+      required: ["code"],
+    };
+    let structured: Record<string, unknown> = { code: `${"a".repeat(40)}!`, pattern: 1, tags: { xxxx: "y" } };
+    const client = await Client.connect(
+      lyingServer(() => ({ content: text, structuredContent: structured }), schema),
+    );
+    await client.listTools();
+    expect((await client.callTool("forecast")).structuredContent).toEqual(structured);
+    // A property named "pattern" is a property, not the keyword: it is still checked.
+    structured = { code: "a", pattern: "one" };
+    expect(await client.callTool("forecast").catch((error: unknown) => error)).toBeInstanceOf(ProtocolError);
+    structured = { pattern: 1 };
+    expect(await client.callTool("forecast").catch((error: unknown) => error)).toBeInstanceOf(ProtocolError);
+    // What tools/list gave is left as it was.
+    expect((await client.listTools()).tools[0]?.outputSchema).toEqual(schema);
+  });
 });
