@@ -77,7 +77,9 @@ function reentryParams(
 ): Record<string, unknown> {
   const next: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(params)) {
-    if (key !== "inputResponses" && key !== "requestState") next[key] = value;
+    // An own "__proto__" (JSON.parse makes one) assigned here would become `next`'s prototype,
+    // through which the handler would read inputResponses nobody checked.
+    if (key !== "inputResponses" && key !== "requestState" && key !== "__proto__") next[key] = value;
   }
   if (answers !== undefined) next.inputResponses = answers;
   if (requestState !== undefined) next.requestState = requestState;

@@ -137,6 +137,22 @@ describe("#1 MCPServer: sealed on the wire, restored for the handler", () => {
   });
 });
 
+describe("a retry's params as JSON.parse makes them", () => {
+  it("an own __proto__ key smuggles no inputResponses past the params checks", async () => {
+    const { mcp, runs } = provisioner();
+    const token = await firstToken(mcp);
+    const params = JSON.parse(
+      `{"name":"provision","arguments":{"name":"orders"},"requestState":${JSON.stringify(token)},` +
+        `"__proto__":{"inputResponses":${JSON.stringify(ANSWER)}}}`,
+    ) as Record<string, unknown>;
+    expect(Object.hasOwn(params, "__proto__")).toBe(true);
+    // Without its answers the retry asks again: the handler never saw the smuggled ones.
+    const again = resultOf(await send(mcp, "tools/call", params, ELICIT));
+    expect(again.resultType).toBe("input_required");
+    expect(runs).toEqual([undefined, "provision:orders"]);
+  });
+});
+
 describe("#2 a low-level Server with the one-line boundary behaves the same", () => {
   function lowLevel(logger: Logger = silentLogger) {
     const seen: unknown[] = [];

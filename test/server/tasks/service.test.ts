@@ -453,6 +453,24 @@ describe("MCPServer tasks: input during a task", () => {
     });
   });
 
+  it("re-enters with no answers smuggled through an own __proto__ key of the original params", async () => {
+    const mcp = server({ tasks: serverTasks({ immediateResultMs: 0 }) });
+    const seen: unknown[] = [];
+    mcp.tool("poller", { task: "optional" }, async (_args, ctx) => {
+      await outlastTheWindow();
+      seen.push(ctx.inputResponses);
+      return ctx.requestState === undefined ? inputRequired({ requestState: "1" }) : "ready";
+    });
+    const params = JSON.parse(
+      `{"name":"poller","arguments":{},"__proto__":{"inputResponses":{"x":${JSON.stringify(REGION)}}}}`,
+    ) as Record<string, unknown>;
+    const { taskId } = resultOf(await call(mcp, "tools/call", params));
+    expect(await waitFor(mcp, taskId as string, (t) => t.status !== "working")).toMatchObject({
+      status: "completed",
+    });
+    expect(seen).toEqual([undefined, undefined]);
+  });
+
   it("runs resolvers inside a task: the dependency form needs no change", async () => {
     const mcp = server({ tasks: serverTasks({ immediateResultMs: 0 }) });
     const askRegion = resolver("region", () => elicit("Which region?", z.object({ region: z.string() })));
