@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from "vitest";
 import type { Logger } from "../src/server/context.js";
 import type { WireDirection } from "../src/transports/memory.js";
 import type { ClientCapabilities, JSONRPCMessage, JSONRPCResponse } from "../src/types/index.js";
@@ -71,4 +72,20 @@ export function wireTap() {
         .filter((m) => m.direction === "server→client")
         .map((m) => m.message as Record<string, unknown>),
   };
+}
+
+/**
+ * Every promise rejection nobody handled while the calling test file runs: a fuzz test ends by
+ * expecting none (registered in beforeAll, removed in afterAll).
+ */
+export function unhandledRejections(): unknown[] {
+  const seen: unknown[] = [];
+  const record = (reason: unknown) => seen.push(reason);
+  beforeAll(() => {
+    process.on("unhandledRejection", record);
+  });
+  afterAll(() => {
+    process.off("unhandledRejection", record);
+  });
+  return seen;
 }

@@ -5,26 +5,16 @@
  */
 import { ProtocolError } from "../shared/errors.js";
 import { explainSchemaErrors } from "../shared/json-schema-errors.js";
+import {
+  SUBSCHEMA_KEYWORDS,
+  SUBSCHEMA_LIST_KEYWORDS,
+  SUBSCHEMA_MAP_KEYWORDS,
+} from "../shared/json-schema-keywords.js";
 import type { CallToolResult, Tool } from "../types/index.js";
 import { isRecord } from "../types/record.js";
 
 type Check = (value: unknown) => string | undefined;
 
-const SUBSCHEMA = [
-  "additionalProperties",
-  "unevaluatedProperties",
-  "items",
-  "additionalItems",
-  "unevaluatedItems",
-  "contains",
-  "propertyNames",
-  "not",
-  "if",
-  "then",
-  "else",
-];
-const SUBSCHEMA_LISTS = ["allOf", "anyOf", "oneOf", "prefixItems", "items"];
-const SUBSCHEMA_MAPS = ["properties", "$defs", "definitions", "dependentSchemas", "dependencies"];
 /** Past this many schema objects the rest of a schema is kept as it is: it is checked, not walked. */
 const MAX_WALKED = 10_000;
 
@@ -44,13 +34,13 @@ function withoutRegularExpressions(schema: unknown, budget = { left: MAX_WALKED 
     delete copy.additionalProperties;
     delete copy.unevaluatedProperties;
   }
-  for (const key of SUBSCHEMA)
+  for (const key of SUBSCHEMA_KEYWORDS)
     if (isRecord(copy[key])) copy[key] = withoutRegularExpressions(copy[key], budget);
-  for (const key of SUBSCHEMA_LISTS) {
+  for (const key of SUBSCHEMA_LIST_KEYWORDS) {
     const list = copy[key];
     if (Array.isArray(list)) copy[key] = list.map((item) => withoutRegularExpressions(item, budget));
   }
-  for (const key of SUBSCHEMA_MAPS) {
+  for (const key of ["properties", ...SUBSCHEMA_MAP_KEYWORDS]) {
     const map = copy[key];
     if (isRecord(map)) {
       copy[key] = Object.fromEntries(

@@ -4,6 +4,11 @@
  * serves both sides: clients validate and drop bad tools, servers find what to check.
  */
 
+import {
+  SUBSCHEMA_KEYWORDS,
+  SUBSCHEMA_LIST_KEYWORDS,
+  SUBSCHEMA_MAP_KEYWORDS,
+} from "../../shared/json-schema-keywords.js";
 import { isRecord } from "../../types/record.js";
 import { encodeHeaderValue, HttpHeader } from "./headers.js";
 
@@ -39,21 +44,6 @@ const ANNOTATION = "x-mcp-header";
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const MAX_DEPTH = 64;
 const MAX_NODES = 10_000;
-const SCHEMA_KEYWORDS = [
-  "items",
-  "additionalItems",
-  "additionalProperties",
-  "unevaluatedItems",
-  "unevaluatedProperties",
-  "contains",
-  "propertyNames",
-  "not",
-  "if",
-  "then",
-  "else",
-];
-const SCHEMA_ARRAY_KEYWORDS = ["allOf", "anyOf", "oneOf", "prefixItems", "items"];
-const SCHEMA_MAP_KEYWORDS = ["patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"];
 const NUMERIC_KEYWORDS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "const", "default"];
 
 /** JSON Pointer escaping of one reference token. */
@@ -140,13 +130,13 @@ export function validateXMcpHeaders(inputSchema: unknown): XMcpHeaderValidation 
       for (const [key, child] of Object.entries(schema.properties))
         into(child, [...path, key], pure, "properties", key);
     }
-    for (const keyword of SCHEMA_KEYWORDS) into(schema[keyword], path, false, keyword);
-    for (const keyword of SCHEMA_ARRAY_KEYWORDS) {
+    for (const keyword of SUBSCHEMA_KEYWORDS) into(schema[keyword], path, false, keyword);
+    for (const keyword of SUBSCHEMA_LIST_KEYWORDS) {
       const list = schema[keyword];
       if (!Array.isArray(list)) continue;
       for (const [i, child] of list.entries()) into(child, path, false, keyword, String(i));
     }
-    for (const keyword of SCHEMA_MAP_KEYWORDS) {
+    for (const keyword of ["patternProperties", ...SUBSCHEMA_MAP_KEYWORDS]) {
       const map = schema[keyword];
       if (isRecord(map))
         for (const [key, child] of Object.entries(map)) into(child, path, false, keyword, key);

@@ -8,9 +8,11 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "../../../src/client/index.js";
 import { StreamableHttpClientTransport } from "../../../src/transports/http/client.js";
+import { junk as anyJunk } from "../../fuzz-values.js";
+import { unhandledRejections } from "../../helpers.js";
 import { prng } from "../../prng.js";
 
 const CALLS = 96;
@@ -33,27 +35,8 @@ function text(value: string) {
   return { resultType: "complete", content: [{ type: "text", text: value }], _meta: INFO };
 }
 
-function junk(rng: Rng, depth = 0): unknown {
-  switch (rng.int(depth > 2 ? 4 : 6)) {
-    case 0:
-      return null;
-    case 1:
-      return rng.pick([0, -32603, 1.5, "x", true]);
-    case 2:
-      return rng.pick(["complete", "input_required", "", "weird"]);
-    case 3:
-      return "é".repeat(rng.int(5));
-    case 4:
-      return Array.from({ length: rng.int(3) }, () => junk(rng, depth + 1));
-    default:
-      return Object.fromEntries(
-        Array.from({ length: rng.int(4) }, () => [
-          rng.pick(["resultType", "content", "inputRequests", "requestState", "code", "message"]),
-          junk(rng, depth + 1),
-        ]),
-      );
-  }
-}
+const KEYS = ["resultType", "content", "inputRequests", "requestState", "code", "message"];
+const junk = (rng: Rng) => anyJunk(rng, KEYS);
 
 function json(res: ServerResponse, status: number, body: unknown): void {
   const payload = typeof body === "string" ? body : JSON.stringify(body);
@@ -165,15 +148,8 @@ function hostile(seed: number): Server {
   });
 }
 
-const unhandled: unknown[] = [];
-const onUnhandled = (reason: unknown) => unhandled.push(reason);
+const unhandled = unhandledRejections();
 const servers: Server[] = [];
-beforeAll(() => {
-  process.on("unhandledRejection", onUnhandled);
-});
-afterAll(() => {
-  process.off("unhandledRejection", onUnhandled);
-});
 afterEach(async () => {
   for (const server of servers.splice(0)) {
     server.closeAllConnections();

@@ -7,7 +7,7 @@ import { Agent, request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpHandler } from "../../../src/transports/http/handler.js";
 import { SseParser } from "../../../src/transports/http/sse.js";
-import { meta } from "../../helpers.js";
+import { meta, unhandledRejections } from "../../helpers.js";
 import { prng } from "../../prng.js";
 import { makeServer, REGION_TOOL, startServer } from "./helpers.js";
 
@@ -195,14 +195,7 @@ function checkMessage(message: unknown, status: number): void {
   else expect(Number.isInteger(error.code)).toBe(true);
 }
 
-const unhandled: unknown[] = [];
-const onUnhandled = (reason: unknown) => unhandled.push(reason);
-beforeAll(() => {
-  process.on("unhandledRejection", onUnhandled);
-});
-afterAll(() => {
-  process.off("unhandledRejection", onUnhandled);
-});
+const unhandled = unhandledRejections();
 
 describe("fuzzing the fetch handler", () => {
   it("answers 10 000 malformed requests with spec statuses and JSON-RPC bodies", {

@@ -5,9 +5,10 @@
  * the registration answer, the authorization redirect or the token answer. Every run must end in
  * working tokens or an `OAuthError`, never another exception, and no message may carry a secret.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { OAuthError } from "../../../src/transports/http/oauth/errors.js";
 import { OAuthClientProvider } from "../../../src/transports/http/oauth/index.js";
+import { unhandledRejections } from "../../helpers.js";
 import { prng } from "../../prng.js";
 import { fakeFetch, type Route } from "./fake-fetch.js";
 
@@ -117,14 +118,7 @@ function world(rng: Rng) {
   return { routes, redirectFor, challenge, tokenAnswer };
 }
 
-const unhandled: unknown[] = [];
-const onUnhandled = (reason: unknown) => unhandled.push(reason);
-beforeAll(() => {
-  process.on("unhandledRejection", onUnhandled);
-});
-afterAll(() => {
-  process.off("unhandledRejection", onUnhandled);
-});
+const unhandled = unhandledRejections();
 
 describe("OAuth client fuzz: hostile metadata, registration, redirect and token answers", () => {
   it(`ends ${RUNS} corrupted sign-ins in tokens or an OAuthError, never leaking a secret`, async () => {

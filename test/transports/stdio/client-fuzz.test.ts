@@ -6,9 +6,10 @@
  * its timeout, nothing may reject unhandled, and the same connection must still serve a good call.
  */
 import { fileURLToPath } from "node:url";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "../../../src/client/index.js";
 import { StdioClientTransport } from "../../../src/transports/stdio/client.js";
+import { unhandledRejections } from "../../helpers.js";
 import { killSpawned, REPO_ROOT, trackTransport } from "./helpers.js";
 
 const HOSTILE = fileURLToPath(new URL("../../fixtures/stdio/hostile-server.ts", import.meta.url));
@@ -16,14 +17,7 @@ const CALLS = 96;
 const BATCH = 12;
 const TIMEOUT_MS = 300;
 
-const unhandled: unknown[] = [];
-const onUnhandled = (reason: unknown) => unhandled.push(reason);
-beforeAll(() => {
-  process.on("unhandledRejection", onUnhandled);
-});
-afterAll(() => {
-  process.off("unhandledRejection", onUnhandled);
-});
+const unhandled = unhandledRejections();
 afterEach(() => killSpawned());
 
 describe("client fuzz against a hostile stdio server (real process)", () => {
