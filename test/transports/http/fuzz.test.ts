@@ -7,6 +7,7 @@ import { Agent, request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpHandler } from "../../../src/transports/http/handler.js";
 import { SseParser } from "../../../src/transports/http/sse.js";
+import { randomJson as anyJson } from "../../fuzz-values.js";
 import { meta, unhandledRejections } from "../../helpers.js";
 import { prng } from "../../prng.js";
 import { makeServer, REGION_TOOL, startServer } from "./helpers.js";
@@ -45,28 +46,12 @@ const METHODS = [
 ];
 const PRINTABLE = " !\"#$%&'()*+,-./0123456789:;<=>?@ABCXYZ[\\]^_`abcxyz{|}~";
 
-function randomJson(rng: Rng, depth = 0): unknown {
-  switch (rng.int(depth > 3 ? 5 : 8)) {
-    case 0:
-      return null;
-    case 1:
-      return rng.chance(0.5);
-    case 2:
-      return rng.pick([0, -1, 1.5, 2 ** 53, Number.MAX_SAFE_INTEGER, 42]);
-    case 3:
-      return rng.text(12, PRINTABLE);
-    case 4:
-      return rng.pick(["2026-07-28", "v999", "route", "=?base64?eA==?=", "café"]);
-    case 5:
-      return Array.from({ length: rng.int(4) }, () => randomJson(rng, depth + 1));
-    default:
-      return Object.fromEntries(
-        Array.from({ length: rng.int(4) }, () => [
-          rng.pick(["name", "uri", "_meta", "arguments", "id", rng.text(5, PRINTABLE)]),
-          randomJson(rng, depth + 1),
-        ]),
-      );
-  }
+function randomJson(rng: Rng): unknown {
+  return anyJson(rng, {
+    text: (max) => rng.text(max, PRINTABLE),
+    words: ["2026-07-28", "v999", "route", "=?base64?eA==?=", "café"],
+    keys: ["name", "uri", "_meta", "arguments", "id"],
+  });
 }
 
 function validBody(rng: Rng): Record<string, unknown> {

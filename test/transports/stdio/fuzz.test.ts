@@ -7,6 +7,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { randomJson as anyJson } from "../../fuzz-values.js";
 import { prng } from "../../prng.js";
 import { ENVELOPE, killSpawned, RawServer, until } from "./helpers.js";
 
@@ -46,28 +47,12 @@ function text(rng: Rng, max: number): string {
   return out;
 }
 
-function randomJson(rng: Rng, depth = 0): unknown {
-  switch (rng.int(depth > 3 ? 5 : 8)) {
-    case 0:
-      return null;
-    case 1:
-      return rng.chance(0.5);
-    case 2:
-      return rng.pick([0, -1, 1.5, 2 ** 53, Number.MAX_SAFE_INTEGER, 1e308]);
-    case 3:
-      return text(rng, 12);
-    case 4:
-      return rng.pick(["2026-07-28", "2025-11-25", "v999", "eu-west-1", "accept", "decline"]);
-    case 5:
-      return Array.from({ length: rng.int(4) }, () => randomJson(rng, depth + 1));
-    default:
-      return Object.fromEntries(
-        Array.from({ length: rng.int(4) }, () => [
-          rng.pick(["name", "uri", "_meta", "arguments", "region", "action", "content", text(rng, 5)]),
-          randomJson(rng, depth + 1),
-        ]),
-      );
-  }
+function randomJson(rng: Rng): unknown {
+  return anyJson(rng, {
+    text: (max) => text(rng, max),
+    words: ["2026-07-28", "2025-11-25", "v999", "eu-west-1", "accept", "decline"],
+    keys: ["name", "uri", "_meta", "arguments", "region", "action", "content"],
+  });
 }
 
 /** Flips, cuts or swaps characters of a genuine sealed token. */
