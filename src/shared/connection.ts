@@ -1,5 +1,6 @@
 import { McpError, MetaKey, NotificationMethod } from "../types/core.js";
 import type { JSONRPCMessage, JSONRPCNotification, RequestId, ResultObject } from "../types/index.js";
+import { isRequestId } from "../types/record.js";
 import { ConnectionClosedError, RequestAbortedError, RequestTimeoutError } from "./errors.js";
 import type { MessageInfo, Transport } from "./transport.js";
 
@@ -234,8 +235,9 @@ export class JsonRpcConnection {
     const record = message as Record<string, unknown>;
     if ("method" in record && typeof record.method === "string") {
       if ("id" in record && record.id !== undefined && record.id !== null) {
+        // A request id is a string or an integer: any other is an Invalid Request, never dispatched.
         void this.#answerIncomingRequest(
-          record.id as RequestId,
+          isRequestId(record.id) ? record.id : null,
           record.method,
           record.params as Record<string, unknown>,
         );
@@ -302,12 +304,13 @@ export class JsonRpcConnection {
   }
 
   async #answerIncomingRequest(
-    id: RequestId,
+    id: RequestId | null,
     method: string,
     params: Record<string, unknown> | undefined,
   ): Promise<void> {
     let reply: JSONRPCMessage;
     try {
+      if (id === null) throw new McpError(-32600, "Invalid Request");
       if (!this.onRequest) throw new McpError(-32601, `Method not found: ${method}`);
       reply = { jsonrpc: "2.0", id, result: await this.onRequest(method, params, id) };
     } catch (error) {
