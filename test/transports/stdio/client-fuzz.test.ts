@@ -8,9 +8,8 @@
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "../../../src/client/index.js";
-import { StdioClientTransport } from "../../../src/transports/stdio/client.js";
 import { unhandledRejections } from "../../helpers.js";
-import { killSpawned, REPO_ROOT, trackTransport } from "./helpers.js";
+import { killSpawned, seededFixture } from "./helpers.js";
 
 const HOSTILE = fileURLToPath(new URL("../../fixtures/stdio/hostile-server.ts", import.meta.url));
 const CALLS = 96;
@@ -24,15 +23,7 @@ describe("client fuzz against a hostile stdio server (real process)", () => {
   it.each([1, 7, 20261201])(
     `settles ${CALLS} calls to a hostile server (seed %i) with results or clear errors, and keeps the connection`,
     async (seed) => {
-      const transport = trackTransport(
-        new StdioClientTransport({
-          command: process.execPath,
-          args: ["--import", "tsx", HOSTILE],
-          cwd: REPO_ROOT,
-          env: { FIXTURE_SEED: String(seed) },
-          stderr: "ignore",
-        }),
-      );
+      const transport = seededFixture(HOSTILE, seed);
       const client = await Client.connect(transport, {
         timeoutMs: TIMEOUT_MS,
         elicitation: async () => ({ action: "decline" }),

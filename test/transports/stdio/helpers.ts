@@ -157,3 +157,16 @@ export function collect(stream: NodeJS.ReadableStream | null): { text: () => str
   });
   return { text: () => text };
 }
+
+/** A tracked client transport for a fixture script that draws its behaviour from FIXTURE_SEED. */
+export function seededFixture(script: string, seed: number, stderr: "ignore" | "pipe" = "ignore") {
+  return trackTransport(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: ["--import", "tsx", script],
+      cwd: REPO_ROOT,
+      env: { FIXTURE_SEED: String(seed) },
+      stderr,
+    }),
+  );
+}

@@ -9,9 +9,8 @@
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "../../../src/client/index.js";
-import { StdioClientTransport } from "../../../src/transports/stdio/client.js";
 import { unhandledRejections } from "../../helpers.js";
-import { collect, killSpawned, REPO_ROOT, trackTransport } from "./helpers.js";
+import { collect, killSpawned, seededFixture } from "./helpers.js";
 
 const HOSTILE = fileURLToPath(new URL("../../fixtures/stdio/hostile-legacy-server.ts", import.meta.url));
 const CALLS = 60;
@@ -24,15 +23,7 @@ describe("client fuzz on a 2025 session with a hostile stdio server (real proces
   it.each([5, 9, 20261201])(
     `settles ${CALLS} calls (seed %i) and answers each server request once, with valid params only reaching callbacks`,
     async (seed) => {
-      const transport = trackTransport(
-        new StdioClientTransport({
-          command: process.execPath,
-          args: ["--import", "tsx", HOSTILE],
-          cwd: REPO_ROOT,
-          env: { FIXTURE_SEED: String(seed) },
-          stderr: "pipe",
-        }),
-      );
+      const transport = seededFixture(HOSTILE, seed, "pipe");
       const seen = { elicitation: 0, sampling: 0, roots: 0 };
       const client = await Client.connect(transport, {
         timeoutMs: 300,
