@@ -41,9 +41,10 @@ export function normalizeRequestState(
 /** Step 4 of the ladder: params against the spec's shape (core methods) or the registered schema. */
 export function checkParams(
   method: string,
-  params: Record<string, unknown>,
+  received: Record<string, unknown>,
   registration: Registration,
 ): Record<string, unknown> {
+  const params = Object.hasOwn(received, PROTO_KEY) ? withoutProtoKey(received) : received;
   if (isCoreMethod(method)) {
     const valid = METHOD_RULES[method].validParams;
     if (!valid(params)) {
@@ -63,6 +64,19 @@ export function checkParams(
     );
   }
   return parsed.data;
+}
+
+const PROTO_KEY = "__proto__";
+
+/**
+ * JSON.parse makes "__proto__" an own key, which any later `Object.assign` or key-by-key copy turns
+ * into the copy's prototype: fields behind it (`inputResponses`) would reach handlers unchecked. No
+ * params carry that name, so it is dropped where params come in, before any check or copy.
+ */
+function withoutProtoKey(params: Record<string, unknown>): Record<string, unknown> {
+  const copy = { ...params };
+  delete copy[PROTO_KEY];
+  return copy;
 }
 
 function describeIssues(error: z.ZodError): string {

