@@ -37,6 +37,7 @@ import {
   type WaitForTaskOptions,
 } from "./options.js";
 import { OutputSchemas } from "./output-schemas.js";
+import { listAll } from "./pages.js";
 import type { CallOptions, ClientSession } from "./session.js";
 import type { ClientTarget } from "./targets.js";
 import { driveTask } from "./tasks.js";
@@ -200,10 +201,8 @@ export class Client implements AsyncDisposable {
   }
 
   async #relistTools(signal: AbortSignal | undefined): Promise<void> {
-    let cursor: string | undefined;
-    do {
-      cursor = (await this.listTools(cursor, { cacheMode: "refresh", signal })).nextCursor;
-    } while (cursor !== undefined);
+    // Bounded: a server whose cursors loop gets a ProtocolError, not an endless re-list.
+    await listAll(this, "tools", { cacheMode: "refresh", signal });
   }
 
   /**

@@ -6,6 +6,7 @@ import { listAll } from "../../src/client/pages.js";
 import { silentLogger } from "../../src/server/logger.js";
 import { Server } from "../../src/server/server.js";
 import { ProtocolError } from "../../src/shared/errors.js";
+import { ErrorCode, McpError } from "../../src/types/index.js";
 
 /** Pages of `size` items named `${prefix}-n`; `next` says which cursor follows which. */
 function paged(
@@ -71,5 +72,32 @@ describe("listAll", () => {
       new ProtocolError("prompts: more than 3 pages"),
     );
     expect(await listAll(client, "prompts", { maxPages: 50 })).toHaveLength(100);
+  });
+});
+
+describe("the re-list after a -32020", () => {
+  it("stops at a server whose cursors loop instead of listing forever", async () => {
+    let lists = 0;
+    const server = new Server("stale", {
+      logger: silentLogger,
+      onListTools: (_ctx, params) => {
+        lists++;
+        return {
+          tools: [{ name: "route", inputSchema: { type: "object" } }],
+          nextCursor: params.cursor === "a" ? "b" : "a",
+        };
+      },
+      onCallTool: () => {
+        throw new McpError(
+          ErrorCode.HeaderMismatch,
+          "Header Mcp-Param-Region does not match arguments.region",
+        );
+      },
+    });
+    const client = await Client.connect(server);
+    await expect(client.callTool("route", { region: "eu" })).rejects.toThrow(
+      new ProtocolError('tools: the server repeated the cursor "a"'),
+    );
+    expect(lists).toBe(3);
   });
 });
