@@ -1,7 +1,7 @@
 /**
  * The client side of roundtrip: `Client` (automatic multi-round-trip loop, era negotiation,
- * callbacks, cache, tasks), `ClientSession` (manual loop), the pure input-required and task
- * drivers, and errors.
+ * callbacks, cache, tasks), `ClientSession` (manual loop), `ClientSessionGroup` (several servers
+ * as one), the pure input-required and task drivers, and errors.
  */
 export { type CacheMode, ListCache, type ListCacheOptions, MAX_CACHE_TTL_MS } from "./cache.js";
 export {
@@ -36,6 +36,12 @@ export {
   TaskCancelledError,
   TaskCreatedError,
 } from "./errors.js";
+export {
+  ClientSessionGroup,
+  type ClientSessionGroupOptions,
+  type ComponentKind,
+  type ComponentNameHook,
+} from "./group.js";
 export type { LegacyConnect, LegacyConnectContext } from "./legacy.js";
 export type { ListenOptions, Subscription } from "./listen.js";
 export type { ClientMode, NegotiatedEra } from "./negotiation.js";

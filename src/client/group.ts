@@ -1,0 +1,381 @@
+/**
+ * One client over several servers: their tools, prompts and resources in one namespace, each call
+ * routed to the server that listed the name, through that server's own `Client` (its era, its
+ * callbacks, its automatic multi-round-trip loop).
+ */
+import { ErrorCode, McpError } from "../types/core.js";
+import type {
+  CallToolResult,
+  GetPromptResult,
+  Implementation,
+  InputRequiredResult,
+  Prompt,
+  Resource,
+  Tool,
+} from "../types/index.js";
+import { Client } from "./client.js";
+import type { AutoCallOptions, ClientOptions } from "./options.js";
+import { listAll } from "./pages.js";
+import type { InputCallOptions } from "./session-options.js";
+import type { ClientTarget } from "./targets.js";
+
+/**
+ * The group's name for a server's tool, prompt or resource (default: its own name). Give servers
+ * that share names distinct prefixes.
+ *
+ * @example
+ * const componentNameHook: ComponentNameHook = (name, serverInfo) => `${serverInfo?.name}.${name}`;
+ */
+export type ComponentNameHook = (name: string, serverInfo: Implementation | undefined) => string;
+
+/**
+ * Options of a `ClientSessionGroup`.
+ *
+ * @example
+ * new ClientSessionGroup({ componentNameHook: (name, info) => `${info?.name}.${name}`, onWarning: log });
+ */
+export interface ClientSessionGroupOptions {
+  /** Renames each component as it joins the group; see `ComponentNameHook`. */
+  componentNameHook?: ComponentNameHook;
+  /** Told of a list that could not be read (the member joins without it); default stderr. */
+  onWarning?: (message: string) => void;
+  /** Pages read at most per list of one member (default 1 000, as `listAll`). */
+  maxPages?: number;
+}
+
+/** The kinds of component a group aggregates. */
+export type ComponentKind = "tools" | "prompts" | "resources";
+
+/** A component under its group name, with the member that listed it. */
+interface Entry<T> {
+  readonly item: T;
+  readonly client: Client;
+}
+
+/** The item of each kind. */
+interface Components {
+  tools: Tool;
+  prompts: Prompt;
+  resources: Resource;
+}
+
+/** What one member contributed, under the group's names. */
+type Contribution = { readonly [K in ComponentKind]: Map<string, Components[K]> };
+
+interface Member {
+  /** Opened by the group (`connect`), so closed by it too. */
+  readonly owned: boolean;
+  contribution: Contribution;
+}
+
+const KINDS: readonly ComponentKind[] = ["tools", "prompts", "resources"];
+
+/**
+ * Several servers as one: `connect` (or `add`) each, then call any tool or prompt by its group
+ * name. A name two servers share is refused when the second joins, so pass a `componentNameHook`
+ * to prefix them. Lists are read when a server joins; `refresh` re-reads one server's after its
+ * `list_changed`.
+ *
+ * @example
+ * await using group = new ClientSessionGroup({ componentNameHook: (name, info) => `${info?.name}.${name}` });
+ * await group.connect("http://127.0.0.1:8000/mcp", { elicitation });
+ * await group.connect({ command: "node", args: ["billing.js"] });
+ * const result = await group.callTool("fleet.provision", { name: "orders" });
+ */
+export class ClientSessionGroup implements AsyncDisposable {
+  readonly #members = new Map<Client, Member>();
+  readonly #entries: { readonly [K in ComponentKind]: Map<string, Entry<Components[K]>> } = {
+    tools: new Map(),
+    prompts: new Map(),
+    resources: new Map(),
+  };
+  readonly #nameOf: ComponentNameHook;
+  readonly #warn: (message: string) => void;
+  readonly #maxPages: number | undefined;
+
+  constructor(options: ClientSessionGroupOptions = {}) {
+    this.#nameOf = options.componentNameHook ?? ((name) => name);
+    this.#warn = options.onWarning ?? ((message) => process.stderr.write(`[roundtrip] warn: ${message}\n`));
+    this.#maxPages = options.maxPages;
+  }
+
+  /** The members, in the order they joined. */
+  get clients(): Client[] {
+    return [...this.#members.keys()];
+  }
+
+  /** Every member's tools, by group name (each `Tool` keeps its server's own `name`). */
+  get tools(): ReadonlyMap<string, Tool> {
+    return this.#items("tools");
+  }
+
+  /** Every member's prompts, by group name. */
+  get prompts(): ReadonlyMap<string, Prompt> {
+    return this.#items("prompts");
+  }
+
+  /** Every member's resources, by group name (read one with `clientFor("resources", name)`). */
+  get resources(): ReadonlyMap<string, Resource> {
+    return this.#items("resources");
+  }
+
+  /**
+   * Connects to a server (as `Client.connect`) and adds it. The group owns that client: it is
+   * closed by `disconnect` and `close`, and at once if its names collide with the group's.
+   *
+   * @example
+   * const billing = await group.connect({ command: "node", args: ["billing.js"] }, { elicitation });
+   */
+  async connect(target: ClientTarget, options?: ClientOptions): Promise<Client> {
+    const client = await Client.connect(target, options);
+    try {
+      await this.#join(client, true);
+    } catch (error) {
+      await client.close().catch(() => {});
+      throw error;
+    }
+    return client;
+  }
+
+  /**
+   * Adds a client you connected yourself. The group never closes it: `disconnect` only takes its
+   * components out. A name collision refuses it (McpError -32602) and leaves the group as it was.
+   *
+   * @example
+   * await group.add(await Client.connect(server));
+   */
+  async add(client: Client): Promise<Client> {
+    await this.#join(client, false);
+    return client;
+  }
+
+  /**
+   * Re-reads one member's lists (after its server announced `list_changed`) and replaces what it
+   * contributed. A list that cannot be read, or a collision with another member, fails the refresh
+   * and keeps the old lists.
+   *
+   * @example
+   * await group.refresh(billing);
+   */
+  async refresh(client: Client): Promise<void> {
+    const member = this.#member(client);
+    const contribution = await this.#read(client, true);
+    if (this.#members.get(client) !== member) return; // disconnected meanwhile
+    this.#check(contribution, client);
+    this.#withdraw(client, member.contribution);
+    this.#commit(client, contribution);
+    member.contribution = contribution;
+  }
+
+  /**
+   * Takes a member's components out of the group, and closes the client if the group opened it.
+   * A client that is not a member gets McpError -32602.
+   *
+   * @example
+   * await group.disconnect(billing);
+   */
+  async disconnect(client: Client): Promise<void> {
+    const member = this.#member(client);
+    this.#members.delete(client);
+    this.#withdraw(client, member.contribution);
+    if (member.owned) await client.close();
+  }
+
+  /** The member that listed `name` as one of its `kind`, if any. */
+  clientFor(kind: ComponentKind, name: string): Client | undefined {
+    return this.#entries[kind].get(name)?.client;
+  }
+
+  /**
+   * Calls a tool by its group name on the server that listed it. By default through that
+   * member's automatic loop (its callbacks answer each round; the plain result comes back). With
+   * `allowInputRequired: true`, one leg of the manual loop: the `InputRequiredResult` is returned,
+   * and you retry with `inputResponses` and `requestState` through the group again.
+   *
+   * @example
+   * const step = await group.callTool("fleet.provision", { name: "orders" }, { allowInputRequired: true });
+   */
+  callTool(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    options: InputCallOptions & { allowInputRequired: true },
+  ): Promise<CallToolResult | InputRequiredResult>;
+  callTool(
+    name: string,
+    args?: Record<string, unknown>,
+    options?: AutoCallOptions & { allowInputRequired?: false },
+  ): Promise<CallToolResult>;
+  async callTool(
+    name: string,
+    args?: Record<string, unknown>,
+    options: (AutoCallOptions | InputCallOptions) & { allowInputRequired?: boolean } = {},
+  ): Promise<CallToolResult | InputRequiredResult> {
+    const { client, item } = this.#route("tools", "tool", name);
+    if (options.allowInputRequired === true) {
+      return client.session.callTool(item.name, args, { ...options, allowInputRequired: true });
+    }
+    return client.callTool(item.name, args, options as AutoCallOptions);
+  }
+
+  /**
+   * Gets a prompt by its group name from the server that listed it; `allowInputRequired` as for
+   * `callTool`.
+   *
+   * @example
+   * const prompt = await group.getPrompt("docs.briefing", { topic: "fleet" });
+   */
+  getPrompt(
+    name: string,
+    args: Record<string, string> | undefined,
+    options: InputCallOptions & { allowInputRequired: true },
+  ): Promise<GetPromptResult | InputRequiredResult>;
+  getPrompt(
+    name: string,
+    args?: Record<string, string>,
+    options?: AutoCallOptions & { allowInputRequired?: false },
+  ): Promise<GetPromptResult>;
+  async getPrompt(
+    name: string,
+    args?: Record<string, string>,
+    options: (AutoCallOptions | InputCallOptions) & { allowInputRequired?: boolean } = {},
+  ): Promise<GetPromptResult | InputRequiredResult> {
+    const { client, item } = this.#route("prompts", "prompt", name);
+    if (options.allowInputRequired === true) {
+      return client.session.getPrompt(item.name, args, { ...options, allowInputRequired: true });
+    }
+    return client.getPrompt(item.name, args, options as AutoCallOptions);
+  }
+
+  /** Closes every client the group opened and empties it; clients added with `add` stay open. */
+  async close(): Promise<void> {
+    const owned = [...this.#members].filter(([, member]) => member.owned).map(([client]) => client);
+    this.#members.clear();
+    for (const kind of KINDS) this.#entries[kind].clear();
+    const closing = await Promise.allSettled(owned.map((client) => client.close()));
+    const failed = closing.find((outcome) => outcome.status === "rejected");
+    if (failed) throw failed.reason;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  async #join(client: Client, owned: boolean): Promise<void> {
+    if (this.#members.has(client)) {
+      throw new McpError(ErrorCode.InvalidParams, "This client is already a member of the group");
+    }
+    const contribution = await this.#read(client, false);
+    // Checked and committed with no await in between, so members joining at once cannot both
+    // take a name.
+    if (this.#members.has(client)) {
+      throw new McpError(ErrorCode.InvalidParams, "This client is already a member of the group");
+    }
+    this.#check(contribution, undefined);
+    this.#commit(client, contribution);
+    this.#members.set(client, { owned, contribution });
+  }
+
+  /**
+   * A member's lists under the group's names. Joining, a list it cannot serve is skipped with a
+   * warning (the member joins with the rest); refreshing, the failure is thrown.
+   */
+  async #read(client: Client, refresh: boolean): Promise<Contribution> {
+    const serverInfo = client.serverInfo;
+    const capabilities = client.capabilities;
+    const listOptions = { maxPages: this.#maxPages, ...(refresh ? { cacheMode: "refresh" as const } : {}) };
+    const read = async <T extends { name: string }>(kind: ComponentKind, declared: unknown) => {
+      const named = new Map<string, T>();
+      if (declared === undefined) return named;
+      let items: T[];
+      try {
+        items = (await listAll(client, kind, listOptions)) as unknown as T[];
+      } catch (error) {
+        // Asked for explicitly, a refresh fails as a whole and keeps the lists the group has.
+        if (refresh) throw error;
+        const server = serverInfo?.name ?? "a server";
+        this.#warn(
+          `${server}: could not read its ${kind} (${error instanceof Error ? error.message : error})`,
+        );
+        return named;
+      }
+      for (const item of items) {
+        const name = this.#nameOf(item.name, serverInfo);
+        if (typeof name !== "string" || name === "") {
+          throw new TypeError(
+            `componentNameHook must return a non-empty string for ${JSON.stringify(item.name)}`,
+          );
+        }
+        if (named.has(name)) {
+          throw new McpError(
+            ErrorCode.InvalidParams,
+            `Two of this server's ${kind} are both named ${JSON.stringify(name)} in the group`,
+          );
+        }
+        named.set(name, item);
+      }
+      return named;
+    };
+    const [tools, prompts, resources] = await Promise.all([
+      read<Tool>("tools", capabilities.tools),
+      read<Prompt>("prompts", capabilities.prompts),
+      read<Resource>("resources", capabilities.resources),
+    ]);
+    return { tools, prompts, resources };
+  }
+
+  /** Refuses names another member already holds (`self` may keep its own, on refresh). */
+  #check(contribution: Contribution, self: Client | undefined): void {
+    for (const kind of KINDS) {
+      const taken = [...contribution[kind].keys()].filter((name) => {
+        const owner = this.#entries[kind].get(name)?.client;
+        return owner !== undefined && owner !== self;
+      });
+      if (taken.length > 0) {
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `Already in the group's ${kind}: ${taken.map((name) => JSON.stringify(name)).join(", ")} ` +
+            "(a componentNameHook can give each server's names a prefix)",
+        );
+      }
+    }
+  }
+
+  #commit(client: Client, contribution: Contribution): void {
+    for (const kind of KINDS) {
+      const entries = this.#entries[kind] as Map<string, Entry<unknown>>;
+      for (const [name, item] of contribution[kind]) entries.set(name, { item, client });
+    }
+  }
+
+  #withdraw(client: Client, contribution: Contribution): void {
+    for (const kind of KINDS) {
+      for (const name of contribution[kind].keys()) {
+        if (this.#entries[kind].get(name)?.client === client) this.#entries[kind].delete(name);
+      }
+    }
+  }
+
+  /** A snapshot, so the group's own tables cannot be changed from outside. */
+  #items<K extends ComponentKind>(kind: K): Map<string, Components[K]> {
+    const entries = this.#entries[kind] as Map<string, Entry<Components[K]>>;
+    return new Map([...entries].map(([name, entry]) => [name, entry.item]));
+  }
+
+  #member(client: Client): Member {
+    const member = this.#members.get(client);
+    if (!member) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        "This client is not a member of the group (or already left it)",
+      );
+    }
+    return member;
+  }
+
+  #route<K extends "tools" | "prompts">(kind: K, label: string, name: string): Entry<Components[K]> {
+    const entry = (this.#entries[kind] as Map<string, Entry<Components[K]>>).get(name);
+    if (entry === undefined)
+      throw new McpError(ErrorCode.InvalidParams, `Unknown ${label} in the group: ${name}`);
+    return entry;
+  }
+}
