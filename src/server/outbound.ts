@@ -98,7 +98,7 @@ export function finishResult(
     const hasRequests = isRecord(result.inputRequests) && Object.keys(result.inputRequests).length > 0;
     const hasState = typeof result.requestState === "string";
     if (!hasRequests && !hasState) {
-      throw invalidResult("an input_required result needs inputRequests or requestState");
+      throw invalidResult("An InputRequiredResult needs a non-empty inputRequests or a requestState");
     }
     if (result.requestState !== undefined && !hasState) throw invalidResult("requestState must be a string");
     const requests = result.inputRequests;

@@ -1088,7 +1088,7 @@ function c361(v: any, at?: Path): boolean {
   if (!c33(v["_meta"], p(at, "_meta"))) return false;
   if (!c363(v["inputRequests"], p(at, "inputRequests"))) return false;
   if (!c6(v["requestState"], p(at, "requestState"))) return false;
-  if (!((((result=>result.inputRequests!==void 0&&Object.keys(result.inputRequests).length>0||result.requestState!==void 0) as (value: any) => boolean)(v) || miss(at, "An InputRequiredResult needs at least one of inputRequests or requestState")))) return false;
+  if (!((((result=>result.inputRequests!==void 0&&Object.keys(result.inputRequests).length>0||result.requestState!==void 0) as (value: any) => boolean)(v) || miss(at, "An InputRequiredResult needs a non-empty inputRequests or a requestState")))) return false;
   return true;
 }
 

@@ -232,6 +232,6 @@ export const InputRequiredResultSchema = ResultBaseSchema.extend({
   (result) =>
     (result.inputRequests !== undefined && Object.keys(result.inputRequests).length > 0) ||
     result.requestState !== undefined,
-  { message: "An InputRequiredResult needs at least one of inputRequests or requestState" },
+  { message: "An InputRequiredResult needs a non-empty inputRequests or a requestState" },
 );
 export type InputRequiredResult = z.infer<typeof InputRequiredResultSchema>;

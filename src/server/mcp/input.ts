@@ -35,7 +35,7 @@ export function inputRequired(fields: {
 }): InputRequiredResult {
   const hasRequests = fields.inputRequests !== undefined && Object.keys(fields.inputRequests).length > 0;
   if (!hasRequests && fields.requestState === undefined) {
-    throw new Error("inputRequired needs at least one of inputRequests (non-empty) or requestState");
+    throw new Error("An InputRequiredResult needs a non-empty inputRequests or a requestState");
   }
   const result: InputRequiredResult = { resultType: "input_required" };
   if (hasRequests) result.inputRequests = fields.inputRequests;

@@ -81,7 +81,7 @@ describe("inputRequired", () => {
     ["empty requests and no state", { inputRequests: {} }],
   ])("throws when %s", (_label, fields) => {
     expect(() => inputRequired(fields)).toThrow(
-      "inputRequired needs at least one of inputRequests (non-empty) or requestState",
+      "An InputRequiredResult needs a non-empty inputRequests or a requestState",
     );
   });
 });
