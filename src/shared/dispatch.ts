@@ -25,6 +25,14 @@ export interface AuthInfo {
 }
 
 /**
+ * Where the Streamable HTTP endpoint leaves the -32020 error of a `tools/call` whose `Mcp-Param-*`
+ * headers do not match its arguments, for an `MCPServer` to raise once it has found the tool
+ * visible to the caller: a tool hidden from the caller is refused exactly as an unknown one, and
+ * its headers never tell that it exists.
+ */
+export const PARAM_HEADER_MISMATCH: unique symbol = Symbol("roundtrip.paramHeaders");
+
+/**
  * The HTTP request that carried a message, for handlers that need more than MCP passes on (a
  * tenant header, a forwarded client address).
  *
@@ -36,6 +44,8 @@ export interface HttpRequestView {
   header(name: string): string | null;
   /** The whole request as a web `Request` (built on first use where the transport has none). */
   request(): Request;
+  /** See `PARAM_HEADER_MISMATCH`. */
+  readonly [PARAM_HEADER_MISMATCH]?: Error;
 }
 
 /** What a transport knows about one incoming request. */

@@ -1,4 +1,4 @@
-import type { DispatchContext, Dispatcher } from "../../shared/dispatch.js";
+import { type DispatchContext, type Dispatcher, PARAM_HEADER_MISMATCH } from "../../shared/dispatch.js";
 import { ErrorCode, LATEST_PROTOCOL_VERSION, McpError } from "../../types/core.js";
 import type {
   CallToolRequestParams,
@@ -182,11 +182,13 @@ export class MCPServer implements Dispatcher {
   }
 
   #callTool(ctx: ServerRequestContext, params: CallToolRequestParams): Promise<unknown> {
-    const support = this.#tasks ? this.#tools.taskSupport(params.name, ctx) : undefined;
-    if (support === undefined || this.#tasks === undefined)
-      return this.#tools.call(params, this.#context(ctx));
-    return this.#tasks.call(support, ctx, (entry, entryCtx) =>
-      this.#tools.call(entry as CallToolRequestParams, this.#context(entryCtx)),
+    const tool = this.#tools.find(params.name, ctx);
+    // Raised only now that the caller may see the tool (see PARAM_HEADER_MISMATCH).
+    const mismatch = ctx.http?.[PARAM_HEADER_MISMATCH];
+    if (mismatch) throw mismatch;
+    if (!tool.task || !this.#tasks) return this.#tools.call(tool, params, this.#context(ctx));
+    return this.#tasks.call(tool.task, ctx, (entry, entryCtx) =>
+      this.#tools.call(tool, entry as CallToolRequestParams, this.#context(entryCtx)),
     );
   }
 

@@ -107,11 +107,13 @@ export class ToolRegistry {
     return this.#tools.delete(name);
   }
 
-  /** Whether a tool may run as a task (undefined: never, or no such tool). */
-  taskSupport(name: string, ctx: ServerRequestContext): TaskSupport | undefined {
+  /** The tool `name` if the caller of `ctx` may see it; a hidden tool is refused exactly as an unknown one. */
+  find(name: string, ctx: ServerRequestContext): RegisteredTool {
     const tool = this.#tools.get(name);
-    // Hidden: no task either, so the call is refused as for an unknown tool.
-    return tool && allows(tool.visible, `tool ${name}`, ctx) ? tool.task : undefined;
+    if (!tool || !allows(tool.visible, `tool ${name}`, ctx)) {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    }
+    return tool;
   }
 
   /** The advertised input schema of a tool (for `x-mcp-header` checks), if it exists. */
@@ -119,13 +121,12 @@ export class ToolRegistry {
     return this.#tools.get(name)?.definition.inputSchema;
   }
 
-  /** Serves `tools/call`: unknown tool → -32602; bad arguments, failures and bad output → `isError`. */
-  async call(params: CallToolRequestParams, ctx: Context): Promise<CallToolResult | InputRequiredResult> {
-    const tool = this.#tools.get(params.name);
-    // A tool hidden from this caller is refused exactly as one that does not exist.
-    if (!tool || !allows(tool.visible, `tool ${params.name}`, ctx.request)) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
-    }
+  /** Runs one call of a tool `find` gave: bad arguments, failures and bad output → `isError`. */
+  async call(
+    tool: RegisteredTool,
+    params: CallToolRequestParams,
+    ctx: Context,
+  ): Promise<CallToolResult | InputRequiredResult> {
     const validation = tool.input.validate(params.arguments ?? {});
     // Awaited only when pending: most schemas validate synchronously, and this is every call's path.
     const args = validation instanceof Promise ? await validation : validation;

@@ -4,15 +4,22 @@
  */
 import type { Logger } from "../../server/context.js";
 import { legacyServiceOf } from "../../server/legacy/service.js";
-import { type AuthInfo, type Dispatcher, httpStatusOf } from "../../shared/dispatch.js";
+import {
+  type AuthInfo,
+  type Dispatcher,
+  type HttpRequestView,
+  httpStatusOf,
+  PARAM_HEADER_MISMATCH,
+} from "../../shared/dispatch.js";
 import { LazyDispatchContext } from "../../shared/lazy-signal.js";
-import { ErrorCode, validJSONRPCNotification, validJSONRPCRequest } from "../../types/core.js";
+import { ErrorCode, McpError, validJSONRPCNotification, validJSONRPCRequest } from "../../types/core.js";
 import { requestIdOf } from "../../types/record.js";
 import {
   acceptsJsonAndEventStream,
   DEFAULT_MAX_BODY_BYTES,
   emptyReply,
   errorResponse,
+  headerMismatch,
   isJsonContentType,
   type PlainReply,
   type Reply,
@@ -35,8 +42,8 @@ import type { LegacyHttpOptions } from "./legacy-sessions.js";
 import { LegacySseEndpoint, SSE_SESSION_PARAM } from "./legacy-sse-server.js";
 import { checkProtectedResource } from "./protected-resource.js";
 import {
-  checkParamHeaders,
   checkStandardHeaders,
+  paramHeaderMismatch,
   type RequestBody,
   type ToolInputSchemaLookup,
 } from "./validate.js";
@@ -54,7 +61,9 @@ export interface HttpHandlerOptions extends OriginGuardOptions, AuthOptions {
   keepAliveMs?: number;
   /**
    * The `inputSchema` of a tool, to validate `Mcp-Param-*` headers against its `x-mcp-header`s.
-   * Defaults to the dispatcher's own `toolInputSchema(name)` when it has one (`MCPServer` does).
+   * Defaults to the dispatcher's own `toolInputSchema(name)` when it has one (`MCPServer` does); the
+   * -32020 is then raised by that server once it finds the tool visible to the caller. A lookup
+   * given here is enforced by the endpoint itself, before dispatch.
    */
   toolInputSchema?: ToolInputSchemaLookup;
   /** Where transport-level failures are reported (never with credentials). Default: silent. */
@@ -133,6 +142,9 @@ function createEndpoint(dispatcher: Dispatcher, options: HttpHandlerOptions): En
   const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
   const report = (message: string) => options.logger?.warn(`[http] ${message}`);
   const toolInputSchema = options.toolInputSchema ?? schemaLookupOf(dispatcher);
+  // The dispatcher's own schemas (MCPServer): a mismatch is left for it to raise once it has found
+  // the tool visible to the caller. A lookup passed as an option knows nothing of visibility.
+  const deferMismatch = options.toolInputSchema === undefined;
   const service = options.legacy === false ? undefined : legacyServiceOf(dispatcher);
   const legacy =
     service && new LegacyHttpEndpoint(service, { ...options.legacy, keepAliveMs, logger: options.logger });
@@ -233,11 +245,15 @@ function createEndpoint(dispatcher: Dispatcher, options: HttpHandlerOptions): En
     }
     const headerError = checkStandardHeaders(request, rpc);
     if (headerError) return headerError;
+    let http: HttpRequestView = request;
     if (toolInputSchema) {
       try {
-        const checked = checkParamHeaders(request, rpc, toolInputSchema);
-        const paramError = checked instanceof Promise ? await checked : checked;
-        if (paramError) return paramError;
+        const checked = paramHeaderMismatch(request, rpc, toolInputSchema);
+        const mismatch = checked instanceof Promise ? await checked : checked;
+        if (mismatch !== undefined) {
+          if (!deferMismatch) return headerMismatch(rpc.id, mismatch);
+          http = withMismatch(request, new McpError(ErrorCode.HeaderMismatch, mismatch));
+        }
       } catch (error) {
         options.logger?.error(
           `[http] toolInputSchema failed: ${error instanceof Error ? error.message : String(error)}`,
@@ -247,7 +263,7 @@ function createEndpoint(dispatcher: Dispatcher, options: HttpHandlerOptions): En
     }
     // A listen stream is nothing but notifications: JSON would leave it empty.
     const mode = rpc.method === "subscriptions/listen" && responseMode === "json" ? "auto" : responseMode;
-    return respond(dispatcher, message, request, auth.authInfo, {
+    return respond(dispatcher, message, request, http, auth.authInfo, {
       keepAliveMs,
       mode,
       logger: options.logger,
@@ -291,11 +307,21 @@ function withCors(endpoint: Endpoint, options: HttpHandlerOptions): Endpoint {
   };
 }
 
+/** `request` as handlers see it, carrying the -32020 error for the server to raise (see `PARAM_HEADER_MISMATCH`). */
+function withMismatch(request: Incoming, error: McpError): HttpRequestView {
+  return {
+    header: (name) => request.header(name),
+    request: () => request.request(),
+    [PARAM_HEADER_MISMATCH]: error,
+  };
+}
+
 /** Dispatches one modern request and answers it as JSON or SSE (see `answerExchange`). */
 function respond(
   dispatcher: Dispatcher,
   message: unknown,
   request: Incoming,
+  http: HttpRequestView,
   authInfo: AuthInfo | undefined,
   framing: { keepAliveMs: number; mode: ResponseMode; logger: HttpHandlerOptions["logger"] },
 ): Promise<Reply> {
@@ -306,7 +332,7 @@ function respond(
     mode,
     id: requestIdOf(message),
     run: (send, cancellation) =>
-      dispatcher.dispatch(message, new LazyDispatchContext(cancellation, send, authInfo, request)),
+      dispatcher.dispatch(message, new LazyDispatchContext(cancellation, send, authInfo, http)),
     statusOf: httpStatusOf,
     failureStatus: 500,
     onFailure: (error) =>

@@ -94,44 +94,47 @@ function sameValue(header: string, value: unknown): boolean {
  * Checks `Mcp-Param-*` for a `tools/call` against the tool's `x-mcp-header` declarations: a
  * mirrorable argument (string, boolean, safe integer) needs its header; a present header must
  * match (integers compared numerically). An argument that cannot be mirrored (object, float) is
- * left to the tool's own input validation unless a header claims a value for it.
+ * left to the tool's own input validation unless a header claims a value for it. Returns what is
+ * wrong (the -32020 message), or undefined.
  */
-export function checkParamHeaders(
+export function paramHeaderMismatch(
   request: Incoming,
   body: RequestBody,
   lookup: ToolInputSchemaLookup,
-): PlainReply | undefined | Promise<PlainReply | undefined> {
+): string | undefined | Promise<string | undefined> {
   const toolName = body.params?.name;
   if (body.method !== "tools/call" || typeof toolName !== "string") return undefined;
   const schema = lookup(toolName);
   // Synchronous unless the lookup is: no promise on the hot path.
   return isThenable<object | undefined>(schema)
-    ? Promise.resolve(schema).then((found) => checkAgainst(request, body, found))
-    : checkAgainst(request, body, schema);
+    ? Promise.resolve(schema).then((found) => mismatchAgainst(request, body, found))
+    : mismatchAgainst(request, body, schema);
 }
 
-function checkAgainst(
+function mismatchAgainst(
   request: Incoming,
   body: RequestBody,
   schema: object | undefined,
-): PlainReply | undefined {
+): string | undefined {
   if (schema === undefined) return undefined;
   const args = body.params?.arguments;
   for (const declared of declaredHeaders(schema)) {
     const headerName = `${HttpHeader.ParamPrefix}${declared.name}`;
-    const header = readHeader(request, headerName, body.id);
-    if (typeof header === "object") return header;
+    const raw = request.header(headerName);
+    let header: string | undefined;
+    if (raw !== null) {
+      const decoded = decodeHeaderValue(raw);
+      if (!decoded.ok) return `Header ${headerName} ${decoded.reason}`;
+      header = decoded.value;
+    }
     const value = argumentAt(args, declared.path);
     const mirrorable = headerTextOf(value) !== undefined;
     if (header === undefined) {
-      if (mirrorable) return headerMismatch(body.id, `Missing required header ${headerName}`);
+      if (mirrorable) return `Missing required header ${headerName}`;
       continue;
     }
     if (!mirrorable || !sameValue(header, value)) {
-      return headerMismatch(
-        body.id,
-        `Header ${headerName} does not match arguments.${declared.path.join(".")}`,
-      );
+      return `Header ${headerName} does not match arguments.${declared.path.join(".")}`;
     }
   }
   return undefined;

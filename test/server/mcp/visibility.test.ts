@@ -5,6 +5,7 @@ import { serverTasks } from "../../../src/server/tasks/index.js";
 import type { AuthInfo } from "../../../src/shared/dispatch.js";
 import { serveHttp } from "../../../src/transports/http/node.js";
 import { errorOf, recordingLogger, request, resultOf } from "../../helpers.js";
+import { post, read, rpc } from "../../transports/http/helpers.js";
 
 const admin: AuthInfo = { token: "t-admin", clientId: "app", scopes: ["admin"], subject: "ada" };
 const member: AuthInfo = { token: "t-member", clientId: "app", scopes: [], subject: "bob" };
@@ -133,5 +134,102 @@ describe("visible over HTTP, with verified tokens", () => {
       message: "Unknown tool: purge",
     });
     expect((await ada.callTool("purge")).content).toEqual([{ type: "text", text: "purged" }]);
+  });
+});
+
+describe("x-mcp-header tools hidden over HTTP: the headers never confirm them", () => {
+  const closers: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    while (closers.length > 0) await closers.pop()?.();
+  });
+
+  /** An endpoint whose `route` tool mirrors `region` into Mcp-Param-Region, for admins only. */
+  async function routeEndpoint(options: { tasks?: boolean } = {}) {
+    const ruled: string[] = [];
+    const mcp = new MCPServer("tenant", {
+      logger: recordingLogger(),
+      ...(options.tasks ? { tasks: serverTasks() } : {}),
+    });
+    mcp.tool(
+      "route",
+      {
+        input: {
+          type: "object",
+          properties: { region: { type: "string", "x-mcp-header": "Region" } },
+          required: ["region"],
+        },
+        visible: (ctx) => {
+          ruled.push(ctx.authInfo?.subject ?? "anonymous");
+          return isAdmin(ctx);
+        },
+        ...(options.tasks ? { task: "optional" as const } : {}),
+      },
+      ({ region }) => `routed to ${String(region)}`,
+    );
+    const tokens: Record<string, AuthInfo> = { "t-admin": admin, "t-member": member };
+    const handle = await serveHttp(mcp, {
+      verifyToken: (req) => tokens[req.headers.get("authorization")?.replace(/^Bearer /, "") ?? ""],
+    });
+    closers.push(handle.close);
+    const call = async (
+      token: string | undefined,
+      headers: Record<string, string | undefined>,
+      name = "route",
+    ) =>
+      read(
+        await post(handle.url, rpc("tools/call", { name, arguments: { region: "eu-west-1" } }), {
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...headers,
+        }),
+      );
+    return { call, ruled };
+  }
+
+  it("answers a caller who may not see the tool exactly as for an unknown tool, whatever the headers", async () => {
+    const { call } = await routeEndpoint();
+    const unknown = (name: string) => ({
+      status: 200,
+      contentType: "application/json",
+      body: { jsonrpc: "2.0", id: 1, error: { code: -32602, message: `Unknown tool: ${name}` } },
+    });
+    for (const headers of [
+      {},
+      { "mcp-param-region": "us-east-1" },
+      { "mcp-param-region": "=?base64?!!?=" },
+    ]) {
+      expect(await call("t-member", headers)).toEqual(unknown("route"));
+      expect(await call(undefined, headers)).toEqual(unknown("route"));
+      expect(await call("t-member", headers, "routx")).toEqual(unknown("routx"));
+    }
+  });
+
+  it("gives the caller who may see it the -32020 with HTTP 400, and runs nothing", async () => {
+    const { call } = await routeEndpoint();
+    const mismatch = (message: string) => ({
+      status: 400,
+      contentType: "application/json",
+      body: { jsonrpc: "2.0", id: 1, error: { code: -32020, message } },
+    });
+    expect(await call("t-admin", {})).toEqual(mismatch("Missing required header Mcp-Param-Region"));
+    expect(await call("t-admin", { "mcp-param-region": "us-east-1" })).toEqual(
+      mismatch("Header Mcp-Param-Region does not match arguments.region"),
+    );
+    expect((await call("t-admin", { "mcp-param-region": "=?base64?!!?=" })).body).toMatchObject({
+      error: { code: -32020 },
+    });
+    const matching = await call("t-admin", { "mcp-param-region": "eu-west-1" });
+    expect(matching.status).toBe(200);
+    expect((matching.body as { result: unknown }).result).toMatchObject({
+      content: [{ type: "text", text: "routed to eu-west-1" }],
+    });
+  });
+
+  it("asks the visible rule once per call, tasks enabled or not", async () => {
+    for (const tasks of [false, true]) {
+      const { call, ruled } = await routeEndpoint({ tasks });
+      await call("t-admin", { "mcp-param-region": "eu-west-1" });
+      await call("t-member", { "mcp-param-region": "us-east-1" });
+      expect(ruled).toEqual(["ada", "bob"]);
+    }
   });
 });
