@@ -10,6 +10,7 @@ import type {
 } from "../../types/index.js";
 import type { ServerRequestContext } from "../context.js";
 import type { Context } from "./context.js";
+import { withDefined } from "./definition.js";
 import { type CompiledSchema, compileObjectSchema, type SchemaLike } from "./schema.js";
 import { allows, listFor, type Visibility } from "./visibility.js";
 
@@ -95,12 +96,8 @@ export class PromptRegistry {
     const args = config.arguments
       ? compileObjectSchema<Record<string, string>>(config.arguments, `The arguments of prompt ${name}`)
       : undefined;
-    const definition: Prompt = { name };
-    if (config.title !== undefined) definition.title = config.title;
-    if (config.description !== undefined) definition.description = config.description;
+    const definition = withDefined<Prompt>({ name }, config, ["title", "description", "icons", "_meta"]);
     if (args) definition.arguments = describeArguments(args.jsonSchema);
-    if (config.icons !== undefined) definition.icons = config.icons;
-    if (config._meta !== undefined) definition._meta = config._meta;
     this.#prompts.set(name, {
       definition,
       args,

@@ -9,6 +9,7 @@ import type {
   ResourceTemplate,
 } from "../../types/index.js";
 import type { Context } from "./context.js";
+import { withDefined } from "./definition.js";
 import type { ArgumentCompleter } from "./prompts.js";
 import { UriTemplate } from "./uri-template.js";
 
@@ -58,11 +59,7 @@ interface TemplateEntry {
 }
 
 function describe<T extends { name: string }>(base: T, config: ResourceConfig): T {
-  const out: Record<string, unknown> = { ...base };
-  for (const key of ["title", "description", "mimeType", "annotations", "icons", "_meta"] as const) {
-    if (config[key] !== undefined) out[key] = config[key];
-  }
-  return out as T;
+  return withDefined(base, config, ["title", "description", "mimeType", "annotations", "icons", "_meta"]);
 }
 
 function toContents(uri: string, value: ResourceReturn, mimeType: string | undefined): ReadResourceResult {

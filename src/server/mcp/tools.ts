@@ -11,6 +11,7 @@ import type {
 import type { Logger, ServerRequestContext } from "../context.js";
 import type { TaskSupport } from "../tasks/runner.js";
 import type { Context } from "./context.js";
+import { withDefined } from "./definition.js";
 import {
   isCallToolResult,
   ToolError,
@@ -86,13 +87,12 @@ export class ToolRegistry {
     );
     const output = config.output ? compileSchema(config.output, "output") : undefined;
     const run = runnerFor(input.jsonSchema);
-    const definition: Tool = { name, inputSchema: input.jsonSchema as Tool["inputSchema"] };
-    if (config.title !== undefined) definition.title = config.title;
-    if (config.description !== undefined) definition.description = config.description;
+    const definition = withDefined<Tool>(
+      { name, inputSchema: input.jsonSchema as Tool["inputSchema"] },
+      config,
+      ["title", "description", "annotations", "icons", "_meta"],
+    );
     if (output) definition.outputSchema = output.jsonSchema;
-    if (config.annotations !== undefined) definition.annotations = config.annotations;
-    if (config.icons !== undefined) definition.icons = config.icons;
-    if (config._meta !== undefined) definition._meta = config._meta;
     this.#tools.set(name, { definition, input, output, run, task: config.task, visible: config.visible });
     return definition;
   }
