@@ -1,6 +1,7 @@
 import { createServer } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "../../src/client/client.js";
+import { MAX_SUBSCRIBED_URI_LENGTH, MAX_SUBSCRIPTIONS } from "../../src/server/legacy/session.js";
 import { silentLogger } from "../../src/server/logger.js";
 import { MCPServer } from "../../src/server/mcp/mcp-server.js";
 import { type HttpServerHandle, serveHttp } from "../../src/transports/http/node.js";
@@ -72,6 +73,46 @@ describe("2025-11-25 resources/subscribe", () => {
       session.headers,
     );
     expect(((await response.json()) as { error: { code: number } }).error.code).toBe(-32602);
+  });
+});
+
+describe("2025-11-25 resources/subscribe bounds", () => {
+  it("holds at most MAX_SUBSCRIPTIONS URIs of at most MAX_SUBSCRIBED_URI_LENGTH per session", async () => {
+    expect([MAX_SUBSCRIPTIONS, MAX_SUBSCRIBED_URI_LENGTH]).toEqual([1_000, 8_192]);
+    const { http } = await watched();
+    const url = http.url.href;
+    const session = await openSession(url, {});
+    let id = 10;
+    const call = async (method: string, uri: string) =>
+      (await post(url, { jsonrpc: "2.0", id: ++id, method, params: { uri } }, session.headers)).json();
+    for (let batch = 0; batch < MAX_SUBSCRIPTIONS; batch += 100) {
+      const answers = await Promise.all(
+        Array.from({ length: 100 }, (_, i) => call("resources/subscribe", `test://r/${batch + i}`)),
+      );
+      expect(answers.every((answer) => "result" in (answer as object))).toBe(true);
+    }
+    // Subscribing again to a URI it holds is not one more.
+    expect(await call("resources/subscribe", "test://r/5")).toEqual({ jsonrpc: "2.0", id, result: {} });
+    expect(await call("resources/subscribe", "test://r/1000")).toEqual({
+      jsonrpc: "2.0",
+      id,
+      error: { code: -32602, message: "A session holds at most 1000 subscriptions" },
+    });
+    expect(await call("resources/unsubscribe", "test://r/0")).toEqual({ jsonrpc: "2.0", id, result: {} });
+    expect(await call("resources/subscribe", "test://r/1000")).toEqual({ jsonrpc: "2.0", id, result: {} });
+
+    await call("resources/unsubscribe", "test://r/1");
+    const long = (length: number) => `test://${"x".repeat(length - "test://".length)}`;
+    expect(await call("resources/subscribe", long(MAX_SUBSCRIBED_URI_LENGTH + 1))).toEqual({
+      jsonrpc: "2.0",
+      id,
+      error: { code: -32602, message: "Invalid params for resources/subscribe: uri" },
+    });
+    expect(await call("resources/subscribe", long(MAX_SUBSCRIBED_URI_LENGTH))).toEqual({
+      jsonrpc: "2.0",
+      id,
+      result: {},
+    });
   });
 });
 

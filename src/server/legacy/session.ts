@@ -29,6 +29,12 @@ import type { ResolvedLegacyOptions } from "./options.js";
 import { type LegacyCore, type SessionFacts, serveLegacyRequest } from "./serve.js";
 
 /**
+ * `resources/subscribe` bounds per session: a 2025 client over HTTP could otherwise grow a
+ * session's set (and the walk of every update over it) without end.
+ */
+export const MAX_SUBSCRIPTIONS = 1_000;
+export const MAX_SUBSCRIBED_URI_LENGTH = 8_192;
+/**
  * How one request of the session is answered.
  *
  * @example
@@ -135,12 +141,12 @@ export class LegacySession {
     }
     try {
       if (request.method === LegacyMethod.Initialize) return this.#initialize(request.id, request.params);
+      // Answered before and after initialize alike.
+      if (request.method === LegacyMethod.Ping) return { jsonrpc: "2.0", id: request.id, result: {} };
       const facts = this.#facts;
       if (facts === undefined) {
-        if (request.method === LegacyMethod.Ping) return { jsonrpc: "2.0", id: request.id, result: {} };
         throw new McpError(ErrorCode.InvalidRequest, "Invalid Request: send initialize first");
       }
-      if (request.method === LegacyMethod.Ping) return { jsonrpc: "2.0", id: request.id, result: {} };
       if (request.method === LegacyMethod.SetLevel) return this.#setLevel(request.id, request.params);
       if (request.method === LegacyMethod.Subscribe || request.method === LegacyMethod.Unsubscribe)
         return this.#subscribe(request.id, request.method, request.params);
@@ -218,10 +224,12 @@ export class LegacySession {
       throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
     }
     const uri = (params as { uri?: unknown } | undefined)?.uri;
-    if (typeof uri !== "string" || uri === "")
+    if (typeof uri !== "string" || uri === "" || uri.length > MAX_SUBSCRIBED_URI_LENGTH)
       throw new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}: uri`);
-    if (method === LegacyMethod.Subscribe) this.#subscriptions.add(uri);
-    else this.#subscriptions.delete(uri);
+    if (method !== LegacyMethod.Subscribe) this.#subscriptions.delete(uri);
+    else if (this.#subscriptions.size < MAX_SUBSCRIPTIONS || this.#subscriptions.has(uri))
+      this.#subscriptions.add(uri);
+    else throw new McpError(ErrorCode.InvalidParams, "A session holds at most 1000 subscriptions");
     return { jsonrpc: "2.0", id, result: {} };
   }
 
