@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { InputRequiredRoundsExceededError, InvalidInputResponseError } from "../../src/client/errors.js";
 import { ProtocolError } from "../../src/shared/errors.js";
-import { askingServer, bare, connectTapped, ELICIT, sentFor, stubServer, textOf } from "./stubs.js";
+import { askingServer, bare, connectTapped, ELICIT, SAMPLE, sentFor, stubServer, textOf } from "./stubs.js";
 
 describe("Client auto loop: rounds, bounds and isolation", () => {
   it("dispatches the entries of one round concurrently (barrier)", async () => {
@@ -141,6 +141,27 @@ describe("Client auto loop: rounds, bounds and isolation", () => {
     ]);
     expect(textOf(a)).toBe("a|state-a|k-a");
     expect(textOf(b)).toBe("b|state-b|k-b");
+  });
+
+  it("lets onRound refuse a round before anything of it is answered (a cost guard for sampling)", async () => {
+    const requests = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`s${i}`, SAMPLE]));
+    const server = stubServer((method) =>
+      method === "tools/call" ? { resultType: "input_required", inputRequests: requests } : undefined,
+    );
+    let sampled = 0;
+    const tooMany = new Error("the server asked for 50 completions in one round");
+    const { client, tap } = await connectTapped(server, {
+      sampling: () => {
+        sampled++;
+        return { role: "assistant", content: { type: "text", text: "Paris" }, model: "m" };
+      },
+      onRound: ({ result }) => {
+        if (Object.keys(result.inputRequests ?? {}).length > 8) throw tooMany;
+      },
+    });
+    await expect(client.callTool("t")).rejects.toBe(tooMany);
+    expect(sampled).toBe(0);
+    expect(sentFor(tap, "tools/call")).toHaveLength(1);
   });
 
   it("reports each round to onRound with its method", async () => {
