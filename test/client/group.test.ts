@@ -60,6 +60,15 @@ function ours(name = "ours") {
   return { mcp, seen };
 }
 
+/** A client of its own (never closed by a group) to a server with one tool, `tool`, answering its name. */
+async function openClient(server: string, tool: string): Promise<Client> {
+  const mcp = new MCPServer(server, { logger: silentLogger });
+  mcp.tool(tool, {}, async () => tool);
+  const client = await Client.connect(mcp);
+  cleanups.push(() => client.close());
+  return client;
+}
+
 function group(options: ConstructorParameters<typeof ClientSessionGroup>[0] = {}) {
   const made = new ClientSessionGroup(options);
   cleanups.push(() => made.close());
@@ -261,11 +270,7 @@ describe("ClientSessionGroup membership over time", () => {
   it("disconnect takes a member's names out, closing it only if the group opened it", async () => {
     const members = group();
     const owned = await members.connect(ours("a").mcp);
-    const mcpB = new MCPServer("b", { logger: silentLogger });
-    mcpB.tool("other", {}, async () => "other");
-    const added = await Client.connect(mcpB);
-    cleanups.push(() => added.close());
-    await members.add(added);
+    const added = await members.add(await openClient("b", "other"));
     expect([...members.tools.keys()]).toEqual(["provision", "other"]);
 
     await members.disconnect(added);
@@ -335,11 +340,7 @@ describe("ClientSessionGroup membership over time", () => {
   it("close ends the clients it opened and leaves the ones added by hand open", async () => {
     const members = new ClientSessionGroup();
     const owned = await members.connect(ours("a").mcp);
-    const mcpB = new MCPServer("b", { logger: silentLogger });
-    mcpB.tool("other", {}, async () => "other");
-    const added = await Client.connect(mcpB);
-    cleanups.push(() => added.close());
-    await members.add(added);
+    const added = await members.add(await openClient("b", "other"));
     await members.close();
     expect(members.clients).toEqual([]);
     expect(members.tools.size).toBe(0);
