@@ -73,15 +73,25 @@ describe("the session id lifecycle", () => {
     });
   });
 
-  it("DELETE ends the session: 404 afterwards, and GET/DELETE of it are 405 again", async () => {
+  it("DELETE ends the session: POST, GET and DELETE of it are 404 afterwards (start a new one)", async () => {
     const url = await start();
     const { headers } = await openSession(url);
     expect((await post(url, call(2, "era"), headers)).status).toBe(200);
     const deleted = await fetch(url, { method: "DELETE", headers });
     expect(deleted.status).toBe(200);
+    const gone = {
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32600, message: "Not Found: unknown or expired session" },
+    };
     expect((await post(url, call(3, "era"), headers)).status).toBe(404);
-    expect((await fetch(url, { method: "DELETE", headers })).status).toBe(405);
-    expect((await fetch(url, { method: "GET", headers })).status).toBe(405);
+    for (const method of ["DELETE", "GET"]) {
+      const response = await fetch(url, { method, headers: { ...headers, accept: "text/event-stream" } });
+      expect([method, response.status, await response.json()]).toEqual([method, 404, gone]);
+    }
+    // Without a session header, GET and DELETE are the modern endpoint's: 405.
+    expect((await fetch(url, { method: "GET", headers: { accept: "text/event-stream" } })).status).toBe(405);
+    expect((await fetch(url, { method: "DELETE" })).status).toBe(405);
   });
 
   it("refuses an unsupported MCP-Protocol-Version on a session (400)", async () => {

@@ -116,15 +116,16 @@ export class LegacyHttpEndpoint {
   }
 
   /**
-   * GET (the session's stream) and DELETE (end the session) of a live session. Anything else —
-   * no session header, an unknown session — is not ours: the endpoint answers 405 as before.
+   * GET (the session's stream) and DELETE (end the session) of a session. One that is unknown,
+   * expired, ended or someone else's is 404, as for a POST: the 2025 spec's signal to start a new
+   * session (a 405 would tell a client that the server has no stream, and it would wait on a dead
+   * session). Without a session header, or another method, it is not ours: the endpoint answers 405.
    */
   async other(request: Incoming, authenticate: () => Promise<AuthOutcome>): Promise<Reply | undefined> {
     const sessionId = request.header(SESSION_HEADER);
     if (sessionId === null || (request.method !== "GET" && request.method !== "DELETE")) return undefined;
     const auth = await authenticate();
     if (!auth.ok) return auth.response;
-    if (this.sessions.get(sessionId, auth.authInfo) === undefined) return undefined;
     const entry = this.#session(request, sessionId, auth.authInfo);
     if (!("session" in entry)) return entry;
     if (request.method === "DELETE") {

@@ -41,12 +41,25 @@ describe("the endpoint accepts POST only", () => {
   it.each(["GET", "DELETE", "PUT", "PATCH", "OPTIONS"])(
     "answers %s with 405 and Allow: POST",
     async (method) => {
-      const res = await raw(method, { "last-event-id": "7", "mcp-session-id": "abc" });
+      const res = await raw(method, { "last-event-id": "7" });
       expect(res.status).toBe(405);
       expect(res.headers.allow).toBe("POST");
       expect(JSON.parse(res.body)).toEqual(error(null, -32600, "Method Not Allowed: use POST"));
     },
   );
+
+  it.each(["PUT", "PATCH", "OPTIONS"])("answers %s with 405 even with a session header", async (method) => {
+    const res = await raw(method, { "mcp-session-id": "abc" });
+    expect([res.status, res.headers.allow]).toEqual([405, "POST"]);
+  });
+
+  // A 2025 client's stream or end of a session this endpoint does not hold: the 2025 spec's 404
+  // ("start a new session"), as for its POSTs.
+  it.each(["GET", "DELETE"])("answers %s of an unknown 2025 session with 404", async (method) => {
+    const res = await raw(method, { "mcp-session-id": "abc", accept: "text/event-stream" });
+    expect(res.status).toBe(404);
+    expect(JSON.parse(res.body)).toEqual(error(null, -32600, "Not Found: unknown or expired session"));
+  });
 
   it("answers HEAD with 405 and no body", async () => {
     const res = await raw("HEAD", {});
