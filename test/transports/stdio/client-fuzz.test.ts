@@ -24,8 +24,9 @@ describe("client fuzz against a hostile stdio server (real process)", () => {
     `settles ${CALLS} calls to a hostile server (seed %i) with results or clear errors, and keeps the connection`,
     async (seed) => {
       const transport = seededFixture(HOSTILE, seed);
+      // The short timeout is the calls' own: connecting waits for the child to boot, which takes
+      // longer than that on a loaded machine.
       const client = await Client.connect(transport, {
-        timeoutMs: TIMEOUT_MS,
         elicitation: async () => ({ action: "decline" }),
       });
       expect(client.protocolVersion).toBe("2026-07-28");
@@ -33,7 +34,9 @@ describe("client fuzz against a hostile stdio server (real process)", () => {
       // Sequential and concurrent calls: answers for one call must never settle another.
       for (let batch = 0; batch < CALLS / BATCH; batch++) {
         const settled = await Promise.allSettled(
-          Array.from({ length: BATCH }, (_, i) => client.callTool("any", { n: batch * BATCH + i })),
+          Array.from({ length: BATCH }, (_, i) =>
+            client.callTool("any", { n: batch * BATCH + i }, { timeoutMs: TIMEOUT_MS }),
+          ),
         );
         for (const outcome of settled) {
           if (outcome.status === "fulfilled") {

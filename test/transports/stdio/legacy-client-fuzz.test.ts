@@ -25,8 +25,9 @@ describe("client fuzz on a 2025 session with a hostile stdio server (real proces
     async (seed) => {
       const transport = seededFixture(HOSTILE, seed, "pipe");
       const seen = { elicitation: 0, sampling: 0, roots: 0 };
+      // The short timeout is the calls' own: connecting waits for the child to boot, which takes
+      // longer than that on a loaded machine.
       const client = await Client.connect(transport, {
-        timeoutMs: 300,
         elicitation: async (_ctx, params) => {
           expect(typeof params.message).toBe("string");
           seen.elicitation++;
@@ -47,7 +48,9 @@ describe("client fuzz on a 2025 session with a hostile stdio server (real proces
       let settled = 0;
       for (let batch = 0; batch < CALLS / 6; batch++) {
         const outcomes = await Promise.allSettled(
-          Array.from({ length: 6 }, (_, i) => client.callTool("any", { n: batch * 6 + i })),
+          Array.from({ length: 6 }, (_, i) =>
+            client.callTool("any", { n: batch * 6 + i }, { timeoutMs: 300 }),
+          ),
         );
         for (const outcome of outcomes) {
           if (outcome.status === "rejected") {
