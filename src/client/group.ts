@@ -65,6 +65,8 @@ type Contribution = { readonly [K in ComponentKind]: Map<string, Components[K]> 
 interface Member {
   /** Opened by the group (`connect`), so closed by it too. */
   readonly owned: boolean;
+  /** What the name hook is given for this member's components, on joining and on every refresh. */
+  readonly serverInfo: Implementation | undefined;
   contribution: Contribution;
 }
 
@@ -129,7 +131,7 @@ export class ClientSessionGroup implements AsyncDisposable {
   async connect(target: ClientTarget, options?: ClientOptions): Promise<Client> {
     const client = await Client.connect(target, options);
     try {
-      await this.#join(client, true);
+      await this.#join(client, true, client.serverInfo);
     } catch (error) {
       await client.close().catch(() => {});
       throw error;
@@ -140,12 +142,14 @@ export class ClientSessionGroup implements AsyncDisposable {
   /**
    * Adds a client you connected yourself. The group never closes it: `disconnect` only takes its
    * components out. A name collision refuses it (McpError -32602) and leaves the group as it was.
+   * `serverInfo` is what `componentNameHook` is given for its components (default: what the server
+   * said of itself).
    *
    * @example
-   * await group.add(await Client.connect(server));
+   * await group.add(await Client.connect(server), { name: "billing", version: "1" });
    */
-  async add(client: Client): Promise<Client> {
-    await this.#join(client, false);
+  async add(client: Client, serverInfo: Implementation | undefined = client.serverInfo): Promise<Client> {
+    await this.#join(client, false, serverInfo);
     return client;
   }
 
@@ -159,7 +163,7 @@ export class ClientSessionGroup implements AsyncDisposable {
    */
   async refresh(client: Client): Promise<void> {
     const member = this.#member(client);
-    const contribution = await this.#read(client, true);
+    const contribution = await this.#read(client, member.serverInfo, true);
     if (this.#members.get(client) !== member) return; // disconnected meanwhile
     this.#check(contribution, client);
     this.#withdraw(client, member.contribution);
@@ -260,11 +264,11 @@ export class ClientSessionGroup implements AsyncDisposable {
     await this.close();
   }
 
-  async #join(client: Client, owned: boolean): Promise<void> {
+  async #join(client: Client, owned: boolean, serverInfo: Implementation | undefined): Promise<void> {
     if (this.#members.has(client)) {
       throw new McpError(ErrorCode.InvalidParams, "This client is already a member of the group");
     }
-    const contribution = await this.#read(client, false);
+    const contribution = await this.#read(client, serverInfo, false);
     // Checked and committed with no await in between, so members joining at once cannot both
     // take a name.
     if (this.#members.has(client)) {
@@ -272,15 +276,18 @@ export class ClientSessionGroup implements AsyncDisposable {
     }
     this.#check(contribution, undefined);
     this.#commit(client, contribution);
-    this.#members.set(client, { owned, contribution });
+    this.#members.set(client, { owned, serverInfo, contribution });
   }
 
   /**
    * A member's lists under the group's names. Joining, a list it cannot serve is skipped with a
    * warning (the member joins with the rest); refreshing, the failure is thrown.
    */
-  async #read(client: Client, refresh: boolean): Promise<Contribution> {
-    const serverInfo = client.serverInfo;
+  async #read(
+    client: Client,
+    serverInfo: Implementation | undefined,
+    refresh: boolean,
+  ): Promise<Contribution> {
     const capabilities = client.capabilities;
     const listOptions = { maxPages: this.#maxPages, ...(refresh ? { cacheMode: "refresh" as const } : {}) };
     const read = async <T extends { name: string }>(kind: ComponentKind, declared: unknown) => {

@@ -348,6 +348,19 @@ describe("ClientSessionGroup membership over time", () => {
     expect(textOf(await added.callTool("other"))).toBe("other");
   });
 
+  it("add(client, serverInfo) names the client's components after the given info, refreshes too", async () => {
+    const members = group({ componentNameHook: prefixed });
+    const server = ours("unnamed-by-us");
+    const client = await Client.connect(server.mcp);
+    cleanups.push(() => client.close());
+    await members.add(client, { name: "billing", version: "1" });
+    expect([...members.tools.keys()]).toEqual(["billing.provision"]);
+    server.mcp.tool("refund", {}, async () => "refunded");
+    await members.refresh(client);
+    expect([...members.tools.keys()].sort()).toEqual(["billing.provision", "billing.refund"]);
+    expect(textOf(await members.callTool("billing.refund"))).toBe("refunded");
+  });
+
   it("the maps it hands out are snapshots", async () => {
     const members = group();
     await members.connect(ours().mcp);
