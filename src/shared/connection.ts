@@ -156,6 +156,8 @@ function progressTokenOf(params: Record<string, unknown> | undefined): unknown {
 export class JsonRpcConnection {
   readonly #transport: Transport;
   readonly #pending = new Map<RequestId, Pending>();
+  /** Ids of the peer's requests being answered: one that arrives again meanwhile is not run twice. */
+  readonly #answering = new Set<RequestId>();
   /** What a pending call may do to its connection, made once per connection. */
   readonly #book: CallBook = {
     forget: (id) => this.#pending.delete(id),
@@ -308,6 +310,11 @@ export class JsonRpcConnection {
     method: string,
     params: Record<string, unknown> | undefined,
   ): Promise<void> {
+    // A request delivered again while its first copy is being answered (a replayed event stream,
+    // or a peer that reuses an id) gets the one answer: asking the user or a model twice would not
+    // help, and two responses under one id would confuse the peer.
+    if (id !== null && this.#answering.has(id)) return;
+    if (id !== null) this.#answering.add(id);
     let reply: JSONRPCMessage;
     try {
       if (id === null) throw new McpError(-32600, "Invalid Request");
@@ -317,6 +324,8 @@ export class JsonRpcConnection {
       const wire =
         error instanceof McpError ? error.toErrorObject() : { code: -32603, message: "Internal error" };
       reply = { jsonrpc: "2.0", id, error: wire };
+    } finally {
+      if (id !== null) this.#answering.delete(id);
     }
     if (!this.#closed) await this.#transport.send(reply).catch(() => {});
   }

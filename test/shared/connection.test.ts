@@ -17,6 +17,34 @@ function loopback() {
 }
 
 describe("JsonRpcConnection: requests from the peer", () => {
+  it("answers a request delivered again while its first copy runs once; a later reuse runs again", async () => {
+    const { transport, sent, deliver } = loopback();
+    const connection = new JsonRpcConnection(transport);
+    const releases: (() => void)[] = [];
+    const runs: unknown[] = [];
+    connection.onRequest = async (_method, params) => {
+      runs.push(params);
+      await new Promise<void>((resolve) => {
+        releases.push(resolve);
+      });
+      return { action: "accept", content: { n: runs.length } };
+    };
+    await connection.start();
+    const ask = { jsonrpc: "2.0", id: "srv-1", method: "elicitation/create", params: { message: "?" } };
+    deliver(ask);
+    deliver(ask);
+    deliver({ ...ask, id: 1 });
+    await new Promise((resolve) => setImmediate(resolve));
+    // "srv-1" and 1 are different ids; the repeat of "srv-1" never reached the handler.
+    expect(runs).toHaveLength(2);
+    for (const release of releases) release();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent.map((message) => (message as { id: unknown }).id).sort()).toEqual([1, "srv-1"]);
+    deliver(ask);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(runs).toHaveLength(3);
+  });
+
   it.each([
     ["a fractional id", 1.5],
     ["a boolean id", true],
