@@ -29,6 +29,16 @@ function essence(contentType: string | null): string {
 }
 
 /**
+ * A JSON answer that is the response to `id`: under that id, or an error under id null (a
+ * transport-level refusal, which on a one-request POST can only be ours).
+ */
+function isResponseTo(body: unknown, id: RequestId): body is JSONRPCMessage & { id: RequestId | null } {
+  if (!isJSONRPCResultResponse(body) && !isJSONRPCErrorResponse(body)) return false;
+  const answered = (body as { id?: RequestId | null }).id;
+  return answered === id || (answered === null && "error" in body);
+}
+
+/**
  * Talks to a 2025-era Streamable HTTP endpoint. `StreamableHttpClientTransport` hands over to it
  * by itself when an `initialize` without the modern envelope goes out (`mode: "legacy"`, or the
  * `auto` fallback), so most code never names it.
@@ -260,14 +270,15 @@ export class LegacyHttpClientTransport implements Transport {
     let body: unknown;
     if (type === "application/json") body = await this.#json(response);
     else await response.body?.cancel().catch(() => {});
-    if (
-      (isJSONRPCResultResponse(body) || isJSONRPCErrorResponse(body)) &&
-      response.status !== 401 &&
-      response.status !== 403
-    ) {
+    if (isResponseTo(body, id) && response.status !== 401 && response.status !== 403) {
       if (opening && isJSONRPCResultResponse(body)) this.#adopt(body.result);
       this.onmessage?.({ ...body, id } as JSONRPCMessage, { relatedRequestId: id });
       return;
+    }
+    if (response.ok) {
+      throw new HttpTransportError(
+        `${method}: ${body === undefined ? "the server sent no readable JSON" : "the server's JSON answer is not the response to this request"}`,
+      );
     }
     const session = response.status === 404 && this.#sessionId !== undefined ? " (the session expired)" : "";
     throw new HttpStatusError(

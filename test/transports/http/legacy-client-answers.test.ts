@@ -1,0 +1,92 @@
+// How our 2025 HTTP client reads a JSON answer to a request: only the response under the request's
+// id (or an error under id null) is the answer; anything else fails the request with a clear
+// HttpTransportError, and a refusal status keeps its HttpStatusError.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { HttpStatusError, HttpTransportError } from "../../../src/transports/http/errors.js";
+import { LegacyHttpClientTransport } from "../../../src/transports/http/legacy-client.js";
+import type { JSONRPCMessage } from "../../../src/types/index.js";
+
+const servers: Server[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
+});
+
+/** A 2025 endpoint that answers initialize properly and `tools/call` with `status` and `body`. */
+async function answering(status: number, body: string): Promise<URL> {
+  const server = createServer((req, res) => {
+    let text = "";
+    req.on("data", (chunk: Buffer) => {
+      text += chunk.toString("utf8");
+    });
+    req.on("end", () => {
+      const message = JSON.parse(text) as { id?: unknown; method?: string };
+      if (message.method === "initialize") {
+        res.writeHead(200, { "content-type": "application/json", "mcp-session-id": "s-1" });
+        res.end(
+          JSON.stringify({ jsonrpc: "2.0", id: message.id, result: { protocolVersion: "2025-11-25" } }),
+        );
+        return;
+      }
+      res.writeHead(status, { "content-type": "application/json" }).end(body);
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
+}
+
+async function callWith(status: number, body: string) {
+  const transport = new LegacyHttpClientTransport(await answering(status, body));
+  const received: JSONRPCMessage[] = [];
+  transport.onmessage = (message) => received.push(message);
+  await transport.send({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+  });
+  received.length = 0;
+  const outcome = await transport
+    .send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "x" } })
+    .then(() => undefined)
+    .catch((error: unknown) => error);
+  return { outcome, received };
+}
+
+describe("the 2025 HTTP client reads a JSON answer", () => {
+  it("takes the response under the request's id", async () => {
+    const { outcome, received } = await callWith(200, '{"jsonrpc":"2.0","id":2,"result":{"content":[]}}');
+    expect(outcome).toBeUndefined();
+    expect(received).toEqual([{ jsonrpc: "2.0", id: 2, result: { content: [] } }]);
+  });
+
+  it("takes an error under id null as the request's (a transport-level refusal)", async () => {
+    const { outcome, received } = await callWith(
+      400,
+      '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Bad Request"}}',
+    );
+    expect(outcome).toBeUndefined();
+    expect(received).toEqual([{ jsonrpc: "2.0", id: 2, error: { code: -32600, message: "Bad Request" } }]);
+  });
+
+  it("refuses a response under another id instead of passing it off as this one's", async () => {
+    const { outcome, received } = await callWith(200, '{"jsonrpc":"2.0","id":7,"result":{"content":[]}}');
+    expect(outcome).toEqual(
+      new HttpTransportError("tools/call: the server's JSON answer is not the response to this request"),
+    );
+    expect(received).toEqual([]);
+  });
+
+  it("says the body was unreadable when a 200 carries broken JSON", async () => {
+    const { outcome } = await callWith(200, '{"jsonrpc":"2.0","id":2,"result":{');
+    expect(outcome).toEqual(new HttpTransportError("tools/call: the server sent no readable JSON"));
+  });
+
+  it("keeps the status for an error status without a JSON-RPC answer", async () => {
+    const { outcome } = await callWith(500, "oops");
+    expect(outcome).toBeInstanceOf(HttpStatusError);
+    expect((outcome as HttpStatusError).message).toBe("HTTP 500 for tools/call");
+  });
+});
