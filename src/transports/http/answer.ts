@@ -138,12 +138,19 @@ async function errorBody(response: Received, maxBytes: number | undefined): Prom
   }
 }
 
-/** Delivers a response to the caller's id, whatever id went on the wire; false if it is none. */
-function deliverResponse(body: unknown, ctx: AnswerContext): boolean {
+/**
+ * Whether a POST's JSON answer is the response to the request sent under `wireId`: under that id,
+ * or an error under id null (a transport-level refusal, which on a one-request POST can only be ours).
+ */
+export function isResponseTo(body: unknown, wireId: RequestId): body is JSONRPCMessage {
   if (!isJSONRPCResultResponse(body) && !isJSONRPCErrorResponse(body)) return false;
   const answeredId = (body as { id?: RequestId | null }).id;
-  // A transport-level error carries id null: on a one-request POST it can only be ours.
-  if (answeredId !== ctx.wireId && !(answeredId == null && "error" in body)) return false;
+  return answeredId === wireId || (answeredId == null && "error" in body);
+}
+
+/** Delivers a response to the caller's id, whatever id went on the wire; false if it is none. */
+function deliverResponse(body: unknown, ctx: AnswerContext): boolean {
+  if (!isResponseTo(body, ctx.wireId)) return false;
   ctx.deliver({ ...body, id: ctx.id } as JSONRPCMessage, { relatedRequestId: ctx.id });
   return true;
 }

@@ -9,7 +9,7 @@ import type { MessageInfo, Transport } from "../../shared/transport.js";
 import { isJSONRPCErrorResponse, isJSONRPCResultResponse } from "../../types/core.js";
 import type { JSONRPCMessage, RequestId } from "../../types/index.js";
 import { isRecord } from "../../types/record.js";
-import { describe, FetchReceived } from "./answer.js";
+import { describe, FetchReceived, isResponseTo } from "./answer.js";
 import { credentialsFrom, reauthorized } from "./auth.js";
 import type { StreamableHttpClientOptions } from "./client.js";
 import { HttpStatusError, HttpTransportError } from "./errors.js";
@@ -26,16 +26,6 @@ let renewals = 0;
 
 function essence(contentType: string | null): string {
   return (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
-}
-
-/**
- * A JSON answer that is the response to `id`: under that id, or an error under id null (a
- * transport-level refusal, which on a one-request POST can only be ours).
- */
-function isResponseTo(body: unknown, id: RequestId): body is JSONRPCMessage & { id: RequestId | null } {
-  if (!isJSONRPCResultResponse(body) && !isJSONRPCErrorResponse(body)) return false;
-  const answered = (body as { id?: RequestId | null }).id;
-  return answered === id || (answered === null && "error" in body);
 }
 
 /**
