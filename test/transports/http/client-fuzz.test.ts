@@ -7,10 +7,10 @@
  * still serve a good call afterwards.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Client } from "../../../src/client/index.js";
 import { StreamableHttpClientTransport } from "../../../src/transports/http/client.js";
+import { fuzzCalls, loopbackServers } from "../../fuzz-calls.js";
 import { junk as anyJunk } from "../../fuzz-values.js";
 import { unhandledRejections } from "../../helpers.js";
 import { prng } from "../../prng.js";
@@ -149,48 +149,24 @@ function hostile(seed: number): Server {
 }
 
 const unhandled = unhandledRejections();
-const servers: Server[] = [];
-afterEach(async () => {
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
-});
+const serve = loopbackServers();
 
 describe("client fuzz against a hostile Streamable HTTP server (loopback)", () => {
   it.each([3, 11, 20261201])(
     `settles ${CALLS} calls (seed %i) with results or clear errors, and keeps working`,
     async (seed) => {
       const server = hostile(seed);
-      servers.push(server);
-      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-      const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
+      const url = await serve(server);
       const client = await Client.connect(
         new StreamableHttpClientTransport(url, { maxResponseBytes: MAX_RESPONSE_BYTES }),
-        { timeoutMs: TIMEOUT_MS, elicitation: async () => ({ action: "decline" }) },
+        { elicitation: async () => ({ action: "decline" }) },
       );
       expect(client.protocolVersion).toBe("2026-07-28");
-      let fine = 0;
-      const kinds = new Map<string, number>();
-      for (let batch = 0; batch < CALLS / BATCH; batch++) {
-        const settled = await Promise.allSettled(
-          Array.from({ length: BATCH }, (_, i) => client.callTool("any", { n: batch * BATCH + i })),
-        );
-        for (const outcome of settled) {
-          if (outcome.status === "fulfilled") {
-            expect(Array.isArray((outcome.value as { content?: unknown }).content)).toBe(true);
-            fine++;
-            continue;
-          }
-          const error = outcome.reason as Error;
-          expect(error).toBeInstanceOf(Error);
-          expect(error.message.length, `${error.constructor.name} ${JSON.stringify(error)}`).toBeGreaterThan(
-            0,
-          );
-          kinds.set(error.constructor.name, (kinds.get(error.constructor.name) ?? 0) + 1);
-          if (process.env.FUZZ_DEBUG) console.log(error.constructor.name, error.message.slice(0, 160));
-        }
-      }
+      const { fine, errors: kinds } = await fuzzCalls(client, {
+        calls: CALLS,
+        batch: BATCH,
+        timeoutMs: TIMEOUT_MS,
+      });
       expect(fine).toBeGreaterThan(0);
       expect(kinds.size).toBeGreaterThan(2);
       const final = await client.callTool("final", {});

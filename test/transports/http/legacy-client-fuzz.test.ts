@@ -9,11 +9,11 @@
  * answers each server request at most once and only well-formed ones reach the callback; nothing
  * rejects unhandled; and the same client still serves a good call at the end.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { describe, expect, it } from "vitest";
 import { Client } from "../../../src/client/index.js";
 import { LegacyHttpClientTransport } from "../../../src/transports/http/legacy-client.js";
+import { fuzzCalls, loopbackServers } from "../../fuzz-calls.js";
 import { junk as anyJunk } from "../../fuzz-values.js";
 import { unhandledRejections } from "../../helpers.js";
 import { prng } from "../../prng.js";
@@ -24,7 +24,6 @@ const TIMEOUT_MS = 400;
 const VERSION = "2025-11-25";
 const KEYS = ["content", "message", "requestedSchema", "code", "action", "mode", "type"];
 
-type Rng = ReturnType<typeof prng>;
 type Message = { jsonrpc?: string; id?: unknown; method?: string; params?: Record<string, unknown> };
 
 const text = (value: string) => ({ content: [{ type: "text", text: value }] });
@@ -211,22 +210,14 @@ function hostile(seed: number) {
 }
 
 const unhandled = unhandledRejections();
-const servers: Server[] = [];
-afterEach(async () => {
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
-});
+const serve = loopbackServers();
 
 describe("client fuzz on a 2025 Streamable HTTP session with a hostile server (loopback)", () => {
   it.each([4, 17, 20261201])(
     `settles ${CALLS} calls (seed %i), answers each question at most once, and keeps working`,
     async (seed) => {
       const { server, answers, sessions } = hostile(seed);
-      servers.push(server);
-      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-      const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
+      const url = await serve(server);
       let asked = 0;
       const client = await Client.connect(new LegacyHttpClientTransport(url), {
         mode: "legacy",
@@ -237,29 +228,11 @@ describe("client fuzz on a 2025 Streamable HTTP session with a hostile server (l
         },
       });
       expect(client.protocolVersion).toBe(VERSION);
-      let fine = 0;
-      const kinds = new Map<string, number>();
-      for (let batch = 0; batch < CALLS / BATCH; batch++) {
-        const settled = await Promise.allSettled(
-          Array.from({ length: BATCH }, (_, i) =>
-            client.callTool("any", { n: batch * BATCH + i }, { timeoutMs: TIMEOUT_MS }),
-          ),
-        );
-        for (const outcome of settled) {
-          if (outcome.status === "fulfilled") {
-            expect(Array.isArray((outcome.value as { content?: unknown }).content)).toBe(true);
-            fine++;
-            continue;
-          }
-          const error = outcome.reason as Error;
-          expect(error).toBeInstanceOf(Error);
-          expect(error.message.length, `${error.constructor.name} ${JSON.stringify(error)}`).toBeGreaterThan(
-            0,
-          );
-          kinds.set(error.constructor.name, (kinds.get(error.constructor.name) ?? 0) + 1);
-          if (process.env.FUZZ_DEBUG) console.log(error.constructor.name, error.message.slice(0, 160));
-        }
-      }
+      const { fine, errors: kinds } = await fuzzCalls(client, {
+        calls: CALLS,
+        batch: BATCH,
+        timeoutMs: TIMEOUT_MS,
+      });
       if (process.env.FUZZ_DEBUG) console.log({ seed, fine, kinds, asked, sessions: sessions() });
       expect(fine).toBeGreaterThan(0);
       expect(kinds.size).toBeGreaterThan(1);

@@ -8,6 +8,7 @@
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "../../../src/client/index.js";
+import { fuzzCalls } from "../../fuzz-calls.js";
 import { unhandledRejections } from "../../helpers.js";
 import { killSpawned, seededFixture } from "./helpers.js";
 
@@ -30,32 +31,8 @@ describe("client fuzz against a hostile stdio server (real process)", () => {
         elicitation: async () => ({ action: "decline" }),
       });
       expect(client.protocolVersion).toBe("2026-07-28");
-      const outcomes = { fine: 0, errors: new Map<string, number>() };
       // Sequential and concurrent calls: answers for one call must never settle another.
-      for (let batch = 0; batch < CALLS / BATCH; batch++) {
-        const settled = await Promise.allSettled(
-          Array.from({ length: BATCH }, (_, i) =>
-            client.callTool("any", { n: batch * BATCH + i }, { timeoutMs: TIMEOUT_MS }),
-          ),
-        );
-        for (const outcome of settled) {
-          if (outcome.status === "fulfilled") {
-            const content = (outcome.value as { content?: unknown }).content;
-            expect(Array.isArray(content)).toBe(true);
-            outcomes.fine++;
-          } else {
-            const error = outcome.reason as Error;
-            expect(error).toBeInstanceOf(Error);
-            expect(
-              error.message.length,
-              `${error.constructor.name} ${JSON.stringify(error)}`,
-            ).toBeGreaterThan(0);
-            const kind = error.constructor.name;
-            outcomes.errors.set(kind, (outcomes.errors.get(kind) ?? 0) + 1);
-            if (process.env.FUZZ_DEBUG) console.log(kind, error.message.slice(0, 160));
-          }
-        }
-      }
+      const outcomes = await fuzzCalls(client, { calls: CALLS, batch: BATCH, timeoutMs: TIMEOUT_MS });
       expect(outcomes.fine).toBeGreaterThan(0);
       expect(outcomes.errors.size).toBeGreaterThan(1);
       const final = await client.callTool("final", {});
