@@ -151,11 +151,3 @@ export function textOf(result: Record<string, unknown>): { text: string; isError
   const content = result.content as { type: string; text?: string }[];
   return { text: content.map((c) => c.text ?? "").join(""), isError: result.isError === true };
 }
-
-/**
- * Reads the value of a resolver that never asks. BUG (types, see types.test.ts): such a resolver is
- * typed `Resolver<unknown, unknown>`, so its consumers get `unknown`; tests narrow it through this.
- */
-export function pure<T>(value: unknown): T {
-  return value as T;
-}

@@ -8,7 +8,7 @@ import {
   withOutcome,
 } from "../../../../src/server/mcp/index.js";
 import { quietServer } from "../helpers.js";
-import { asked, Flow, FORM, form, pure, textOf } from "./helpers.js";
+import { asked, Flow, FORM, form, textOf } from "./helpers.js";
 
 const Name = z.object({ name: z.string() });
 
@@ -45,13 +45,9 @@ describe("registration checks (python #1, #4, #10, #46)", () => {
   it("a diamond is not a cycle", async () => {
     const mcp = quietServer();
     const root = resolver("root", () => 1);
-    const left = resolver("left", { deps: { root } }, ({ deps }) => pure<number>(deps.root) + 1);
-    const right = resolver("right", { deps: { root } }, ({ deps }) => pure<number>(deps.root) + 2);
-    const top = resolver(
-      "top",
-      { deps: { left, right } },
-      ({ deps }) => pure<number>(deps.left) * pure<number>(deps.right),
-    );
+    const left = resolver("left", { deps: { root } }, ({ deps }) => deps.root + 1);
+    const right = resolver("right", { deps: { root } }, ({ deps }) => deps.root + 2);
+    const top = resolver("top", { deps: { left, right } }, ({ deps }) => deps.left * deps.right);
     mcp.tool("t", { resolve: { top, root } }, (_args, { top, root }) => `${top}/${root}`);
     expect(textOf(await new Flow(mcp, "t").round())).toEqual({ text: "6/1", isError: false });
   });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { elicit, resolver, withOutcome } from "../../../../src/server/mcp/index.js";
 import { quietServer } from "../helpers.js";
-import { accept, asked, Flow, FORM, form, pure, spyState, textOf } from "./helpers.js";
+import { accept, asked, Flow, FORM, form, spyState, textOf } from "./helpers.js";
 
 const STRING = { type: "string" };
 const BOOLEAN = { type: "boolean" };
@@ -29,11 +29,11 @@ describe("resolvers without questions", () => {
     const mcp = quietServer();
     const base = resolver("base", { args: ["n"] }, ({ args }) => Number(args.n) * 10);
     const plusOne = resolver("plus_one", { deps: { base }, args: ["n"] }, ({ deps, args }) => ({
-      sum: pure<number>(deps.base) + 1,
+      sum: deps.base + 1,
       n: args.n,
     }));
     mcp.tool("calc", { input: z.object({ n: z.number() }), resolve: { v: plusOne } }, (_args, { v }) => {
-      const { n, sum } = pure<{ n: number; sum: number }>(v);
+      const { n, sum } = v;
       return `${n} → ${sum}`;
     });
     expect(textOf(await new Flow(mcp, "calc", { n: 4 }).round()).text).toBe("4 → 41");
@@ -100,7 +100,7 @@ describe("resolvers without questions", () => {
     const price = resolver("price", () => new Money(12345, "EUR"));
     const ok = resolver("ok", () => elicit("Go?", z.object({ go: z.boolean() })));
     mcp.tool("t", { resolve: { when, price, ok } }, (_a, { when, price, ok }) =>
-      ok.go ? `${pure<Date>(when).toISOString().slice(0, 10)} ${pure<Money>(price).format()}` : "no",
+      ok.go ? `${when.toISOString().slice(0, 10)} ${price.format()}` : "no",
     );
     const flow = new Flow(mcp, "t");
     expect(asked(await flow.round())).toEqual({ ok: form("Go?", { go: BOOLEAN }) });
@@ -119,16 +119,8 @@ describe("one leg", () => {
       runs++;
       return { region: "eu-west-1" };
     });
-    const a = resolver(
-      "a",
-      { deps: { config } },
-      ({ deps }) => `a:${pure<{ region: string }>(deps.config).region}`,
-    );
-    const b = resolver(
-      "b",
-      { deps: { config } },
-      ({ deps }) => `b:${pure<{ region: string }>(deps.config).region}`,
-    );
+    const a = resolver("a", { deps: { config } }, ({ deps }) => `a:${deps.config.region}`);
+    const b = resolver("b", { deps: { config } }, ({ deps }) => `b:${deps.config.region}`);
     const c = resolver("c", { deps: { a, b, config } }, ({ deps }) => `${String(deps.a)}+${String(deps.b)}`);
     mcp.tool("t", { resolve: { a, b, c, config } }, (_x, { a, b, c }) => [a, b, c].map(String).join(" "));
     const flow = new Flow(mcp, "t");

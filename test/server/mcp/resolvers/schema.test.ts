@@ -3,7 +3,7 @@ import { z } from "zod";
 import { elicit, resolver } from "../../../../src/server/mcp/index.js";
 import { resultOf } from "../../../helpers.js";
 import { quietServer, send } from "../helpers.js";
-import { accept, asked, Flow, pure, textOf } from "./helpers.js";
+import { accept, asked, Flow, textOf } from "./helpers.js";
 
 function provisioner(input: z.ZodType | Record<string, unknown>) {
   const mcp = quietServer();
@@ -20,7 +20,7 @@ function provisioner(input: z.ZodType | Record<string, unknown>) {
       input: input as z.ZodObject,
       resolve: { region: askRegion, tier },
     },
-    (args, { region, tier }) => JSON.stringify({ args, region: region.region, tier: pure<string>(tier) }),
+    (args, { region, tier }) => JSON.stringify({ args, region: region.region, tier: tier }),
   );
   return { mcp, seenByResolver };
 }
