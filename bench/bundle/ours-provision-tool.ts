@@ -1,5 +1,6 @@
 // The `provision` tool of the bundle-size entries (roundtrip side), over whichever input schema the
-// entry chooses: a zod schema (ours-provisioner.ts) or a raw JSON Schema (ours-provisioner-json.ts).
+// entry chooses: a zod schema (ours-provisioner.ts) or a raw JSON Schema through `jsonSchema()`
+// (ours-provisioner-json.ts).
 import {
   acceptedContent,
   elicitationRequest,

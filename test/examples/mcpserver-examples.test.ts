@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ASK_AUDIENCE, mcp as briefing } from "../../examples/briefing-prompt.js";
+import { mcp as shipping } from "../../examples/json-schema-tool.js";
 import { ASK_REGION, mcp as provisioner } from "../../examples/provisioner-mcpserver.js";
 import { mcp as reports } from "../../examples/resource-template-ask.js";
 import { completeSignIn, mcp as github } from "../../examples/url-elicitation.js";
@@ -10,7 +11,8 @@ import { MemoryTransport } from "../../src/transports/memory.js";
 import { isInputRequiredResult } from "../../src/types/index.js";
 import { wireTap } from "../helpers.js";
 
-for (const server of [briefing, provisioner, reports, github]) server.server.logger.warn = silentLogger.warn;
+for (const server of [briefing, provisioner, reports, github, shipping])
+  server.server.logger.warn = silentLogger.warn;
 
 const FORM = { capabilities: { elicitation: { form: {} } } };
 
@@ -188,6 +190,41 @@ describe("examples/url-elicitation", () => {
     await expect(session.callTool("connect_github", {}, { allowInputRequired: true })).rejects.toMatchObject({
       code: -32021,
       data: { requiredCapabilities: { elicitation: { url: {} } } },
+    });
+  });
+});
+
+describe("examples/json-schema-tool", () => {
+  it("validates the raw JSON Schema in full, asks the plain form, and checks its answer", async () => {
+    const { session, tap } = await connect(shipping);
+    const [tool] = (await session.listTools()).tools;
+    expect(tool?.inputSchema.properties).toEqual({
+      weightKg: { type: "number", exclusiveMinimum: 0, maximum: 30 },
+      destination: { type: "string", pattern: "^[A-Z]{2}$" },
+    });
+    const refused = await session.callTool("ship", { weightKg: 0, destination: "fr" });
+    expect(refused).toMatchObject({ isError: true });
+    expect(JSON.stringify(refused.content)).toMatch(/Invalid arguments for tool ship: /);
+
+    const first = await session.callTool(
+      "ship",
+      { weightKg: 2, destination: "FR" },
+      { allowInputRequired: true },
+    );
+    if (!isInputRequiredResult(first)) throw new Error("expected a question");
+    expect(Object.keys(first.inputRequests ?? {})).toEqual(["speed"]);
+    const answer = (speed: string) => ({
+      allowInputRequired: true as const,
+      inputResponses: { speed: { action: "accept" as const, content: { speed } } },
+      requestState: first.requestState,
+    });
+    const wrong = await session.callTool("ship", { weightKg: 2, destination: "FR" }, answer("teleport"));
+    expect(wrong).toMatchObject({ isError: true });
+    const done = await session.callTool("ship", { weightKg: 2, destination: "FR" }, answer("express"));
+    expect(done).toMatchObject({ content: [{ type: "text", text: "2 kg to FR, express." }] });
+    expect(tap.sent().map((m) => m.method)).toEqual(["tools/list", ...Array(4).fill("tools/call")]);
+    expect(tap.sent().at(-1)?.params).toMatchObject({
+      inputResponses: { speed: { action: "accept", content: { speed: "express" } } },
     });
   });
 });

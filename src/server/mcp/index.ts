@@ -2,6 +2,7 @@ export { Context } from "./context.js";
 export {
   acceptedContent,
   elicitationRequest,
+  type FormSchema,
   type InputResponseView,
   inputRequired,
   inputResponse,
@@ -10,6 +11,7 @@ export {
   samplingRequest,
   urlElicitationRequest,
 } from "./input.js";
+export { type JsonSchemaInput, jsonSchema } from "./json-schema.js";
 export {
   type InferArguments,
   MCPServer,

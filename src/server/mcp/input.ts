@@ -20,7 +20,17 @@ import type {
   RequestedSchema,
 } from "../../types/index.js";
 import type { Context } from "./context.js";
-import { compileSchema, type InferSchema, type SchemaLike } from "./schema.js";
+import { compileForm } from "./form.js";
+import {
+  type CompiledSchema,
+  compileSchema,
+  type InferSchema,
+  isRawJsonSchema,
+  type SchemaLike,
+} from "./schema.js";
+
+/** What a form elicitation may be described with: a schema, or the flat form itself as a plain object. */
+export type FormSchema = SchemaLike | RequestedSchema;
 
 /**
  * Builds an `InputRequiredResult`. At least one of `inputRequests` (non-empty) or `requestState`
@@ -49,10 +59,10 @@ const DROPPED_KEYS = new Set(["$schema", "additionalProperties"]);
  * Renders a form schema for elicitation: a zod object (or any object schema) whose properties are
  * flat primitives. Throws when the shape is something elicitation cannot express.
  */
-export function renderRequestedSchema(schema: SchemaLike | RequestedSchema): RequestedSchema {
+export function renderRequestedSchema(schema: FormSchema): RequestedSchema {
   const known = rendered.get(schema);
   if (known) return known;
-  const json = compileSchema(schema as SchemaLike, "input").jsonSchema;
+  const json = isRawJsonSchema(schema) ? schema : compileSchema(schema, "input").jsonSchema;
   const cleaned = Object.fromEntries(Object.entries(json).filter(([key]) => !DROPPED_KEYS.has(key)));
   if (!validRequestedSchema(cleaned)) {
     const where = explainFailure(validRequestedSchema, cleaned)?.path.join(".") ?? "";
@@ -68,8 +78,25 @@ export function renderRequestedSchema(schema: SchemaLike | RequestedSchema): Req
 /** Rendered forms by schema object: resolvers render the same question on every round. */
 const rendered = new WeakMap<object, RequestedSchema>();
 
+const compiledForms = new WeakMap<object, CompiledSchema>();
+
+/**
+ * The validator of a form's answers: the schema's own, or for a plain-object form a check of its
+ * flat keywords (see form.ts), compiled once per form object.
+ */
+export function compileFormSchema<T>(schema: FormSchema): CompiledSchema<T> {
+  if (!isRawJsonSchema(schema)) return compileSchema<T>(schema);
+  let compiled = compiledForms.get(schema);
+  if (!compiled) {
+    renderRequestedSchema(schema); // refuses what is not a flat form, with the reason
+    compiled = compileForm(schema);
+    compiledForms.set(schema, compiled);
+  }
+  return compiled as CompiledSchema<T>;
+}
+
 /** An embedded form elicitation. */
-export function elicitationRequest(message: string, schema: SchemaLike | RequestedSchema): ElicitRequest {
+export function elicitationRequest(message: string, schema: FormSchema): ElicitRequest {
   return {
     method: "elicitation/create",
     params: { mode: "form", message, requestedSchema: renderRequestedSchema(schema) },
@@ -138,7 +165,7 @@ export function inputResponse(ctx: Context, key: string): InputResponseView {
  * The accepted content of a form answer, validated against `schema` when given; undefined when
  * the question was not answered or was declined/cancelled. A malformed answer is a -32602 error.
  */
-export async function acceptedContent<S extends SchemaLike | undefined = undefined>(
+export async function acceptedContent<S extends FormSchema | undefined = undefined>(
   ctx: Context,
   key: string,
   schema?: S,
@@ -152,7 +179,7 @@ export async function acceptedContent<S extends SchemaLike | undefined = undefin
   }
   if (answer.kind !== "accept" || answer.content === undefined) return undefined;
   if (schema === undefined) return answer.content as never;
-  const checked = await compileSchema(schema).validate(answer.content);
+  const checked = await compileFormSchema(schema).validate(answer.content);
   if (!checked.ok) {
     throw new McpError(
       ErrorCode.InvalidParams,

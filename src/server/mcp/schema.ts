@@ -1,7 +1,4 @@
-import { Validator } from "@cfworker/json-schema";
 import type * as z from "zod";
-import { messageOf } from "../../shared/errors.js";
-import { explainSchemaErrors } from "../../shared/json-schema-errors.js";
 import { isThenable } from "../../shared/thenable.js";
 
 /** The Standard Schema interface (v1), as implemented by zod, Valibot, ArkType and others. */
@@ -32,8 +29,11 @@ type StandardResult<Output> =
 /** A raw JSON Schema object (2020-12 unless `$schema` says otherwise). */
 export type JsonSchemaObject = Record<string, unknown>;
 
-/** What a tool, prompt or resolver may use to describe its data. */
-export type SchemaLike = z.ZodType | StandardSchemaV1 | JsonSchemaObject;
+/**
+ * What a tool, prompt or resolver may use to describe its data: a zod schema or any Standard Schema
+ * with a JSON Schema form, `jsonSchema(raw)` included.
+ */
+export type SchemaLike = z.ZodType | StandardSchemaV1;
 
 /** The value a schema produces, for typing handler arguments. */
 export type InferSchema<S> = S extends z.ZodType
@@ -83,7 +83,7 @@ function jsonSchemaMethod(schema: StandardSchemaV1, io: "input" | "output") {
   if (render) return render;
   throw new Error(
     `This ${schema["~standard"].vendor} schema has no JSON Schema form (Standard JSON Schema; zod/mini and ` +
-      "zod before 4.2 have none): pass a schema whose library has one, or a raw JSON Schema object",
+      "zod before 4.2 have none): pass a schema whose library has one, or a raw JSON Schema through jsonSchema()",
   );
 }
 
@@ -128,58 +128,42 @@ function fromStandard<T>(schema: StandardSchemaV1, io: "input" | "output"): Comp
   };
 }
 
-/**
- * A raw JSON Schema is validated by a real 2020-12 validator (compiled once, no code generation,
- * so it also runs on Workers); local `$ref`s resolve, network `$ref`s are never fetched. The schema
- * is advertised exactly as given.
- */
-function fromJsonSchema<T>(schema: JsonSchemaObject): CompiledSchema<T> {
-  const draft = typeof schema.$schema === "string" && schema.$schema.includes("draft-07") ? "7" : "2020-12";
-  let validator: Validator;
-  try {
-    validator = new Validator(schema as ConstructorParameters<typeof Validator>[0], draft, false);
-  } catch (error) {
-    throw new Error(`Cannot validate against this JSON Schema: ${messageOf(error)}`);
-  }
-  return {
-    jsonSchema: schema,
-    validate(value) {
-      let result: ReturnType<Validator["validate"]>;
-      try {
-        result = validator.validate(value);
-      } catch {
-        // Deny on error: a schema the validator cannot evaluate accepts nothing.
-        return { ok: false, message: "the input schema could not be evaluated" };
-      }
-      if (result.valid) return { ok: true, value: value as T };
-      return { ok: false, message: explainSchemaErrors(result.errors) };
-    },
-  };
-}
-
 const compiledInputs = new WeakMap<object, CompiledSchema>();
 const compiledOutputs = new WeakMap<object, CompiledSchema>();
 
+/** True for a plain object that is neither a zod schema nor a Standard Schema: a raw JSON Schema. */
+export function isRawJsonSchema(schema: unknown): schema is JsonSchemaObject {
+  return (
+    typeof schema === "object" &&
+    schema !== null &&
+    !Array.isArray(schema) &&
+    !isZod(schema) &&
+    !isStandard(schema)
+  );
+}
+
 /**
- * Compiles a zod schema, a Standard Schema with a JSON Schema form, or a raw JSON Schema object
- * once, at registration, so each call only validates.
+ * Compiles a zod schema or a Standard Schema with a JSON Schema form once, at registration, so each
+ * call only validates. A raw JSON Schema object is refused with the way out: `jsonSchema(raw)`
+ * brings the validator only to the apps that need it.
  */
 export function compileSchema<T = unknown>(
   schema: SchemaLike,
   io: "input" | "output" = "input",
 ): CompiledSchema<T> {
   if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
-    throw new TypeError("Expected a zod schema, a Standard Schema or a JSON Schema object");
+    throw new TypeError("Expected a zod schema or a Standard Schema");
   }
   // Resolvers build their questions on every round from the same schema objects: compile once.
   const cache = io === "input" ? compiledInputs : compiledOutputs;
   const known = cache.get(schema);
   if (known) return known as CompiledSchema<T>;
-  const compiled = isZod(schema)
-    ? fromZod<T>(schema, io)
-    : isStandard(schema)
-      ? fromStandard<T>(schema, io)
-      : fromJsonSchema<T>(schema);
+  if (!isZod(schema) && !isStandard(schema)) {
+    throw new TypeError(
+      "A plain JSON Schema object needs its validator: pass jsonSchema(schema) (from roundtrip-mcp/server)",
+    );
+  }
+  const compiled = isZod(schema) ? fromZod<T>(schema, io) : fromStandard<T>(schema, io);
   cache.set(schema, compiled);
   return compiled;
 }

@@ -56,7 +56,11 @@ interface RegisteredTool {
   readonly task: TaskSupport | undefined;
 }
 
-const NO_ARGUMENTS = { type: "object", properties: {} };
+/** A tool without `input` takes any arguments object (the params check has made it one). */
+const NO_ARGUMENTS: CompiledSchema<Record<string, unknown>> = {
+  jsonSchema: { type: "object", properties: {} },
+  validate: (value) => ({ ok: true, value: value as Record<string, unknown> }),
+};
 
 /** The tools of one MCPServer, in registration order (so `tools/list` is deterministic). */
 export class ToolRegistry {
@@ -81,10 +85,9 @@ export class ToolRegistry {
     runnerFor: (inputSchema: Record<string, unknown>) => ToolRunner,
   ): Tool {
     if (this.#tools.has(name)) throw new Error(`A tool named ${JSON.stringify(name)} is already registered`);
-    const input = compileObjectSchema<Record<string, unknown>>(
-      config.input ?? NO_ARGUMENTS,
-      `The input of tool ${name}`,
-    );
+    const input = config.input
+      ? compileObjectSchema<Record<string, unknown>>(config.input, `The input of tool ${name}`)
+      : NO_ARGUMENTS;
     const output = config.output ? compileSchema(config.output, "output") : undefined;
     const run = runnerFor(input.jsonSchema);
     const definition = withDefined<Tool>(

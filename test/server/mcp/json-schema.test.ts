@@ -1,17 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { silentLogger } from "../../../src/server/logger.js";
+import { jsonSchema } from "../../../src/server/mcp/json-schema.js";
 import { MCPServer } from "../../../src/server/mcp/mcp-server.js";
 import { request, resultOf } from "../../helpers.js";
 
-/** Calls a tool whose input is a raw JSON Schema and tells whether the arguments were accepted. */
+/** Calls a tool whose input is a raw JSON Schema (`jsonSchema`) and tells whether the arguments were accepted. */
 async function accepts(schema: Record<string, unknown>, args: Record<string, unknown>): Promise<boolean> {
   const mcp = new MCPServer("schemas", { logger: silentLogger });
-  mcp.tool("t", { input: schema }, () => "ran");
+  mcp.tool("t", { input: jsonSchema(schema) }, () => "ran");
   const result = resultOf(await mcp.dispatch(request("tools/call", { name: "t", arguments: args })));
   return result.isError !== true;
 }
 
-describe("raw JSON Schema (2020-12) tool inputs are validated by a real validator", () => {
+describe("raw JSON Schema (2020-12) tool inputs, through jsonSchema(), are validated by a real validator", () => {
   it("honours required inside allOf and additionalProperties: false next to it", async () => {
     const schema = {
       type: "object",
@@ -56,12 +57,49 @@ describe("raw JSON Schema (2020-12) tool inputs are validated by a real validato
   it("advertises the schema exactly as given and says which argument is wrong", async () => {
     const schema = { type: "object", properties: { n: { type: "integer", maximum: 3 } }, required: ["n"] };
     const mcp = new MCPServer("schemas", { logger: silentLogger });
-    mcp.tool("t", { input: schema }, () => "ran");
+    mcp.tool("t", { input: jsonSchema(schema) }, () => "ran");
     expect(resultOf(await mcp.dispatch(request("tools/list"))).tools).toEqual([
       { name: "t", inputSchema: schema },
     ]);
     const result = resultOf(await mcp.dispatch(request("tools/call", { name: "t", arguments: { n: 9 } })));
     expect(result.isError).toBe(true);
     expect(JSON.stringify(result.content)).toContain("Invalid arguments for tool t: n:");
+  });
+});
+
+describe("a plain JSON Schema object needs jsonSchema()", () => {
+  const raw = { type: "object", properties: { n: { type: "integer" } } };
+  const guidance =
+    "A plain JSON Schema object needs its validator: pass jsonSchema(schema) (from roundtrip-mcp/server)";
+
+  it.each([
+    ["a tool input", (mcp: MCPServer) => mcp.tool("t", { input: raw as never }, () => "ran")],
+    ["a tool output", (mcp: MCPServer) => mcp.tool("t", { output: raw as never }, () => "ran")],
+    ["prompt arguments", (mcp: MCPServer) => mcp.prompt("p", { arguments: raw as never }, () => "hi")],
+  ])(
+    "refuses it as %s at registration, saying what to pass, and registers nothing",
+    async (_label, register) => {
+      const mcp = new MCPServer("schemas", { logger: silentLogger });
+      expect(() => register(mcp)).toThrow(guidance);
+      expect(mcp.server.hasHandler("tools/call")).toBe(false);
+      expect(mcp.server.hasHandler("prompts/get")).toBe(false);
+    },
+  );
+
+  it("jsonSchema() refuses what is not a schema object, and a schema its validator cannot compile", () => {
+    expect(() => jsonSchema([] as never)).toThrow("jsonSchema() takes a JSON Schema object");
+    expect(() => jsonSchema(null as never)).toThrow("jsonSchema() takes a JSON Schema object");
+    expect(() => jsonSchema({ type: "object", $id: "http://[bad" })).toThrow(
+      /^Cannot validate against this JSON Schema: /,
+    );
+  });
+
+  it("jsonSchema() is a Standard Schema whose JSON Schema form is the object as given", () => {
+    const schema = { $schema: "http://json-schema.org/draft-07/schema#", type: "object", required: ["a"] };
+    const standard = jsonSchema(schema)["~standard"];
+    expect(standard.version).toBe(1);
+    expect(standard.jsonSchema?.input({ target: "draft-2020-12" })).toBe(schema);
+    expect(standard.validate({ a: 1 })).toEqual({ value: { a: 1 } });
+    expect(standard.validate({})).toEqual({ issues: [{ message: expect.stringContaining("a") }] });
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { inputRequired } from "../../../src/server/mcp/index.js";
+import { inputRequired, jsonSchema } from "../../../src/server/mcp/index.js";
 import { McpError, type PromptMessage } from "../../../src/types/index.js";
 import { errorOf, resultOf } from "../../helpers.js";
 import { connect, quietServer, send, stamp } from "./helpers.js";
@@ -43,16 +43,16 @@ describe("prompts/list", () => {
     });
   });
 
-  it("derives arguments from a raw JSON Schema too", async () => {
+  it("derives arguments from a raw JSON Schema (jsonSchema) too", async () => {
     const mcp = quietServer("prompts");
     mcp.prompt(
       "raw",
       {
-        arguments: {
+        arguments: jsonSchema<{ who: string }>({
           type: "object",
           properties: { who: { type: "string", title: "Who", description: "The person" } },
           required: ["who"],
-        },
+        }),
       },
       ({ who }) => `Hi ${String(who)}`,
     );

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import * as zm from "zod/mini";
 import { silentLogger } from "../../../src/server/logger.js";
-import { MCPServer, type StandardSchemaV1, ToolError } from "../../../src/server/mcp/index.js";
+import { jsonSchema, MCPServer, type StandardSchemaV1, ToolError } from "../../../src/server/mcp/index.js";
 import { McpError } from "../../../src/types/index.js";
 import { errorOf, recordingLogger, resultOf } from "../../helpers.js";
 import { connect, linesAt, quietServer, send, stamp } from "./helpers.js";
@@ -95,7 +95,7 @@ describe("tools/list", () => {
     });
   });
 
-  it("advertises a raw JSON Schema input verbatim and validates against it ($defs/$ref included)", async () => {
+  it("advertises a raw JSON Schema input (jsonSchema) verbatim and validates against it ($defs/$ref included)", async () => {
     const mcp = quietServer("tools");
     const input = {
       type: "object",
@@ -103,7 +103,7 @@ describe("tools/list", () => {
       properties: { n: { $ref: "#/$defs/count" } },
       required: ["n"],
     };
-    mcp.tool("repeat", { input }, (args) => JSON.stringify(args));
+    mcp.tool("repeat", { input: jsonSchema(input) }, (args) => JSON.stringify(args));
     const listed = resultOf(await send(mcp, "tools/list")).tools as { inputSchema: unknown }[];
     expect(listed[0]?.inputSchema).toEqual(input);
 
@@ -172,7 +172,7 @@ describe("tools/list", () => {
   it("rejects a Standard Schema without a JSON Schema form at registration, with a clear message", () => {
     const mcp = quietServer("tools");
     expect(() => mcp.tool("opaque", { input: opaqueStandardSchema }, () => "x")).toThrow(
-      /This opaque schema has no JSON Schema form \(Standard JSON Schema; zod\/mini and zod before 4.2 have none\): pass a schema whose library has one, or a raw JSON Schema object$/,
+      /This opaque schema has no JSON Schema form \(Standard JSON Schema; zod\/mini and zod before 4.2 have none\): pass a schema whose library has one, or a raw JSON Schema through jsonSchema\(\)$/,
     );
     expect(mcp.toolInputSchema("opaque")).toBeUndefined();
   });
@@ -188,7 +188,7 @@ describe("tools/list", () => {
   it.each([
     ["a zod string", z.string()],
     ["a zod array", z.array(z.string())],
-    ["a raw JSON Schema string", { type: "string" }],
+    ["a raw JSON Schema string", jsonSchema({ type: "string" })],
   ])("rejects a non-object input (%s) at registration", (_label, input) => {
     const mcp = quietServer("tools");
     expect(() => mcp.tool("bad", { input }, () => "x")).toThrow(

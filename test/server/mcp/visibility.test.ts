@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "../../../src/client/client.js";
+import { jsonSchema } from "../../../src/server/mcp/json-schema.js";
 import { MCPServer } from "../../../src/server/mcp/mcp-server.js";
 import { serverTasks } from "../../../src/server/tasks/index.js";
 import type { AuthInfo } from "../../../src/shared/dispatch.js";
@@ -153,11 +154,11 @@ describe("x-mcp-header tools hidden over HTTP: the headers never confirm them", 
     mcp.tool(
       "route",
       {
-        input: {
+        input: jsonSchema<{ region: string }>({
           type: "object",
           properties: { region: { type: "string", "x-mcp-header": "Region" } },
           required: ["region"],
-        },
+        }),
         visible: (ctx) => {
           ruled.push(ctx.authInfo?.subject ?? "anonymous");
           return isAdmin(ctx);

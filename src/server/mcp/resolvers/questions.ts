@@ -4,8 +4,15 @@ import type {
   InputRequest,
   ListRootsResult,
 } from "../../../types/index.js";
-import { elicitationRequest, rootsRequest, samplingRequest, urlElicitationRequest } from "../input.js";
-import { type CompiledSchema, compileSchema, type InferSchema, type SchemaLike } from "../schema.js";
+import {
+  compileFormSchema,
+  elicitationRequest,
+  type FormSchema,
+  rootsRequest,
+  samplingRequest,
+  urlElicitationRequest,
+} from "../input.js";
+import type { CompiledSchema, InferSchema } from "../schema.js";
 
 export const QUESTION: unique symbol = Symbol("roundtrip.question");
 
@@ -48,7 +55,7 @@ export function isQuestion(value: unknown): value is AnyQuestion {
  * @example
  * const askRegion = resolver("ask_region", () => elicit("Which region?", z.object({ region: z.string() })));
  */
-export function elicit<S extends SchemaLike>(
+export function elicit<S extends FormSchema>(
   message: string,
   schema: S,
 ): Question<"elicit", InferSchema<S>, ElicitOutcome<InferSchema<S>>> {
@@ -56,7 +63,7 @@ export function elicit<S extends SchemaLike>(
     [QUESTION]: true,
     kind: "elicit",
     request: elicitationRequest(message, schema),
-    schema: compileSchema(schema),
+    schema: compileFormSchema(schema),
   };
 }
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { elicit, resolver } from "../../../../src/server/mcp/index.js";
+import { elicit, jsonSchema, resolver, type SchemaLike } from "../../../../src/server/mcp/index.js";
 import { resultOf } from "../../../helpers.js";
 import { quietServer, send } from "../helpers.js";
 import { accept, asked, Flow, textOf } from "./helpers.js";
 
-function provisioner(input: z.ZodType | Record<string, unknown>) {
+function provisioner(input: SchemaLike) {
   const mcp = quietServer();
   const seenByResolver: Record<string, unknown>[] = [];
   const askRegion = resolver("ask_region", ({ args }) => {
@@ -58,7 +58,7 @@ describe("resolved parameters and the advertised schema", () => {
     ["a zod input", z.object({ name: z.string() })],
     [
       "a raw JSON Schema input",
-      { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+      jsonSchema({ type: "object", properties: { name: { type: "string" } }, required: ["name"] }),
     ],
   ])(
     "with %s, a client value under a resolved name cannot influence the resolved value (#87)",

@@ -1,0 +1,55 @@
+import { Validator } from "@cfworker/json-schema";
+import { messageOf } from "../../shared/errors.js";
+import { explainSchemaErrors } from "../../shared/json-schema-errors.js";
+import type { JsonSchemaObject, StandardSchemaV1 } from "./schema.js";
+
+/** A raw JSON Schema with its validator: a Standard Schema whose JSON Schema form is the object itself. */
+export type JsonSchemaInput<T = Record<string, unknown>> = StandardSchemaV1<T>;
+
+/**
+ * Describes tool arguments, prompt arguments or a structured output with a raw JSON Schema
+ * (2020-12, or draft-07 when `$schema` says so), validated by a real JSON Schema validator that
+ * needs no code generation (so it also runs on Workers). Local `$ref`s resolve; network `$ref`s are
+ * never fetched, and a schema the validator cannot evaluate accepts nothing. The schema is
+ * advertised exactly as given. Imported only by apps that use it, so a zod app's bundle never
+ * carries the validator. Name the type of the valid value with `T`.
+ *
+ * @example
+ * const input = jsonSchema<{ name: string }>({
+ *   type: "object",
+ *   properties: { name: { type: "string" } },
+ *   required: ["name"],
+ * });
+ * mcp.tool("greet", { input }, ({ name }) => `Hello, ${name}!`);
+ */
+export function jsonSchema<T = Record<string, unknown>>(schema: JsonSchemaObject): JsonSchemaInput<T> {
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
+    throw new TypeError("jsonSchema() takes a JSON Schema object");
+  }
+  const draft = typeof schema.$schema === "string" && schema.$schema.includes("draft-07") ? "7" : "2020-12";
+  let validator: Validator;
+  try {
+    validator = new Validator(schema as ConstructorParameters<typeof Validator>[0], draft, false);
+  } catch (error) {
+    throw new Error(`Cannot validate against this JSON Schema: ${messageOf(error)}`);
+  }
+  const render = () => schema;
+  return {
+    "~standard": {
+      version: 1,
+      vendor: "roundtrip-json-schema",
+      validate(value) {
+        let result: ReturnType<Validator["validate"]>;
+        try {
+          result = validator.validate(value);
+        } catch {
+          // Deny on error: a schema the validator cannot evaluate accepts nothing.
+          return { issues: [{ message: "the schema could not be evaluated" }] };
+        }
+        if (result.valid) return { value: value as T };
+        return { issues: [{ message: explainSchemaErrors(result.errors) }] };
+      },
+      jsonSchema: { input: render, output: render },
+    },
+  };
+}
