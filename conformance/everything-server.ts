@@ -20,6 +20,7 @@ import {
   elicitationRequest,
   inputRequired,
   inputResponse,
+  jsonSchema,
   listRoots,
   MCPServer,
   resolver,
@@ -491,12 +492,12 @@ export function createEverythingServer(): MCPServer {
 
   // ---- schema-feature tools (pending scenarios, recommended) -------------------------------------
 
-  // A raw JSON Schema, advertised verbatim and validated by the SDK as 2020-12.
+  // A raw JSON Schema, advertised verbatim and validated as 2020-12 (jsonSchema brings the validator).
   mcp.tool(
     "json_schema_2020_12_tool",
     {
       description: "A tool whose inputSchema uses JSON Schema 2020-12 features, advertised verbatim",
-      input: {
+      input: jsonSchema({
         $schema: "https://json-schema.org/draft/2020-12/schema",
         type: "object",
         $defs: {
@@ -519,7 +520,7 @@ export function createEverythingServer(): MCPServer {
         then: { required: ["phone"] },
         else: { required: ["email"] },
         additionalProperties: false,
-      },
+      }),
     },
     (args) => text(`Received: ${JSON.stringify(args)}`),
   );
@@ -528,11 +529,11 @@ export function createEverythingServer(): MCPServer {
     "test_x_mcp_header",
     {
       description: "Its region argument is mirrored into the Mcp-Param-Region header (SEP-2243)",
-      input: {
+      input: jsonSchema({
         type: "object",
         properties: { region: { type: "string", description: "A cloud region", "x-mcp-header": "Region" } },
         required: ["region"],
-      },
+      }),
     },
     (args) => text(`Region: ${String(args.region)}`),
   );

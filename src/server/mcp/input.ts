@@ -26,11 +26,15 @@ import {
   compileSchema,
   type InferSchema,
   isRawJsonSchema,
+  type JsonSchemaObject,
   type SchemaLike,
 } from "./schema.js";
 
-/** What a form elicitation may be described with: a schema, or the flat form itself as a plain object. */
-export type FormSchema = SchemaLike | RequestedSchema;
+/**
+ * What a form elicitation may be described with: a schema, or the flat form itself as a plain
+ * object (a `RequestedSchema`, `as const` or not; its shape is checked when it is first used).
+ */
+export type FormSchema = SchemaLike | JsonSchemaObject;
 
 /**
  * Builds an `InputRequiredResult`. At least one of `inputRequests` (non-empty) or `requestState`
