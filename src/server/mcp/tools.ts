@@ -1,4 +1,5 @@
 import { traceOf } from "../../shared/errors.js";
+import { validateXMcpHeaders } from "../../shared/x-mcp-header.js";
 import { ErrorCode, isInputRequiredResult, McpError } from "../../types/core.js";
 import type {
   CallToolRequestParams,
@@ -88,6 +89,10 @@ export class ToolRegistry {
     const input = config.input
       ? compileObjectSchema<Record<string, unknown>>(config.input, `The input of tool ${name}`)
       : NO_ARGUMENTS;
+    // HTTP clients must drop such a tool from their lists: refuse it here, where it can be fixed.
+    const { problems } = validateXMcpHeaders(input.jsonSchema);
+    if (problems.length > 0)
+      throw new Error(`Tool ${name} would be dropped by HTTP clients: ${problems.join("; ")}`);
     const output = config.output ? compileSchema(config.output, "output") : undefined;
     const run = runnerFor(input.jsonSchema);
     const definition = withDefined<Tool>(

@@ -197,6 +197,61 @@ describe("tools/list", () => {
     expect(mcp.server.hasHandler("tools/call")).toBe(false);
   });
 
+  it.each([
+    [
+      "a name that is not an HTTP token (zod metadata)",
+      z.object({ region: z.string().meta({ "x-mcp-header": "Cloud Region" }) }),
+      'x-mcp-header "Cloud Region" on property region is not an HTTP token',
+    ],
+    [
+      "a case-insensitive duplicate",
+      jsonSchema({
+        type: "object",
+        properties: {
+          a: { type: "string", "x-mcp-header": "Region" },
+          b: { type: "string", "x-mcp-header": "region" },
+        },
+      }),
+      'x-mcp-header "region" is declared more than once',
+    ],
+    [
+      "a number property",
+      jsonSchema({ type: "object", properties: { size: { type: "number", "x-mcp-header": "Size" } } }),
+      "x-mcp-header on property size needs type string, integer or boolean",
+    ],
+    [
+      "a declaration inside items",
+      z.object({ tags: z.array(z.string().meta({ "x-mcp-header": "Tag" })) }),
+      "x-mcp-header on #/properties/tags/items is not reachable purely through properties",
+    ],
+  ])(
+    "refuses a tool whose x-mcp-header HTTP clients must drop (%s), at registration",
+    (_label, input, problem) => {
+      const mcp = quietServer("tools");
+      expect(() => mcp.tool("route", { input }, () => "x")).toThrow(
+        `Tool route would be dropped by HTTP clients: ${problem}`,
+      );
+      expect(mcp.toolInputSchema("route")).toBeUndefined();
+      expect(mcp.server.hasHandler("tools/call")).toBe(false);
+    },
+  );
+
+  it("registers a tool whose x-mcp-header declarations are valid, and lists them as declared", async () => {
+    const mcp = quietServer("tools");
+    mcp.tool(
+      "route",
+      { input: z.object({ region: z.string().meta({ "x-mcp-header": "Region" }), dryRun: z.boolean() }) },
+      ({ region }) => region,
+    );
+    const [tool] = resultOf(await send(mcp, "tools/list")).tools as {
+      inputSchema: { properties: unknown };
+    }[];
+    expect(tool?.inputSchema.properties).toEqual({
+      region: { type: "string", "x-mcp-header": "Region" },
+      dryRun: { type: "boolean" },
+    });
+  });
+
   it("rejects a duplicate tool name and keeps the first registration", async () => {
     const mcp = quietServer("tools");
     mcp.tool("dup", { description: "first" }, () => "first");
