@@ -8,9 +8,8 @@ import { clientTelemetry, serverTelemetry } from "roundtrip-mcp/otel";
 import { elicit, MCPServer, resolver } from "roundtrip-mcp/server";
 import * as z from "zod";
 
-export const mcp = new MCPServer("Provisioner");
-// First in the chain: the span covers request-state checks and sealing, and a refused state is traced.
-mcp.server.middleware.unshift(serverTelemetry());
+// First in the chain: spans cover request-state checks and sealing, and requests refused earlier.
+export const mcp = new MCPServer("Provisioner", { telemetry: serverTelemetry() });
 
 const askRegion = resolver("ask_region", () =>
   elicit("Which region should the database live in?", z.object({ region: z.string() })),

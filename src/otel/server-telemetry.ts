@@ -15,8 +15,10 @@ import {
   type Tracer,
   trace,
 } from "@opentelemetry/api";
-import type { MiddlewareFunction, ServerRequestContext } from "../server/context.js";
-import { ErrorCode, McpError } from "../types/index.js";
+import type { MiddlewareFunction, RefusedRequest, ServerTelemetry } from "../server/context.js";
+import { isKnownProtocolVersion } from "../types/core.js";
+import { ErrorCode, McpError, MetaKey, type RequestId } from "../types/index.js";
+import { isRecord } from "../types/record.js";
 import { instrumentsOf, Operation, operationAttributes, spanName, spanOnlyAttributes } from "./attributes.js";
 
 /**
@@ -56,44 +58,49 @@ const META_GETTER: TextMapGetter<Record<string, unknown>> = {
 };
 
 /**
- * A middleware that wraps each handled request in a span and times it. Put it first, so that
- * both cover request-state verification and sealing, and a refused state is recorded too:
- * `mcp.server.middleware.unshift(serverTelemetry())`. Handlers run inside the span's context,
- * so their own spans (a database call, an HTTP request) are its children.
+ * A middleware that wraps each handled request in a span and times it, and reports the requests
+ * the server refuses before its middleware runs the same way. Pass it as the server's `telemetry`
+ * option: it then runs first, so spans cover request-state verification and sealing too.
+ * Handlers run inside the span's context, so their own spans (a database call, an HTTP request)
+ * are its children.
  *
  * Span attributes: `mcp.method.name`, `mcp.protocol.version`, `jsonrpc.request.id`,
  * `gen_ai.tool.name` with `gen_ai.operation.name: "execute_tool"`, `gen_ai.prompt.name`,
  * `mcp.resource.uri`, `network.transport` and `network.protocol.name` over HTTP,
  * `rpc.response.status_code` and `error.type` on errors (`tool_error` for a tool result with
  * `isError`), and `roundtrip.result_type: "input_required"` for a round that asks the client for
- * input. The duration histogram carries the same, without the request id and resource URI.
+ * input. The duration histogram carries the same, without the request id and resource URI. A
+ * method the server does not serve is named `_OTHER`, so a client cannot mint span names.
  *
  * @example
  * import { serverTelemetry } from "roundtrip-mcp/otel";
- * mcp.server.middleware.unshift(serverTelemetry());
+ * const mcp = new MCPServer("billing", { telemetry: serverTelemetry() });
  */
-export function serverTelemetry(options: ServerTelemetryOptions = {}): MiddlewareFunction {
+export function serverTelemetry(options: ServerTelemetryOptions = {}): ServerTelemetry {
   const { recordArguments, tracer, histogram } = instrumentsOf(
     options,
     "mcp.server.operation.duration",
     "MCP request duration as observed on the receiver, from the request to its result",
   );
-  return (ctx, next) => {
-    const parent = parentContext(ctx);
-    const shared = sharedAttributes(ctx);
+  const start = (request: Traced) => {
+    const parent = parentContext(request.params);
+    const shared = sharedAttributes(request);
     const span = tracer.startSpan(
-      spanName(ctx.method, ctx.params),
+      spanName(request.method, request.params),
       {
         kind: SpanKind.SERVER,
         attributes: {
           ...shared,
-          "jsonrpc.request.id": String(ctx.requestId),
-          ...spanOnlyAttributes(ctx.method, ctx.params, recordArguments),
+          "jsonrpc.request.id": String(request.requestId),
+          ...spanOnlyAttributes(request.method, request.params, recordArguments),
         },
       },
       parent,
     );
-    const operation = new Operation(span, shared);
+    return { parent, span, operation: new Operation(span, shared) };
+  };
+  const middleware: MiddlewareFunction = (ctx, next) => {
+    const { parent, span, operation } = start(ctx);
     return context
       .with(trace.setSpan(parent, span), () => next(ctx))
       .then(
@@ -109,20 +116,50 @@ export function serverTelemetry(options: ServerTelemetryOptions = {}): Middlewar
         },
       );
   };
+  // A method the server does not serve is client-chosen text: `_OTHER` keeps names and series bounded.
+  const refused = (request: RefusedRequest) => {
+    const params = request.served ? request.params : {};
+    const { operation } = start({
+      method: request.served ? request.method : "_OTHER",
+      requestId: request.requestId,
+      params,
+      protocolVersion: envelopeVersion(request.params),
+      http: request.http,
+    });
+    recordFailure(operation, McpError.fromErrorObject(request.error));
+    operation.end(histogram());
+  };
+  return Object.assign(middleware, { refused });
 }
 
-function parentContext(ctx: ServerRequestContext): Context {
-  const meta = ctx.params._meta;
+/** What a span is started from: a handled request's context, or a refused request's fields. */
+interface Traced {
+  readonly method: string;
+  readonly requestId: RequestId;
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly protocolVersion: string | undefined;
+  readonly http?: unknown;
+}
+
+/** A refused request's protocol version, when its envelope names a known one (bounded values only). */
+function envelopeVersion(params: Readonly<Record<string, unknown>>): string | undefined {
+  const meta = params._meta;
+  const version = isRecord(meta) ? meta[MetaKey.ProtocolVersion] : undefined;
+  return isKnownProtocolVersion(version) ? version : undefined;
+}
+
+function parentContext(params: Readonly<Record<string, unknown>>): Context {
+  const meta = params._meta;
   const active = context.active();
   if (meta === null || typeof meta !== "object") return active;
   return propagation.extract(active, meta as Record<string, unknown>, META_GETTER);
 }
 
 /** What the span and the duration both carry. */
-function sharedAttributes(ctx: ServerRequestContext): Attributes {
-  const attributes = operationAttributes(ctx.method, ctx.params);
-  attributes["mcp.protocol.version"] = ctx.protocolVersion;
-  if (ctx.http !== undefined) {
+function sharedAttributes(request: Traced): Attributes {
+  const attributes = operationAttributes(request.method, request.params);
+  if (request.protocolVersion !== undefined) attributes["mcp.protocol.version"] = request.protocolVersion;
+  if (request.http !== undefined) {
     attributes["network.transport"] = "tcp";
     attributes["network.protocol.name"] = "http";
   }

@@ -1,6 +1,7 @@
 import type { AuthInfo, HttpRequestView } from "../shared/dispatch.js";
 import type {
   ClientCapabilities,
+  ErrorObject,
   Implementation,
   JSONRPCNotification,
   LoggingLevel,
@@ -50,6 +51,31 @@ export type MiddlewareFunction = (ctx: ServerRequestContext, next: NextHandler) 
 
 /** A middleware: a function or an object with a `handle` method (e.g. `RequestStateBoundary`). */
 export type Middleware = MiddlewareFunction | { handle: MiddlewareFunction };
+
+/** A request the server refused before its middleware chain ran, and the error the client got. */
+export interface RefusedRequest {
+  /** The method as sent: client-chosen text unless `served`. */
+  readonly method: string;
+  /** Whether the server has a handler for `method`. */
+  readonly served: boolean;
+  readonly requestId: RequestId;
+  /** The params as sent, never validated: a bad envelope or bad params is why it was refused. */
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly error: ErrorObject;
+  readonly http: HttpRequestView | undefined;
+}
+
+/**
+ * A middleware the server runs first, which also hears of each request refused before the chain
+ * (a bad `_meta` envelope, an unknown method, params that fail the method's schema). The
+ * `telemetry` option takes one; `serverTelemetry()` from `roundtrip-mcp/otel` makes one.
+ *
+ * @example
+ * const telemetry: ServerTelemetry = Object.assign(async (ctx, next) => next(ctx), {
+ *   refused: (request: RefusedRequest) => console.warn(`${request.method}: ${request.error.code}`),
+ * });
+ */
+export type ServerTelemetry = MiddlewareFunction & { readonly refused?: (request: RefusedRequest) => void };
 
 export type { AuthInfo };
 

@@ -14,7 +14,9 @@ export {
   type Middleware,
   type MiddlewareFunction,
   type NextHandler,
+  type RefusedRequest,
   type ServerRequestContext,
+  type ServerTelemetry,
 } from "./context.js";
 export type { ServerEventBus, SharedServerEvent } from "./events.js";
 export type { PaginatedParams, RequestHandler, ServerHandlers } from "./handlers.js";

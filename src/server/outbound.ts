@@ -89,6 +89,19 @@ export function finishResult(
   declared: ClientCapabilities,
   rules: OutboundRules,
 ): ResultObject {
+  return stampResult(method, checkResult(method, result, declared, rules), rules);
+}
+
+/**
+ * Checks a handler's result against the per-method rules of the 2026-07-28 wire, throwing
+ * `invalidResult` (-32603) when it may not go out; returns it unchanged.
+ */
+export function checkResult(
+  method: string,
+  result: unknown,
+  declared: ClientCapabilities,
+  rules: OutboundRules,
+): ResultObject {
   if (!isRecord(result)) throw invalidResult("a result must be a JSON object");
   const resultType = result.resultType ?? "complete";
   if (resultType === "input_required") {
@@ -120,16 +133,12 @@ export function finishResult(
   } else {
     throw invalidResult(`unknown resultType ${JSON.stringify(resultType)}`);
   }
-  return stamp(method, result, resultType, rules);
+  return result;
 }
 
 /** The stamps of a checked result: `resultType`, cache hints where they belong, the serverInfo `_meta`. */
-function stamp(
-  method: string,
-  result: ResultObject,
-  resultType: unknown,
-  rules: OutboundRules,
-): ResultObject {
+export function stampResult(method: string, result: ResultObject, rules: OutboundRules): ResultObject {
+  const resultType = result.resultType ?? "complete";
   // Object.assign and then plain sets: on Node 20 a spread with extra keys costs ten times more.
   const meta: Record<string, unknown> = isRecord(result._meta) ? Object.assign({}, result._meta) : {};
   meta[MetaKey.ServerInfo] = rules.serverInfo;

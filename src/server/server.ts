@@ -1,6 +1,8 @@
 import type { z } from "zod";
 import { type DispatchContext, type Dispatcher, HTTP_STATUS } from "../shared/dispatch.js";
+import { messageOf } from "../shared/errors.js";
 import { withLazySignal } from "../shared/lazy-signal.js";
+import { isThenable } from "../shared/thenable.js";
 import {
   ErrorCode,
   httpStatusForError,
@@ -26,7 +28,14 @@ import type {
   ServerCapabilities,
 } from "../types/index.js";
 import { isRequestId } from "../types/record.js";
-import type { Logger, Middleware, NextHandler, ServerRequestContext } from "./context.js";
+import type {
+  Logger,
+  Middleware,
+  NextHandler,
+  RefusedRequest,
+  ServerRequestContext,
+  ServerTelemetry,
+} from "./context.js";
 import { deriveCapabilities } from "./discover.js";
 import { validateEnvelope } from "./envelope.js";
 import { isSharedServerEvent, type ServerEventBus, type SharedServerEvent } from "./events.js";
@@ -34,7 +43,13 @@ import { HANDLER_METHODS, type RequestHandler, type ServerHandlers } from "./han
 import type { LegacyOptions } from "./legacy/options.js";
 import { LegacyService } from "./legacy/service.js";
 import { consoleLogger } from "./logger.js";
-import { checkCacheHints, finishResult, type TaskResultCheck } from "./outbound.js";
+import {
+  checkCacheHints,
+  checkResult,
+  type OutboundRules,
+  stampResult,
+  type TaskResultCheck,
+} from "./outbound.js";
 import { checkParams, normalizeRequestState, type Registration } from "./params.js";
 import { type ListenSupport, SubscriptionHub } from "./subscriptions.js";
 import { toWireError } from "./wire-error.js";
@@ -80,6 +95,11 @@ export interface ServerOptions extends ServerHandlers, ServerIdentity {
    * `false` makes the server modern-only; see `LegacyOptions` for the shim and the timeouts.
    */
   legacy?: LegacyOptions | false;
+  /**
+   * Runs first around every handler, and hears of the requests refused before the chain (see
+   * `ServerTelemetry`; `serverTelemetry()` from `roundtrip-mcp/otel`).
+   */
+  telemetry?: ServerTelemetry;
 }
 
 /** The JSON-RPC request shape, checked by hand: it runs on every message. */
@@ -128,25 +148,29 @@ export class Server implements Dispatcher {
 
   readonly #handlers = new Map<string, Registration>();
   readonly #extraCapabilities: ServerCapabilities;
-  readonly #cacheHints: Record<string, CacheHints>;
-  readonly #serverInfo: Implementation;
+  /** What every outgoing result is checked and stamped with (a new object when tasks are accepted). */
+  #rules: OutboundRules;
   readonly #listChanged: boolean;
   readonly #subscriptions: SubscriptionHub;
   #taskVisible: ((taskId: string, principal: string | undefined) => boolean) | undefined;
-  #checkTask: TaskResultCheck | undefined;
+  readonly #refused: ((request: RefusedRequest) => void) | undefined;
 
   constructor(name: string, options: ServerOptions = {}) {
+    if (options.telemetry) {
+      this.middleware.push(options.telemetry);
+      this.#refused = options.telemetry.refused;
+    }
     this.name = name;
     this.version = options.version ?? "";
     this.instructions = options.instructions;
     this.logger = options.logger ?? consoleLogger;
     this.#extraCapabilities = options.capabilities ?? {};
-    this.#cacheHints = checkCacheHints(options.cacheHints);
+    const cacheHints = checkCacheHints(options.cacheHints);
     const info: Implementation = { name, version: this.version };
     for (const key of ["title", "description", "websiteUrl", "icons"] as const) {
       if (options[key] !== undefined) Object.assign(info, { [key]: options[key] });
     }
-    this.#serverInfo = info;
+    this.#rules = { serverInfo: info, cacheHints };
     this.legacy = options.legacy === false ? undefined : new LegacyService(this, options.legacy);
     for (const [option, method] of Object.entries(HANDLER_METHODS)) {
       const handler = options[option as keyof ServerHandlers];
@@ -205,7 +229,7 @@ export class Server implements Dispatcher {
    * server.acceptTaskResults(checkCreateTaskResult);
    */
   acceptTaskResults(check: TaskResultCheck): void {
-    this.#checkTask = check;
+    this.#rules = { ...this.#rules, checkTask: check };
   }
 
   /** Sends `notifications/tasks` to the streams that follow this task (the task is built only if any may). */
@@ -216,7 +240,7 @@ export class Server implements Dispatcher {
 
   /** The identity stamped on every result's `_meta`. */
   get serverInfo(): Implementation {
-    return this.#serverInfo;
+    return this.#rules.serverInfo;
   }
 
   /** Capabilities as advertised by `server/discover`: derived from the registered handlers. */
@@ -306,6 +330,7 @@ export class Server implements Dispatcher {
     const request = message;
     const cancelled = context.cancelled ?? (() => context.signal?.aborted === true);
     let finished = false;
+    let chained = false;
     try {
       const { meta } = validateEnvelope(request, this.supportedVersions);
       const registration = this.#handlers.get(request.method);
@@ -341,20 +366,43 @@ export class Server implements Dispatcher {
         },
         context,
       );
-      const result = await this.#runChain(ctx, registration);
-      const finalResult = finishResult(request.method, result, ctx.clientCapabilities, {
-        serverInfo: this.#serverInfo,
-        cacheHints: this.#cacheHints,
-        checkTask: this.#checkTask,
+      const rules = this.#rules;
+      // Checked as the handler returns it, inside the chain, so middleware (telemetry) sees an
+      // invalid result fail; again here only if a middleware answered with another object.
+      let checked: ResultObject | undefined;
+      chained = true;
+      const result = await this.#runChain(ctx, registration, (value) => {
+        checked = checkResult(request.method, value, ctx.clientCapabilities, rules);
+        return checked;
       });
+      if (result !== checked) checkResult(request.method, result, ctx.clientCapabilities, rules);
+      const finalResult = stampResult(request.method, result, rules);
       if (cancelled()) return undefined;
       return { jsonrpc: "2.0", id: request.id, result: finalResult };
     } catch (error) {
       if (cancelled()) return undefined;
       const explicitStatus = error instanceof McpError ? error.httpStatus : undefined;
-      return errorResponse(request.id, toWireError(request.method, error, this.logger), explicitStatus);
+      const wire = toWireError(request.method, error, this.logger);
+      if (!chained && this.#refused) this.#reportRefusal(request, wire, context);
+      return errorResponse(request.id, wire, explicitStatus);
     } finally {
       finished = true;
+    }
+  }
+
+  #reportRefusal(request: JSONRPCRequest, error: ErrorObject, context: DispatchContext): void {
+    try {
+      this.#refused?.({
+        method: request.method,
+        served: this.#handlers.has(request.method),
+        requestId: request.id,
+        params: request.params ?? {},
+        error,
+        http: context.http,
+      });
+    } catch (failure) {
+      // Telemetry never changes an answer.
+      this.logger.error(`telemetry failed on a refused request: ${messageOf(failure)}`);
     }
   }
 
@@ -378,7 +426,11 @@ export class Server implements Dispatcher {
     return this.#runChain(contextFor(checked), registration);
   }
 
-  #runChain(ctx: ServerRequestContext, registration: Registration): Promise<ResultObject> {
+  #runChain(
+    ctx: ServerRequestContext,
+    registration: Registration,
+    check?: (result: unknown) => ResultObject,
+  ): Promise<ResultObject> {
     const chain = [...this.middleware];
     const run =
       (index: number): NextHandler =>
@@ -387,7 +439,9 @@ export class Server implements Dispatcher {
         try {
           const layer = chain[index];
           if (layer === undefined) {
-            return Promise.resolve(registration.handler(current, current.params) as ResultObject);
+            const value = registration.handler(current, current.params);
+            if (!check) return Promise.resolve(value as ResultObject);
+            return isThenable(value) ? Promise.resolve(value).then(check) : Promise.resolve(check(value));
           }
           return typeof layer === "function"
             ? layer(current, run(index + 1))

@@ -15,7 +15,7 @@ import * as z from "zod";
 import { mcp as exampleServer, tracedClient } from "../../examples/otel-telemetry.js";
 import { Client } from "../../src/client/index.js";
 import { clientTelemetry, serverTelemetry } from "../../src/otel/index.js";
-import { inputRequired, MCPServer, silentLogger } from "../../src/server/index.js";
+import { inputRequired, MCPServer, Server, silentLogger } from "../../src/server/index.js";
 import { serveHttp } from "../../src/transports/http/index.js";
 import { ErrorCode, McpError } from "../../src/types/index.js";
 
@@ -52,8 +52,7 @@ const ELICIT = { action: "accept", content: { region: "eu-west-1" } } as const;
 
 /** A server with telemetry first in its chain and a few tools that end in each way. */
 function tracedServer(options: Parameters<typeof serverTelemetry>[0] = { tracer }): MCPServer {
-  const mcp = new MCPServer("traced", { logger: silentLogger });
-  mcp.server.middleware.unshift(serverTelemetry(options));
+  const mcp = new MCPServer("traced", { logger: silentLogger, telemetry: serverTelemetry(options) });
   mcp.tool("ask", { input: z.object({ name: z.string() }) }, (_args, ctx) => {
     if (ctx.requestState !== "asked") {
       return inputRequired({
@@ -260,6 +259,92 @@ describe("serverTelemetry()", () => {
       "network.transport": "tcp",
       "network.protocol.name": "http",
     });
+  });
+});
+
+describe("serverTelemetry() sees what the chain does not", () => {
+  const envelope = (version = "2026-07-28") => ({
+    "io.modelcontextprotocol/protocolVersion": version,
+    "io.modelcontextprotocol/clientCapabilities": {},
+  });
+  const send = (target: MCPServer | Server, method: string, params: Record<string, unknown>) =>
+    target.dispatch({ jsonrpc: "2.0", id: 7, method, params });
+
+  it("reports requests refused before the chain, naming a method it does not serve _OTHER", async () => {
+    const reader = new CollectingReader();
+    const meter = new MeterProvider({ readers: [reader] }).getMeter("test");
+    const mcp = tracedServer({ tracer, meter });
+    const answers = [
+      await send(mcp, "tools/destroy-everything-8812", { _meta: envelope() }),
+      await send(mcp, "tools/call", { name: "ask", arguments: "not an object", _meta: envelope() }),
+      await send(mcp, "tools/call", { name: "ask", arguments: {}, _meta: envelope("1999-01-01") }),
+    ];
+    expect(answers.map((answer) => (answer as { error: { code: number } }).error.code)).toEqual([
+      -32601, -32602, -32022,
+    ]);
+    const [unknown, params, version] = serverSpans() as [ReadableSpan, ReadableSpan, ReadableSpan];
+    expect(unknown.name).toBe("_OTHER");
+    expect(unknown.attributes).toEqual({
+      "mcp.method.name": "_OTHER",
+      "mcp.protocol.version": "2026-07-28",
+      "jsonrpc.request.id": "7",
+      "rpc.response.status_code": "-32601",
+    });
+    expect(unknown.status.code).toBe(SpanStatusCode.UNSET);
+    expect(params.name).toBe("tools/call ask");
+    expect(params.attributes["rpc.response.status_code"]).toBe("-32602");
+    // A version the SDK does not know is client-chosen text: left out.
+    expect(version.attributes["mcp.protocol.version"]).toBeUndefined();
+    expect(version.attributes["rpc.response.status_code"]).toBe("-32022");
+    const timed = await durations(reader, "mcp.server.operation.duration");
+    expect(timed.points.map((point) => point.attributes["mcp.method.name"]).sort()).toEqual([
+      "_OTHER",
+      "tools/call",
+      "tools/call",
+    ]);
+  });
+
+  it("an invalid handler result is the error the client got, not a success", async () => {
+    const server = new Server("low-level", {
+      logger: silentLogger,
+      telemetry: serverTelemetry({ tracer }),
+      onCallTool: () => ({ content: "not a list of blocks" }) as never,
+    });
+    const answer = await send(server, "tools/call", { name: "report", _meta: envelope() });
+    expect(answer).toMatchObject({ error: { code: -32603, message: "Handler returned an invalid result" } });
+    const span = serverSpans().at(-1);
+    expect(span?.name).toBe("tools/call report");
+    expect(span?.attributes).toMatchObject({ "rpc.response.status_code": "-32603", "error.type": "-32603" });
+    expect(span?.status).toEqual({
+      code: SpanStatusCode.ERROR,
+      message: "Handler returned an invalid result",
+    });
+  });
+
+  it("a refusal hook that throws changes no answer, and is logged", async () => {
+    const logged: string[] = [];
+    const telemetry = Object.assign(serverTelemetry({ tracer }), {
+      refused: () => {
+        throw new Error("exporter down");
+      },
+    });
+    const mcp = new MCPServer("traced", {
+      logger: { ...silentLogger, error: (message) => logged.push(message) },
+      telemetry,
+    });
+    const answer = await send(mcp, "nope", { _meta: envelope() });
+    expect(answer).toMatchObject({ id: 7, error: { code: -32601 } });
+    expect(logged).toEqual(["telemetry failed on a refused request: exporter down"]);
+  });
+
+  it("still works as a plain middleware put first by hand (without the refusals)", async () => {
+    const mcp = new MCPServer("by-hand", { logger: silentLogger });
+    mcp.server.middleware.unshift(serverTelemetry({ tracer }));
+    mcp.tool("hello", {}, () => "hi");
+    const client = await connect(mcp);
+    await client.callTool("hello", {});
+    await send(mcp, "nope", { _meta: envelope() });
+    expect(serverSpans().map((span) => span.name)).toEqual(["tools/call hello"]);
   });
 });
 

@@ -395,6 +395,30 @@ describe("middleware", () => {
     expect(result).toMatchObject({ content: [{ type: "text", text: "rewritten" }], isError: false });
   });
 
+  it("sees an invalid handler result fail, as the client will (-32603), before anything is stamped", async () => {
+    const seen: unknown[] = [];
+    const server = new Server("mw", {
+      logger: silentLogger,
+      onCallTool: () => ({ content: "text" }) as never,
+    });
+    server.middleware.push((ctx, next) =>
+      next(ctx).catch((error: unknown) => {
+        seen.push((error as { code?: unknown }).code);
+        throw error;
+      }),
+    );
+    const error = errorOf(await server.dispatch(request("tools/call", { name: "t" })));
+    expect(error).toMatchObject({ code: -32603, message: "Handler returned an invalid result" });
+    expect(seen).toEqual([-32603]);
+  });
+
+  it("a result a middleware makes itself is checked too", async () => {
+    const server = new Server("mw", { logger: silentLogger, onCallTool: () => ({ content: [] }) });
+    server.middleware.push(async () => ({ content: [{ type: "unknown-kind" }] }) as never);
+    const error = errorOf(await server.dispatch(request("tools/call", { name: "t" })));
+    expect(error).toMatchObject({ code: -32603, message: "Handler returned an invalid result" });
+  });
+
   it("sees the envelope on the context", async () => {
     let seen: unknown;
     const server = new Server("ctx", {

@@ -110,6 +110,7 @@ export class MCPServer implements Dispatcher {
       listChanged: options.listChanged,
       maxSubscriptions: options.maxSubscriptions,
       events: options.events,
+      telemetry: options.telemetry,
       legacy:
         options.legacy === false
           ? false

@@ -1,6 +1,6 @@
 /** The options of `MCPServer`: its identity, sealing, logging, caching, listen streams, eras and tasks. */
 import type { CacheHints, ServerCapabilities } from "../../types/index.js";
-import type { Logger } from "../context.js";
+import type { Logger, ServerTelemetry } from "../context.js";
 import type { ServerEventBus } from "../events.js";
 import type { LegacyOptions, LegacyShimOptions } from "../legacy/options.js";
 import type { ServerIdentity } from "../server.js";
@@ -22,6 +22,11 @@ export interface MCPServerOptions extends ServerIdentity {
    */
   requestStateSecurity?: RequestStateSecurity;
   logger?: Logger;
+  /**
+   * Runs first around every handler, sealing included, and hears of the requests refused before
+   * (`serverTelemetry()` from `roundtrip-mcp/otel`).
+   */
+  telemetry?: ServerTelemetry;
   /** Capabilities merged over the derived ones. */
   capabilities?: ServerCapabilities;
   cacheHints?: Partial<Record<string, CacheHints>>;
