@@ -248,24 +248,45 @@ export class Server implements Dispatcher {
     return deriveCapabilities(new Set(this.#handlers.keys()), this.#extraCapabilities, this.#listChanged);
   }
 
-  /** Tells every listen stream that asked for it that the tool list changed. */
+  /**
+   * Tells every listen stream that asked for it that the tool list changed. Announcements go out
+   * in order once the current synchronous run ends, each said once: fifty registrations at start
+   * make one.
+   */
   notifyToolsListChanged(): void {
-    this.#share({ kind: "toolsListChanged" });
+    this.#announce({ kind: "toolsListChanged" });
   }
 
-  /** Tells every listen stream that asked for it that the prompt list changed. */
+  /** Tells every listen stream that asked for it that the prompt list changed (see above). */
   notifyPromptsListChanged(): void {
-    this.#share({ kind: "promptsListChanged" });
+    this.#announce({ kind: "promptsListChanged" });
   }
 
-  /** Tells every listen stream that asked for it that the resource list changed. */
+  /** Tells every listen stream that asked for it that the resource list changed (see above). */
   notifyResourcesListChanged(): void {
-    this.#share({ kind: "resourcesListChanged" });
+    this.#announce({ kind: "resourcesListChanged" });
   }
 
-  /** Tells every stream subscribed to `uri` (or a parent of it) that the resource changed. */
+  /** Tells every stream subscribed to `uri` (or a parent of it) that the resource changed (see above). */
   notifyResourceUpdated(uri: string): void {
-    this.#share({ kind: "resourceUpdated", uri });
+    this.#announce({ kind: "resourceUpdated", uri });
+  }
+
+  /** Announcements of the current synchronous run, by kind (and URI), in order. */
+  #pending: Map<string, SharedServerEvent> | undefined;
+
+  #announce(event: SharedServerEvent): void {
+    const key = event.kind === "resourceUpdated" ? `${event.kind} ${event.uri}` : event.kind;
+    if (this.#pending) {
+      if (!this.#pending.has(key)) this.#pending.set(key, event);
+      return;
+    }
+    const pending = new Map([[key, event]]);
+    this.#pending = pending;
+    queueMicrotask(() => {
+      this.#pending = undefined;
+      for (const queued of pending.values()) this.#share(queued);
+    });
   }
 
   /** Ends every listen stream gracefully (e.g. before shutting down). */

@@ -114,4 +114,37 @@ describe("ServerEventBus", () => {
     await until(() => logger.lines.length > 0);
     expect(logger.lines).toContain("error: events.publish failed: Error: channel down");
   });
+
+  it("an instance that registers fifty tools at start publishes one announcement, not fifty", async () => {
+    const { bus, published } = jsonBus();
+    const mcp = quietServer("big", { listChanged: true, events: bus });
+    for (let i = 0; i < 50; i++) mcp.tool(`tool_${i}`, {}, () => "ok");
+    mcp.prompt("brief", {}, () => "Brief me.");
+    await until(() => published.length > 0);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(published.map((text) => JSON.parse(text))).toEqual([
+      { kind: "toolsListChanged" },
+      { kind: "promptsListChanged" },
+    ]);
+  });
+
+  it("keeps the order of one run's announcements, each said once", async () => {
+    const { bus, published } = jsonBus();
+    const mcp = quietServer("ordered", { listChanged: true, events: bus });
+    mcp.server.notifyResourceUpdated("file:///a");
+    mcp.server.notifyToolsListChanged();
+    mcp.server.notifyResourceUpdated("file:///b");
+    mcp.server.notifyResourceUpdated("file:///a");
+    mcp.server.notifyToolsListChanged();
+    await until(() => published.length === 3);
+    // A later run announces again.
+    mcp.server.notifyToolsListChanged();
+    await until(() => published.length === 4);
+    expect(published.map((text) => JSON.parse(text))).toEqual([
+      { kind: "resourceUpdated", uri: "file:///a" },
+      { kind: "toolsListChanged" },
+      { kind: "resourceUpdated", uri: "file:///b" },
+      { kind: "toolsListChanged" },
+    ]);
+  });
 });
