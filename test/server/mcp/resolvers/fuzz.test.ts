@@ -12,7 +12,8 @@
  * arguments, is refused with the frozen -32602 message; `inputRequests` name only resolver keys and
  * hold valid requests, and the dependent question quotes an answer this client gave for these
  * arguments; the tool body runs only on a successful result, once, with values that pass its
- * schemas, that this client sent for the same arguments, and the computed price, never a stored one.
+ * schemas and that this client sent for the same arguments, each to a question the echoed state
+ * had asked, and with the computed price, never a stored one.
  */
 import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
