@@ -102,4 +102,21 @@ describe("a plain JSON Schema object needs jsonSchema()", () => {
     expect(standard.validate({ a: 1 })).toEqual({ value: { a: 1 } });
     expect(standard.validate({})).toEqual({ issues: [{ message: expect.stringContaining("a") }] });
   });
+
+  it("jsonSchema() describes a structured output: advertised as given, and a result that breaks it is an error", async () => {
+    const output = { type: "object", properties: { count: { type: "integer" } }, required: ["count"] };
+    const mcp = new MCPServer("schemas", { logger: silentLogger });
+    let count: unknown = 3;
+    mcp.tool("stats", { output: jsonSchema(output) }, () => ({ count }));
+    const [tool] = resultOf(await mcp.dispatch(request("tools/list"))).tools as { outputSchema: unknown }[];
+    expect(tool?.outputSchema).toBe(output);
+    const ok = resultOf(await mcp.dispatch(request("tools/call", { name: "stats" })));
+    expect(ok).toMatchObject({ structuredContent: { count: 3 } });
+    count = "three";
+    const bad = resultOf(await mcp.dispatch(request("tools/call", { name: "stats" })));
+    expect(bad).toMatchObject({
+      isError: true,
+      content: [{ type: "text", text: "Tool stats returned output that does not match its outputSchema" }],
+    });
+  });
 });
