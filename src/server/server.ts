@@ -145,6 +145,8 @@ export class Server implements Dispatcher {
   readonly supportedVersions: readonly string[] = MODERN_PROTOCOL_VERSIONS;
   /** The 2025-era face transports use for `initialize` sessions; undefined with `legacy: false`. */
   readonly legacy: LegacyService | undefined;
+  /** The `telemetry` option: the HTTP endpoint reports its own refusals of requests to it too. */
+  readonly telemetry: ServerTelemetry | undefined;
 
   readonly #handlers = new Map<string, Registration>();
   readonly #extraCapabilities: ServerCapabilities;
@@ -156,6 +158,7 @@ export class Server implements Dispatcher {
   readonly #refused: ((request: RefusedRequest) => void) | undefined;
 
   constructor(name: string, options: ServerOptions = {}) {
+    this.telemetry = options.telemetry;
     if (options.telemetry) {
       this.middleware.push(options.telemetry);
       this.#refused = options.telemetry.refused;

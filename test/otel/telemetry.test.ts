@@ -18,6 +18,7 @@ import { clientTelemetry, serverTelemetry } from "../../src/otel/index.js";
 import { inputRequired, MCPServer, Server, silentLogger } from "../../src/server/index.js";
 import { serveHttp } from "../../src/transports/http/index.js";
 import { ErrorCode, McpError } from "../../src/types/index.js";
+import { post, rpc } from "../transports/http/helpers.js";
 
 const exporter = new InMemorySpanExporter();
 const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
@@ -318,6 +319,27 @@ describe("serverTelemetry() sees what the chain does not", () => {
     expect(span?.status).toEqual({
       code: SpanStatusCode.ERROR,
       message: "Handler returned an invalid result",
+    });
+  });
+
+  it("the HTTP endpoint reports its own refusals of a request: headers (-32020) and Accept (406)", async () => {
+    const http = await serveHttp(tracedServer(), { port: 0 });
+    closers.push(() => http.close());
+    const body = rpc("tools/call", { name: "ask", arguments: { name: "orders" } });
+    const mismatch = await post(http.url, body, { "mcp-name": "other-tool" });
+    expect(mismatch.status).toBe(400);
+    expect(((await mismatch.json()) as { error: { code: number } }).error.code).toBe(-32020);
+    const unacceptable = await post(http.url, body, { accept: "application/json" });
+    expect(unacceptable.status).toBe(406);
+    const spans = serverSpans();
+    expect(spans.map((span) => [span.name, span.attributes["rpc.response.status_code"]])).toEqual([
+      ["tools/call ask", "-32020"],
+      ["tools/call ask", "-32600"],
+    ]);
+    expect(spans[0]?.attributes).toMatchObject({
+      "gen_ai.tool.name": "ask",
+      "mcp.protocol.version": "2026-07-28",
+      "network.protocol.name": "http",
     });
   });
 

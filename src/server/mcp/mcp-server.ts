@@ -13,7 +13,7 @@ import type {
   ResourceTemplate,
   Tool,
 } from "../../types/index.js";
-import { deriveContext, type ServerRequestContext } from "../context.js";
+import { deriveContext, type ServerRequestContext, type ServerTelemetry } from "../context.js";
 import type { LegacyService } from "../legacy/service.js";
 import { consoleLogger } from "../logger.js";
 import { Server } from "../server.js";
@@ -126,6 +126,11 @@ export class MCPServer implements Dispatcher {
 
   get version(): string {
     return this.server.version;
+  }
+
+  /** The `telemetry` option (see `Server.telemetry`). */
+  get telemetry(): ServerTelemetry | undefined {
+    return this.server.telemetry;
   }
 
   /** The 2025-era face (`initialize` sessions, the back-channel) transports use; see `Server.legacy`. */

@@ -2,7 +2,7 @@
  * The Streamable HTTP server endpoint (2026-07-28) as a web-standard `fetch` handler: one POST,
  * one JSON-RPC message, answered with JSON or with a request-scoped SSE stream.
  */
-import type { Logger } from "../../server/context.js";
+import type { Logger, ServerTelemetry } from "../../server/context.js";
 import { legacyServiceOf } from "../../server/legacy/service.js";
 import {
   type AuthInfo,
@@ -11,8 +11,16 @@ import {
   httpStatusOf,
   PARAM_HEADER_MISMATCH,
 } from "../../shared/dispatch.js";
+import { messageOf } from "../../shared/errors.js";
 import { LazyDispatchContext } from "../../shared/lazy-signal.js";
-import { ErrorCode, McpError, validJSONRPCNotification, validJSONRPCRequest } from "../../types/core.js";
+import {
+  ErrorCode,
+  isCoreMethod,
+  McpError,
+  validJSONRPCNotification,
+  validJSONRPCRequest,
+} from "../../types/core.js";
+import type { ErrorObject } from "../../types/index.js";
 import { requestIdOf } from "../../types/record.js";
 import {
   acceptsJsonAndEventStream,
@@ -116,6 +124,32 @@ function schemaLookupOf(dispatcher: Dispatcher): ToolInputSchemaLookup | undefin
   return (name) => lookup.call(dispatcher, name);
 }
 
+/**
+ * Reports a refusal of the endpoint's own (headers, `Accept`, scopes) to the dispatcher's telemetry,
+ * as the server reports those it makes itself (see `ServerTelemetry`); returns the reply.
+ */
+function reporterOf(dispatcher: Dispatcher, logger: Pick<Logger, "error"> | undefined) {
+  const refused = (dispatcher as Dispatcher & { telemetry?: ServerTelemetry }).telemetry?.refused;
+  return (request: Incoming, rpc: RequestBody, reply: PlainReply): PlainReply => {
+    if (!refused || reply.body === null) return reply;
+    try {
+      const { error } = JSON.parse(reply.body) as { error: ErrorObject };
+      const { method, id: requestId } = rpc;
+      refused({
+        method,
+        served: isCoreMethod(method),
+        requestId,
+        params: rpc.params ?? {},
+        error,
+        http: request,
+      });
+    } catch (failure) {
+      logger?.error(`[http] telemetry failed on a refused request: ${messageOf(failure)}`);
+    }
+    return reply;
+  };
+}
+
 function invalidRequest(id: string | number | null, message: string): PlainReply {
   return errorResponse(400, id, ErrorCode.InvalidRequest, message);
 }
@@ -156,6 +190,7 @@ function createEndpoint(dispatcher: Dispatcher, options: HttpHandlerOptions): En
     throw new TypeError("requiredScopes needs verifyToken: scopes are read from the verified token");
   }
   const anonymousOnly = !checksAuth(options);
+  const reportRefusal = reporterOf(dispatcher, options.logger);
   const responseMode = checkResponseMode(options.responseMode);
 
   return async (request) => {
@@ -203,7 +238,11 @@ function createEndpoint(dispatcher: Dispatcher, options: HttpHandlerOptions): En
     }
     if (options.requiredScopes) {
       const refusal = checkScopes(request, message, auth.authInfo, options);
-      if (refusal) return refusal;
+      if (refusal) {
+        return validJSONRPCRequest(message)
+          ? reportRefusal(request, message as RequestBody, refusal)
+          : refusal;
+      }
     }
     if (sse) {
       const stream = request.query(SSE_SESSION_PARAM);
@@ -236,22 +275,26 @@ function createEndpoint(dispatcher: Dispatcher, options: HttpHandlerOptions): En
     }
     const rpc = message as RequestBody;
     if (!acceptsJsonAndEventStream(request.header("accept"))) {
-      return errorResponse(
-        406,
-        rpc.id,
-        ErrorCode.InvalidRequest,
-        "Not Acceptable: Accept must allow application/json and text/event-stream",
+      return reportRefusal(
+        request,
+        rpc,
+        errorResponse(
+          406,
+          rpc.id,
+          ErrorCode.InvalidRequest,
+          "Not Acceptable: Accept must allow application/json and text/event-stream",
+        ),
       );
     }
     const headerError = checkStandardHeaders(request, rpc);
-    if (headerError) return headerError;
+    if (headerError) return reportRefusal(request, rpc, headerError);
     let http: HttpRequestView = request;
     if (toolInputSchema) {
       try {
         const checked = paramHeaderMismatch(request, rpc, toolInputSchema);
         const mismatch = checked instanceof Promise ? await checked : checked;
         if (mismatch !== undefined) {
-          if (!deferMismatch) return headerMismatch(rpc.id, mismatch);
+          if (!deferMismatch) return reportRefusal(request, rpc, headerMismatch(rpc.id, mismatch));
           http = withMismatch(request, new McpError(ErrorCode.HeaderMismatch, mismatch));
         }
       } catch (error) {
