@@ -141,6 +141,39 @@ describe("requests of a 2025 session", () => {
     });
   });
 
+  it.each([
+    ["a result that is not an object", "just text"],
+    ["an unknown resultType", { resultType: "task", content: [] }],
+    ["a result of the wrong shape", { content: "not a list of blocks" }],
+  ])("answer -32603 for %s, and log why", async (_label, returned) => {
+    const logger = recordingLogger();
+    const server = new Server("broken", { logger, onCallTool: () => returned as never });
+    const client = await initialized({}, "2025-11-25", server);
+    expect(await client.request("tools/call", { name: "t" })).toEqual({
+      jsonrpc: "2.0",
+      id: 2,
+      error: INVALID_RESULT,
+    });
+    expect(logger.lines.join("\n")).toContain("handler returned an invalid result");
+  });
+
+  it("answer -32603 Internal error for a handler that throws, and log the failure, not send it", async () => {
+    const logger = recordingLogger();
+    const server = new Server("crashing", {
+      logger,
+      onCallTool: () => {
+        throw new Error("db password=hunter2 rejected");
+      },
+    });
+    const client = await initialized({}, "2025-11-25", server);
+    expect(await client.request("tools/call", { name: "t" })).toEqual({
+      jsonrpc: "2.0",
+      id: 2,
+      error: { code: -32603, message: "Internal error" },
+    });
+    expect(logger.lines.join("\n")).toContain("tools/call: handler failed");
+  });
+
   it("answer logging/setLevel with -32601 when the server declares no logging", async () => {
     const server = new Server("quiet", { onCallTool: () => ({ content: [] }) });
     const client = await initialized({}, "2025-11-25", server);

@@ -343,6 +343,26 @@ describe("serverTelemetry() sees what the chain does not", () => {
     });
   });
 
+  it("a refusal hook that throws changes no HTTP answer either, and the endpoint logs it", async () => {
+    const telemetry = Object.assign(serverTelemetry({ tracer }), {
+      refused: () => {
+        throw new Error("exporter down");
+      },
+    });
+    const mcp = new MCPServer("traced", { logger: silentLogger, telemetry });
+    mcp.tool("hello", {}, () => "hi");
+    const logged: string[] = [];
+    const http = await serveHttp(mcp, {
+      port: 0,
+      logger: { ...silentLogger, error: (message) => logged.push(message) },
+    });
+    closers.push(() => http.close());
+    const response = await post(http.url, rpc("tools/call", { name: "hello" }), { "mcp-name": "other" });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { code: number } }).error.code).toBe(-32020);
+    expect(logged).toEqual(["[http] telemetry failed on a refused request: exporter down"]);
+  });
+
   it("a refusal hook that throws changes no answer, and is logged", async () => {
     const logged: string[] = [];
     const telemetry = Object.assign(serverTelemetry({ tracer }), {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { silentLogger } from "../../src/server/logger.js";
 import { Server } from "../../src/server/server.js";
 import { errorOf, meta, recordingLogger, request, resultOf } from "../helpers.js";
@@ -178,6 +179,43 @@ describe("the validation ladder", () => {
       await server.dispatch(request("tools/call", { name: "echo", inputResponses: { region: "eu" } })),
     );
     expect(badResponses.code).toBe(-32602);
+  });
+
+  it("checks a custom method's params against the schema it was registered with, and passes on zod's output", async () => {
+    const server = new Server("custom", { logger: silentLogger });
+    const seen: unknown[] = [];
+    server.setRequestHandler(
+      "acme/lookup",
+      (_ctx, params) => {
+        seen.push(params);
+        return { found: true };
+      },
+      z.object({ id: z.string().min(1), limit: z.number().int().default(10), _meta: z.unknown() }),
+    );
+    const ok = await server.dispatch(request("acme/lookup", { id: "c-8812" }));
+    expect(resultOf(ok)).toMatchObject({ found: true, resultType: "complete" });
+    expect(seen).toEqual([{ id: "c-8812", limit: 10, _meta: expect.any(Object) }]);
+    const bad = errorOf(await server.dispatch(request("acme/lookup", { id: "", limit: 2.5 })));
+    expect(bad).toEqual({
+      code: -32602,
+      message: expect.stringMatching(/^Invalid params for acme\/lookup: id: .+; limit: .+$/),
+    });
+    expect(seen).toHaveLength(1);
+    // Without a schema, a custom method takes its params as they are.
+    server.setRequestHandler("acme/free", (_ctx, params) => ({ echoed: params.anything }));
+    expect(resultOf(await server.dispatch(request("acme/free", { anything: [1] })))).toMatchObject({
+      echoed: [1],
+    });
+  });
+
+  it("a core method keeps the spec's params check, whatever schema is given with it", async () => {
+    const server = new Server("core", { logger: silentLogger });
+    server.setRequestHandler("tools/call", () => ({ content: [] }), z.object({ never: z.string() }));
+    const ok = await server.dispatch(request("tools/call", { name: "t" }));
+    expect(resultOf(ok)).toMatchObject({ content: [] });
+    expect(errorOf(await server.dispatch(request("tools/call", {}))).message).toMatch(
+      /^Invalid params for tools\/call: name:/,
+    );
   });
 
   it("serves a valid request", async () => {

@@ -176,3 +176,50 @@ describe("TaskStore", () => {
     expect(store.size).toBe(0);
   });
 });
+
+describe("describeTaskProblem", () => {
+  const base = {
+    taskId: "t-1",
+    status: "working",
+    createdAt: "2026-11-30T10:00:00.000Z",
+    lastUpdatedAt: "2026-11-30T10:00:01.000Z",
+    ttlMs: 60_000,
+  };
+
+  it.each([
+    ["not an object", [base], "a task must be a JSON object"],
+    ["an empty taskId", { ...base, taskId: "" }, "taskId must be a non-empty string"],
+    ["an unknown status", { ...base, status: "paused" }, "status must be one of"],
+    ["no createdAt", { ...base, createdAt: 7 }, "createdAt must be an ISO 8601 string"],
+    ["no lastUpdatedAt", { ...base, lastUpdatedAt: undefined }, "lastUpdatedAt must be an ISO 8601 string"],
+    ["a zero ttlMs", { ...base, ttlMs: 0 }, "ttlMs must be null or a positive integer"],
+    [
+      "a fractional pollIntervalMs",
+      { ...base, pollIntervalMs: 1.5 },
+      "pollIntervalMs must be a positive integer",
+    ],
+    ["a non-string statusMessage", { ...base, statusMessage: 3 }, "statusMessage must be a string"],
+    [
+      "input_required without requests",
+      { ...base, status: "input_required", inputRequests: {} },
+      "an input_required task needs a non-empty inputRequests map",
+    ],
+    [
+      "completed without a result",
+      { ...base, status: "completed" },
+      "a completed task needs a result object",
+    ],
+    [
+      "failed without a code",
+      { ...base, status: "failed", error: { message: "x" } },
+      "a failed task needs an error with a numeric code and a message",
+    ],
+  ])("names what is wrong with %s", (_label, task, problem) => {
+    expect(describeTaskProblem(task)).toContain(problem);
+  });
+
+  it("takes a task whose ttlMs is null (no expiry) and a cancelled one with no payload", () => {
+    expect(describeTaskProblem({ ...base, ttlMs: null })).toBeUndefined();
+    expect(describeTaskProblem({ ...base, status: "cancelled" })).toBeUndefined();
+  });
+});

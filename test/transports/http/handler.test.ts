@@ -184,6 +184,76 @@ describe("the body", () => {
   });
 });
 
+describe("the body of a web Request (the fetch handler, as on Workers, Bun or Deno)", () => {
+  const handler = createHttpHandler(makeServer().server, { maxBodyBytes: 1024 });
+  const url = "http://localhost/mcp";
+  const jsonHeaders = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+  const bodyOf = async (response: Response) => [response.status, await response.json()];
+
+  it("over the limit by its declared Content-Length gets 413 without being read", async () => {
+    let pulled = 0;
+    const body = new ReadableStream({
+      pull(controller) {
+        pulled++;
+        controller.enqueue(new TextEncoder().encode("{}"));
+        controller.close();
+      },
+    });
+    const request = new Request(url, {
+      method: "POST",
+      headers: { ...jsonHeaders, "content-length": "999999" },
+      body,
+      duplex: "half",
+    } as RequestInit);
+    expect(await bodyOf(await handler(request))).toEqual([
+      413,
+      error(null, -32600, "Payload Too Large: the limit is 1024 bytes"),
+    ]);
+    expect(pulled).toBeLessThanOrEqual(1);
+  });
+
+  it("over the limit while streaming gets 413", async () => {
+    const chunk = new TextEncoder().encode("x".repeat(600));
+    let sent = 0;
+    const body = new ReadableStream({
+      pull(controller) {
+        if (sent++ < 5) controller.enqueue(chunk);
+        else controller.close();
+      },
+    });
+    const request = new Request(url, {
+      method: "POST",
+      headers: jsonHeaders,
+      body,
+      duplex: "half",
+    } as RequestInit);
+    expect((await handler(request)).status).toBe(413);
+    expect(sent).toBeLessThan(5);
+  });
+
+  it("absent is not JSON (400, -32700); one that fails while read is not readable (400, -32700)", async () => {
+    expect(await bodyOf(await handler(new Request(url, { method: "POST", headers: jsonHeaders })))).toEqual([
+      400,
+      error(null, -32700, "Parse error: the body is not valid JSON"),
+    ]);
+    const failing = new ReadableStream({
+      pull(controller) {
+        controller.error(new Error("connection reset"));
+      },
+    });
+    const request = new Request(url, {
+      method: "POST",
+      headers: jsonHeaders,
+      body: failing,
+      duplex: "half",
+    } as RequestInit);
+    expect(await bodyOf(await handler(request))).toEqual([
+      400,
+      error(null, -32700, "Parse error: the body is not readable UTF-8"),
+    ]);
+  });
+});
+
 describe("notifications", () => {
   it("get 202 with no body, notifications/cancelled included", async () => {
     for (const body of [
