@@ -279,6 +279,10 @@ describe("input_required rules", () => {
     ["an empty inputRequests", { inputRequests: {} }],
     ["a non-string requestState", { requestState: 42 }],
     [
+      "a non-string requestState next to valid requests",
+      { inputRequests: { region: ELICIT_FORM }, requestState: 42 },
+    ],
+    [
       "an entry that is not an embedded request",
       { inputRequests: { x: { method: "tools/call", params: {} } } },
     ],

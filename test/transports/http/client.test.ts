@@ -203,6 +203,31 @@ describe("StreamableHttpClientTransport with ClientSession", () => {
     await session.close();
   });
 
+  it("reads a JSON answer that arrives in many small chunks, split inside multi-byte characters", async () => {
+    const handler = createHttpHandler(makeServer().server);
+    const rechunked = async (url: URL | string, init?: RequestInit) => {
+      const response = await handler(new Request(url, init));
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      let offset = 0;
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (offset >= bytes.length) return controller.close();
+          controller.enqueue(bytes.slice(offset, offset + 3));
+          offset += 3;
+        },
+      });
+      return new Response(body, { status: response.status, headers: response.headers });
+    };
+    const transport = new StreamableHttpClientTransport("http://in-process/mcp", { fetch: rechunked });
+    const session = await ClientSession.connect(transport);
+    const tools = await session.listTools();
+    expect(tools.tools.map((tool) => tool.name)).toContain("echo");
+    const text = "é€😀".repeat(50);
+    const result = await session.callTool("echo", { text });
+    expect(result.content[0]).toMatchObject({ type: "text", text: `echo:${JSON.stringify({ text })}` });
+    await session.close();
+  });
+
   it("works in-process through a custom fetch", async () => {
     const handler = createHttpHandler(makeServer().server);
     const transport = new StreamableHttpClientTransport("http://in-process/mcp", {

@@ -1,6 +1,7 @@
-// How our 2025 HTTP client reads a JSON answer to a request: only the response under the request's
+// How our 2025 HTTP client reads the answer to a request: only the response under the request's
 // id (or an error under id null) is the answer; anything else fails the request with a clear
-// HttpTransportError, and a refusal status keeps its HttpStatusError.
+// HttpTransportError, and a refusal status keeps its HttpStatusError. An event stream cut before
+// the response is resumed from its last event id at most five times, then the request fails.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
@@ -88,5 +89,97 @@ describe("the 2025 HTTP client reads a JSON answer", () => {
     const { outcome } = await callWith(500, "oops");
     expect(outcome).toBeInstanceOf(HttpStatusError);
     expect((outcome as HttpStatusError).message).toBe("HTTP 500 for tools/call");
+  });
+});
+
+/**
+ * A 2025 endpoint whose `tools/call` stream sends one progress event (with an id and a short
+ * `retry`) and closes before the response; a GET that resumes it answers `resume`.
+ */
+async function cutting(resume: "405" | "cut-again"): Promise<{ url: URL; gets: string[] }> {
+  const gets: string[] = [];
+  let event = 0;
+  const progress = () =>
+    `id: e${++event}\nretry: 5\ndata: ${JSON.stringify({
+      jsonrpc: "2.0",
+      method: "notifications/progress",
+      params: { progressToken: "p", progress: event },
+    })}\n\n`;
+  const server = createServer((req, res) => {
+    if (req.method === "DELETE") {
+      res.writeHead(200).end();
+      return;
+    }
+    if (req.method === "GET") {
+      gets.push(String(req.headers["last-event-id"]));
+      if (resume === "405") res.writeHead(405).end();
+      else res.writeHead(200, { "content-type": "text/event-stream" }).end(progress());
+      return;
+    }
+    let text = "";
+    req.on("data", (chunk: Buffer) => {
+      text += chunk.toString("utf8");
+    });
+    req.on("end", () => {
+      const message = JSON.parse(text) as { id?: unknown; method?: string };
+      if (message.method === "initialize") {
+        res.writeHead(200, { "content-type": "application/json", "mcp-session-id": "s-1" });
+        res.end(
+          JSON.stringify({ jsonrpc: "2.0", id: message.id, result: { protocolVersion: "2025-11-25" } }),
+        );
+        return;
+      }
+      if (message.method === "tools/call") {
+        res.writeHead(200, { "content-type": "text/event-stream" }).end(progress());
+        return;
+      }
+      res.writeHead(202).end();
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`), gets };
+}
+
+describe("the 2025 HTTP client resumes a cut event stream (SEP-1699), within bounds", () => {
+  async function callOver(url: URL) {
+    const transport = new LegacyHttpClientTransport(url);
+    const received: JSONRPCMessage[] = [];
+    transport.onmessage = (message) => received.push(message);
+    await transport.send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+    });
+    const outcome = await transport
+      .send({
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "x", _meta: { progressToken: "p" } },
+      })
+      .then(() => undefined)
+      .catch((error: unknown) => error);
+    await transport.close();
+    return { outcome, received };
+  }
+
+  it("fails the request when the server refuses the resuming GET", async () => {
+    const { url, gets } = await cutting("405");
+    const { outcome, received } = await callOver(url);
+    expect(outcome).toBeInstanceOf(HttpTransportError);
+    expect((outcome as Error).message).toBe("tools/call: the event stream ended before the response");
+    expect(gets).toEqual(["e1"]);
+    expect(received.filter((m) => "method" in m && m.method === "notifications/progress")).toHaveLength(1);
+  });
+
+  it("gives up after five resumptions that never bring the response", async () => {
+    const { url, gets } = await cutting("cut-again");
+    const { outcome, received } = await callOver(url);
+    expect((outcome as Error).message).toBe("tools/call: the event stream ended before the response");
+    // Each resumption asks from the last event it saw.
+    expect(gets).toEqual(["e1", "e2", "e3", "e4", "e5"]);
+    expect(received.filter((m) => "method" in m && m.method === "notifications/progress")).toHaveLength(6);
   });
 });
