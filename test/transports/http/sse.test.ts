@@ -3,7 +3,7 @@ import { silentLogger } from "../../../src/server/logger.js";
 import { sendProgress } from "../../../src/server/notify.js";
 import { Server } from "../../../src/server/server.js";
 import { createHttpHandler } from "../../../src/transports/http/handler.js";
-import { SseParser } from "../../../src/transports/http/sse.js";
+import { SseParser, SseStream } from "../../../src/transports/http/sse.js";
 import { meta } from "../../helpers.js";
 import { makeServer, post, rpc, SERVER_INFO, startServer } from "./helpers.js";
 
@@ -247,5 +247,42 @@ describe("unserializable results", () => {
     expect(await (await call("cyclic", 2)).json()).toEqual(internal(2));
     const streamed = await (await call("streamed", 3, 9)).text();
     expect(streamed.split("\n\n").filter(Boolean).at(-1)).toBe(`data: ${JSON.stringify(internal(3))}`);
+  });
+});
+
+describe("an SSE stream whose reader is behind", () => {
+  const note = (n: number) => ({ jsonrpc: "2.0", method: "notifications/progress", params: { progress: n } });
+
+  it("holds the writer once 32 events wait unread, and lets it go as the reader catches up", async () => {
+    const stream = new SseStream({ keepAliveMs: 0, onCancel: () => {} });
+    let written = 0;
+    const writer = (async () => {
+      for (let n = 0; n < 40; n++) {
+        await stream.write(note(n));
+        written++;
+      }
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Bounded: the queue holds 32 events, and the handler waits instead of buffering more.
+    expect(written).toBeLessThanOrEqual(32);
+    const reader = stream.readable.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    while (!text.includes('"progress":39')) text += decoder.decode((await reader.read()).value);
+    await writer;
+    expect(written).toBe(40);
+    stream.end();
+  });
+
+  it("releases a held writer when the reader goes away, and drops what comes after", async () => {
+    let cancelled = 0;
+    const stream = new SseStream({ keepAliveMs: 0, onCancel: () => cancelled++ });
+    const writes: Promise<void>[] = [];
+    for (let n = 0; n < 40; n++) writes.push(stream.write(note(n)));
+    await stream.readable.cancel();
+    await Promise.all(writes); // none stays pending
+    expect(stream.open).toBe(false);
+    expect(cancelled).toBe(1);
+    await expect(stream.write(note(99))).resolves.toBeUndefined();
   });
 });
