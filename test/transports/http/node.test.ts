@@ -69,6 +69,50 @@ describe("toNodeListener", () => {
   });
 });
 
+describe("toNodeListener of a fetch handler of your own", () => {
+  async function mounted(handler: (request: Request) => Promise<Response>) {
+    const app = createServer(toNodeListener(handler));
+    await new Promise<void>((resolve) => app.listen(0, "127.0.0.1", resolve));
+    return { app, url: new URL(`http://127.0.0.1:${(app.address() as AddressInfo).port}/mcp`) };
+  }
+
+  it("serves its Response, status, headers and body", async () => {
+    const { app, url } = await mounted(async (request) =>
+      Response.json({ method: request.method, body: await request.text() }, { status: 201 }),
+    );
+    try {
+      const res = await fetch(url, { method: "POST", body: "hello" });
+      expect([res.status, await res.json()]).toEqual([201, { method: "POST", body: "hello" }]);
+    } finally {
+      await new Promise((resolve) => app.close(resolve));
+    }
+  });
+
+  it("answers 500 with a JSON-RPC Internal error when it fails, and keeps serving", async () => {
+    let calls = 0;
+    const { app, url } = await mounted(async () => {
+      calls++;
+      throw new Error("db password=hunter2 rejected");
+    });
+    try {
+      for (let i = 0; i < 2; i++) {
+        const res = await fetch(url, { method: "POST", body: "{}" });
+        const text = await res.text();
+        expect(res.status).toBe(500);
+        expect(JSON.parse(text)).toEqual({
+          jsonrpc: "2.0",
+          id: null,
+          error: { code: -32603, message: "Internal error" },
+        });
+        expect(text).not.toContain("hunter2");
+      }
+      expect(calls).toBe(2);
+    } finally {
+      await new Promise((resolve) => app.close(resolve));
+    }
+  });
+});
+
 describe("serveHttp", () => {
   it("binds 127.0.0.1 on a free port at /mcp by default", async () => {
     const handle = await serveHttp(makeServer().server);
