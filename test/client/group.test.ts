@@ -62,11 +62,16 @@ function ours(name = "ours") {
 
 /** A client of its own (never closed by a group) to a server with one tool, `tool`, answering its name. */
 async function openClient(server: string, tool: string): Promise<Client> {
-  const mcp = new MCPServer(server, { logger: silentLogger });
-  mcp.tool(tool, {}, async () => tool);
-  const client = await Client.connect(mcp);
+  const client = await Client.connect(openClientServer(server, tool));
   cleanups.push(() => client.close());
   return client;
+}
+
+/** A server with one tool, `tool`, answering its name (for the group to connect to itself). */
+function openClientServer(server: string, tool: string): MCPServer {
+  const mcp = new MCPServer(server, { logger: silentLogger });
+  mcp.tool(tool, {}, async () => tool);
+  return mcp;
 }
 
 function group(options: ConstructorParameters<typeof ClientSessionGroup>[0] = {}) {
@@ -346,6 +351,33 @@ describe("ClientSessionGroup membership over time", () => {
     expect(members.tools.size).toBe(0);
     await expect(owned.callTool("provision", { name: "x" })).rejects.toThrow();
     expect(textOf(await added.callTool("other"))).toBe("other");
+  });
+
+  it("takes a client added twice at once only once", async () => {
+    const members = group();
+    const client = await openClient("twice", "once");
+    const outcomes = await Promise.allSettled([members.add(client), members.add(client)]);
+    expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(["fulfilled", "rejected"]);
+    const refusal = outcomes.find((outcome) => outcome.status === "rejected") as PromiseRejectedResult;
+    expect(refusal.reason).toEqual(
+      new McpError(ErrorCode.InvalidParams, "This client is already a member of the group"),
+    );
+    expect(members.clients).toEqual([client]);
+    expect([...members.tools.keys()]).toEqual(["once"]);
+  });
+
+  it("close reports a client that failed to close, after closing the others", async () => {
+    const members = new ClientSessionGroup();
+    const failing = await members.connect(ours("a").mcp);
+    const other = await members.connect(openClientServer("b", "other"));
+    const close = failing.close.bind(failing);
+    failing.close = async () => {
+      await close();
+      throw new Error("the transport would not close");
+    };
+    await expect(members.close()).rejects.toThrow("the transport would not close");
+    expect(members.clients).toEqual([]);
+    await expect(other.callTool("other")).rejects.toThrow();
   });
 
   it("add(client, serverInfo) names the client's components after the given info, refreshes too", async () => {
