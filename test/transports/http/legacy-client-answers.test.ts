@@ -2,7 +2,7 @@
 // id (or an error under id null) is the answer; anything else fails the request with a clear
 // HttpTransportError, and a refusal status keeps its HttpStatusError. An event stream cut before
 // the response is resumed from its last event id at most five times, then the request fails.
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { HttpStatusError, HttpTransportError } from "../../../src/transports/http/errors.js";
@@ -14,28 +14,40 @@ afterEach(async () => {
   for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
 });
 
-/** A 2025 endpoint that answers initialize properly and `tools/call` with `status` and `body`. */
-async function answering(status: number, body: string): Promise<URL> {
+type Post = { id?: unknown; method?: string };
+
+/**
+ * A 2025 endpoint on a real socket: `initialize` opens session `s-1`, DELETE ends it, and `onPost`
+ * answers every other POST (`onOther` every other method).
+ */
+async function endpoint2025(
+  onPost: (message: Post, res: ServerResponse) => void,
+  onOther: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.writeHead(405).end(),
+): Promise<URL> {
   const server = createServer((req, res) => {
+    if (req.method === "DELETE") return res.writeHead(200).end();
+    if (req.method !== "POST") return onOther(req, res);
     let text = "";
     req.on("data", (chunk: Buffer) => {
       text += chunk.toString("utf8");
     });
     req.on("end", () => {
-      const message = JSON.parse(text) as { id?: unknown; method?: string };
-      if (message.method === "initialize") {
-        res.writeHead(200, { "content-type": "application/json", "mcp-session-id": "s-1" });
-        res.end(
-          JSON.stringify({ jsonrpc: "2.0", id: message.id, result: { protocolVersion: "2025-11-25" } }),
-        );
-        return;
-      }
-      res.writeHead(status, { "content-type": "application/json" }).end(body);
+      const message = JSON.parse(text) as Post;
+      if (message.method !== "initialize") return onPost(message, res);
+      res.writeHead(200, { "content-type": "application/json", "mcp-session-id": "s-1" });
+      res.end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result: { protocolVersion: "2025-11-25" } }));
     });
   });
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
+}
+
+/** A 2025 endpoint that answers `tools/call` with `status` and `body`. */
+function answering(status: number, body: string): Promise<URL> {
+  return endpoint2025((_message, res) =>
+    res.writeHead(status, { "content-type": "application/json" }).end(body),
+  );
 }
 
 async function callWith(status: number, body: string) {
@@ -105,40 +117,17 @@ async function cutting(resume: "405" | "cut-again"): Promise<{ url: URL; gets: s
       method: "notifications/progress",
       params: { progressToken: "p", progress: event },
     })}\n\n`;
-  const server = createServer((req, res) => {
-    if (req.method === "DELETE") {
-      res.writeHead(200).end();
-      return;
-    }
-    if (req.method === "GET") {
+  const stream = (res: ServerResponse) =>
+    res.writeHead(200, { "content-type": "text/event-stream" }).end(progress());
+  const url = await endpoint2025(
+    (message, res) => (message.method === "tools/call" ? stream(res) : res.writeHead(202).end()),
+    (req, res) => {
       gets.push(String(req.headers["last-event-id"]));
       if (resume === "405") res.writeHead(405).end();
-      else res.writeHead(200, { "content-type": "text/event-stream" }).end(progress());
-      return;
-    }
-    let text = "";
-    req.on("data", (chunk: Buffer) => {
-      text += chunk.toString("utf8");
-    });
-    req.on("end", () => {
-      const message = JSON.parse(text) as { id?: unknown; method?: string };
-      if (message.method === "initialize") {
-        res.writeHead(200, { "content-type": "application/json", "mcp-session-id": "s-1" });
-        res.end(
-          JSON.stringify({ jsonrpc: "2.0", id: message.id, result: { protocolVersion: "2025-11-25" } }),
-        );
-        return;
-      }
-      if (message.method === "tools/call") {
-        res.writeHead(200, { "content-type": "text/event-stream" }).end(progress());
-        return;
-      }
-      res.writeHead(202).end();
-    });
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`), gets };
+      else stream(res);
+    },
+  );
+  return { url, gets };
 }
 
 describe("the 2025 HTTP client resumes a cut event stream (SEP-1699), within bounds", () => {
