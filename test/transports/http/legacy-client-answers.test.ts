@@ -50,8 +50,9 @@ function answering(status: number, body: string): Promise<URL> {
   );
 }
 
-async function callWith(status: number, body: string) {
-  const transport = new LegacyHttpClientTransport(await answering(status, body));
+/** Initializes a 2025 client against `url`, then sends one `tools/call`: its outcome and what else came. */
+async function callOver(url: URL, params: Record<string, unknown> = { name: "x" }) {
+  const transport = new LegacyHttpClientTransport(url);
   const received: JSONRPCMessage[] = [];
   transport.onmessage = (message) => received.push(message);
   await transport.send({
@@ -62,10 +63,15 @@ async function callWith(status: number, body: string) {
   });
   received.length = 0;
   const outcome = await transport
-    .send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "x" } })
+    .send({ jsonrpc: "2.0", id: 2, method: "tools/call", params })
     .then(() => undefined)
     .catch((error: unknown) => error);
+  await transport.close();
   return { outcome, received };
+}
+
+async function callWith(status: number, body: string) {
+  return callOver(await answering(status, body));
 }
 
 describe("the 2025 HTTP client reads a JSON answer", () => {
@@ -131,32 +137,11 @@ async function cutting(resume: "405" | "cut-again"): Promise<{ url: URL; gets: s
 }
 
 describe("the 2025 HTTP client resumes a cut event stream (SEP-1699), within bounds", () => {
-  async function callOver(url: URL) {
-    const transport = new LegacyHttpClientTransport(url);
-    const received: JSONRPCMessage[] = [];
-    transport.onmessage = (message) => received.push(message);
-    await transport.send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
-    });
-    const outcome = await transport
-      .send({
-        jsonrpc: "2.0",
-        id: 2,
-        method: "tools/call",
-        params: { name: "x", _meta: { progressToken: "p" } },
-      })
-      .then(() => undefined)
-      .catch((error: unknown) => error);
-    await transport.close();
-    return { outcome, received };
-  }
+  const withProgress = { name: "x", _meta: { progressToken: "p" } };
 
   it("fails the request when the server refuses the resuming GET", async () => {
     const { url, gets } = await cutting("405");
-    const { outcome, received } = await callOver(url);
+    const { outcome, received } = await callOver(url, withProgress);
     expect(outcome).toBeInstanceOf(HttpTransportError);
     expect((outcome as Error).message).toBe("tools/call: the event stream ended before the response");
     expect(gets).toEqual(["e1"]);
@@ -165,7 +150,7 @@ describe("the 2025 HTTP client resumes a cut event stream (SEP-1699), within bou
 
   it("gives up after five resumptions that never bring the response", async () => {
     const { url, gets } = await cutting("cut-again");
-    const { outcome, received } = await callOver(url);
+    const { outcome, received } = await callOver(url, withProgress);
     expect((outcome as Error).message).toBe("tools/call: the event stream ended before the response");
     // Each resumption asks from the last event it saw.
     expect(gets).toEqual(["e1", "e2", "e3", "e4", "e5"]);
