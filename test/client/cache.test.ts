@@ -104,6 +104,28 @@ describe("ListCache", () => {
     cache.evictFor({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "x://1" } });
     expect(cache.get("p", "resources/read", "x://1")).toBeUndefined();
     expect(cache.get("p", "resources/read", "x://2")).toBeDefined();
+    cache.evictFor({ jsonrpc: "2.0", method: "notifications/prompts/list_changed" });
+    expect(cache.get("p", "prompts/list")).toBeUndefined();
+    // An update without a string uri names nothing: nothing goes.
+    cache.evictFor({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: 2 } });
+    expect(cache.size).toBe(1);
+  });
+
+  it("after a listen stream drops, evicts everything its filter was keeping fresh, and only that", () => {
+    const cache = new ListCache();
+    for (const method of ["tools/list", "prompts/list", "resources/list", "resources/templates/list"]) {
+      cache.set("p", method, "", { ttlMs: 1000 });
+    }
+    cache.set("p", "resources/read", "x://1", { contents: [], ttlMs: 1000 });
+    cache.set("p", "resources/read", "x://2", { contents: [], ttlMs: 1000 });
+    cache.evictSubscribed({
+      promptsListChanged: true,
+      resourcesListChanged: true,
+      resourceSubscriptions: ["x://2"],
+    });
+    expect(cache.get("p", "tools/list")).toBeDefined();
+    expect(cache.get("p", "resources/read", "x://1")).toBeDefined();
+    expect(cache.size).toBe(2);
   });
 });
 

@@ -109,4 +109,41 @@ describe("structuredContent against the listed outputSchema", () => {
     // What tools/list gave is left as it was.
     expect((await client.listTools()).tools[0]?.outputSchema).toEqual(schema);
   });
+
+  it("finds the server's regular expressions wherever subschemas go: items, anyOf, $defs", async () => {
+    const evil = { type: "string", pattern: "^(a+)+$" };
+    const schema = {
+      type: "object",
+      properties: {
+        list: { type: "array", items: evil },
+        either: { anyOf: [evil, { type: "number" }] },
+        ref: { $ref: "#/$defs/code" },
+      },
+      $defs: { code: evil },
+    };
+    const slow = `${"a".repeat(40)}!`;
+    let structured: Record<string, unknown> = { list: [slow], either: slow, ref: slow };
+    const client = await Client.connect(
+      lyingServer(() => ({ content: text, structuredContent: structured }), schema),
+    );
+    await client.listTools();
+    expect((await client.callTool("forecast")).structuredContent).toEqual(structured);
+    // The rest of those subschemas is still checked.
+    structured = { list: [7] };
+    expect(await client.callTool("forecast").catch((error: unknown) => error)).toBeInstanceOf(ProtocolError);
+  });
+
+  it("walks at most 10,000 subschemas of a huge schema, and still checks it", async () => {
+    const properties = Object.fromEntries(
+      Array.from({ length: 12_000 }, (_, i) => [`p${i}`, { type: "integer" }]),
+    );
+    let structured: Record<string, unknown> = { p0: 1, p11999: 2 };
+    const client = await Client.connect(
+      lyingServer(() => ({ content: text, structuredContent: structured }), { type: "object", properties }),
+    );
+    await client.listTools();
+    expect((await client.callTool("forecast")).structuredContent).toEqual(structured);
+    structured = { p11999: "not an integer" };
+    expect(await client.callTool("forecast").catch((error: unknown) => error)).toBeInstanceOf(ProtocolError);
+  });
 });
