@@ -184,6 +184,20 @@ describe("the shim's bounds and refusals", () => {
     });
   });
 
+  it("answers -32603 for a malformed input_required result instead of asking anything", async () => {
+    const server = new Server("malformed", {
+      logger: silentLogger,
+      legacy: { shim: true },
+      onCallTool: () =>
+        ({ resultType: "input_required", inputRequests: { region: { method: "tools/call" } } }) as never,
+    });
+    const client = await shimmed(server);
+    expect(await client.call("provision")).toMatchObject({
+      error: { code: -32603, message: "Handler returned an invalid result" },
+    });
+    expect(client.serverRequests).toEqual([]);
+  });
+
   it("refuses nonsense options at construction", () => {
     expect(() => new MCPServer("x", { legacyShim: { maxRounds: 0 } })).toThrow(RangeError);
     expect(() => new MCPServer("x", { legacyShim: { roundTimeoutMs: -1 } })).toThrow(RangeError);

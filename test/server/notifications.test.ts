@@ -112,6 +112,34 @@ describe("cancellation", () => {
     expect(tap.received()).toEqual([]);
   });
 
+  it("ignores a malformed notifications/cancelled: the request it seems to name runs to its end", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let signalled = false;
+    const server = new Server("steady", {
+      logger: silentLogger,
+      onCallTool: async (ctx) => {
+        ctx.signal.addEventListener("abort", () => {
+          signalled = true;
+        });
+        await gate;
+        return { content: [{ type: "text", text: "finished" }] };
+      },
+    });
+    const session = await ClientSession.connect(new MemoryTransport(server));
+    const call = session.callTool("t", {});
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    for (const params of [{ requestId: { nested: 1 } }, { reason: "no id" }, { requestId: [1] }]) {
+      await session.connection.notify("notifications/cancelled", params as never);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    release();
+    expect((await call).content).toEqual([{ type: "text", text: "finished" }]);
+    expect(signalled).toBe(false);
+  });
+
   it("times out locally with an error that has no JSON-RPC code", async () => {
     const server = new Server("never", { logger: silentLogger, onCallTool: () => new Promise(() => {}) });
     const session = await ClientSession.connect(new MemoryTransport(server));
