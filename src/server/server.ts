@@ -28,14 +28,7 @@ import type {
   ServerCapabilities,
 } from "../types/index.js";
 import { isRequestId } from "../types/record.js";
-import type {
-  Logger,
-  Middleware,
-  NextHandler,
-  RefusedRequest,
-  ServerRequestContext,
-  ServerTelemetry,
-} from "./context.js";
+import type { Logger, Middleware, NextHandler, ServerRequestContext, ServerTelemetry } from "./context.js";
 import { deriveCapabilities } from "./discover.js";
 import { validateEnvelope } from "./envelope.js";
 import { isSharedServerEvent, type ServerEventBus, type SharedServerEvent } from "./events.js";
@@ -155,14 +148,10 @@ export class Server implements Dispatcher {
   readonly #listChanged: boolean;
   readonly #subscriptions: SubscriptionHub;
   #taskVisible: ((taskId: string, principal: string | undefined) => boolean) | undefined;
-  readonly #refused: ((request: RefusedRequest) => void) | undefined;
 
   constructor(name: string, options: ServerOptions = {}) {
     this.telemetry = options.telemetry;
-    if (options.telemetry) {
-      this.middleware.push(options.telemetry);
-      this.#refused = options.telemetry.refused;
-    }
+    if (options.telemetry) this.middleware.push(options.telemetry);
     this.name = name;
     this.version = options.version ?? "";
     this.instructions = options.instructions;
@@ -407,7 +396,7 @@ export class Server implements Dispatcher {
       if (cancelled()) return undefined;
       const explicitStatus = error instanceof McpError ? error.httpStatus : undefined;
       const wire = toWireError(request.method, error, this.logger);
-      if (!chained && this.#refused) this.#reportRefusal(request, wire, context);
+      if (!chained && this.telemetry?.refused) this.#reportRefusal(request, wire, context);
       return errorResponse(request.id, wire, explicitStatus);
     } finally {
       finished = true;
@@ -416,7 +405,7 @@ export class Server implements Dispatcher {
 
   #reportRefusal(request: JSONRPCRequest, error: ErrorObject, context: DispatchContext): void {
     try {
-      this.#refused?.({
+      this.telemetry?.refused?.({
         method: request.method,
         served: this.#handlers.has(request.method),
         requestId: request.id,

@@ -158,12 +158,14 @@ export function compileSchema<T = unknown>(
   const cache = io === "input" ? compiledInputs : compiledOutputs;
   const known = cache.get(schema);
   if (known) return known as CompiledSchema<T>;
-  if (!isZod(schema) && !isStandard(schema)) {
+  let compiled: CompiledSchema<T>;
+  if (isZod(schema)) compiled = fromZod<T>(schema, io);
+  else if (isStandard(schema)) compiled = fromStandard<T>(schema, io);
+  else {
     throw new TypeError(
       "A plain JSON Schema object needs its validator: pass jsonSchema(schema) (from roundtrip-mcp/server)",
     );
   }
-  const compiled = isZod(schema) ? fromZod<T>(schema, io) : fromStandard<T>(schema, io);
   cache.set(schema, compiled);
   return compiled;
 }
