@@ -123,7 +123,7 @@ export function serverTelemetry(options: ServerTelemetryOptions = {}): ServerTel
       method: request.served ? request.method : "_OTHER",
       requestId: request.requestId,
       params,
-      protocolVersion: envelopeVersion(request.params),
+      protocolVersion: request.protocolVersion ?? envelopeVersion(request.params),
       http: request.http,
     });
     recordFailure(operation, McpError.fromErrorObject(request.error));

@@ -63,11 +63,15 @@ export interface RefusedRequest {
   readonly params: Readonly<Record<string, unknown>>;
   readonly error: ErrorObject;
   readonly http: HttpRequestView | undefined;
+  /** A 2025 session's negotiated version, once it has one (a modern request names its own in `_meta`). */
+  readonly protocolVersion?: string | undefined;
 }
 
 /**
  * A middleware the server runs first, which also hears of each request refused before the chain
- * (a bad `_meta` envelope, an unknown method, params that fail the method's schema). The
+ * (a bad `_meta` envelope, an unknown method, params that fail the method's schema). On a 2025
+ * session it also runs around what the session answers itself (`initialize`, `ping`,
+ * `logging/setLevel`, `resources/subscribe`). The
  * `telemetry` option takes one; `serverTelemetry()` from `roundtrip-mcp/otel` makes one.
  *
  * @example

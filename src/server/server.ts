@@ -28,7 +28,14 @@ import type {
   ServerCapabilities,
 } from "../types/index.js";
 import { isRequestId } from "../types/record.js";
-import type { Logger, Middleware, NextHandler, ServerRequestContext, ServerTelemetry } from "./context.js";
+import type {
+  Logger,
+  Middleware,
+  NextHandler,
+  RefusedRequest,
+  ServerRequestContext,
+  ServerTelemetry,
+} from "./context.js";
 import { deriveCapabilities } from "./discover.js";
 import { validateEnvelope } from "./envelope.js";
 import { isSharedServerEvent, type ServerEventBus, type SharedServerEvent } from "./events.js";
@@ -396,23 +403,32 @@ export class Server implements Dispatcher {
       if (cancelled()) return undefined;
       const explicitStatus = error instanceof McpError ? error.httpStatus : undefined;
       const wire = toWireError(request.method, error, this.logger);
-      if (!chained && this.telemetry?.refused) this.#reportRefusal(request, wire, context);
+      if (!chained && this.telemetry?.refused) {
+        this.reportRefused({
+          method: request.method,
+          served: this.#handlers.has(request.method),
+          requestId: request.id,
+          params: request.params ?? {},
+          error: wire,
+          http: context.http,
+        });
+      }
       return errorResponse(request.id, wire, explicitStatus);
     } finally {
       finished = true;
     }
   }
 
-  #reportRefusal(request: JSONRPCRequest, error: ErrorObject, context: DispatchContext): void {
+  /**
+   * Tells the `telemetry` option of a request refused before the middleware chain (the legacy layer
+   * reports its own refusals here). A hook that throws changes no answer: it is logged.
+   *
+   * @example
+   * server.reportRefused({ method: "tools/call", served: true, requestId: 1, params: {}, error, http: undefined });
+   */
+  reportRefused(request: RefusedRequest): void {
     try {
-      this.telemetry?.refused?.({
-        method: request.method,
-        served: this.#handlers.has(request.method),
-        requestId: request.id,
-        params: request.params ?? {},
-        error,
-        http: context.http,
-      });
+      this.telemetry?.refused?.(request);
     } catch (failure) {
       // Telemetry never changes an answer.
       this.logger.error(`telemetry failed on a refused request: ${messageOf(failure)}`);
@@ -422,8 +438,9 @@ export class Server implements Dispatcher {
   /**
    * The era-neutral middle of `dispatch`, for the legacy (2025) layer: handler lookup (-32601),
    * `requestState` normalization, params validation (-32602), then the middleware chain around the
-   * handler with the context `contextFor` builds. No envelope rule and no outbound stamp: the
-   * caller applies its own era's. Modern requests never come through here.
+   * handler with the context `contextFor` builds, and `check` on the handler's result as it returns
+   * (inside the chain). No envelope rule and no outbound stamp: the caller applies its own era's.
+   * Modern requests never come through here.
    *
    * @example
    * const result = await server.runHandler("tools/call", params, (checked) => legacyContext(checked));
@@ -432,11 +449,12 @@ export class Server implements Dispatcher {
     method: string,
     params: Record<string, unknown>,
     contextFor: (params: Record<string, unknown>) => ServerRequestContext,
+    check?: (result: unknown) => ResultObject,
   ): Promise<ResultObject> {
     const registration = this.#handlers.get(method);
     if (!registration) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
     const checked = checkParams(method, normalizeRequestState(method, params, this.logger), registration);
-    return this.#runChain(contextFor(checked), registration);
+    return this.#runChain(contextFor(checked), registration, check);
   }
 
   #runChain(

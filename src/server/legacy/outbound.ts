@@ -4,7 +4,14 @@
  */
 
 import { traceOf } from "../../shared/errors.js";
-import { CACHEABLE_METHODS, ErrorCode, isCoreMethod, McpError, METHOD_RULES } from "../../types/core.js";
+import {
+  CACHEABLE_METHODS,
+  ErrorCode,
+  isCoreMethod,
+  McpError,
+  METHOD_RULES,
+  validInputRequiredResult,
+} from "../../types/core.js";
 import type { ErrorObject, ResultObject } from "../../types/index.js";
 import { isRecord } from "../../types/record.js";
 import type { Logger } from "../context.js";
@@ -23,32 +30,62 @@ export function asksForInput(result: unknown): result is ResultObject {
 }
 
 /**
- * Checks a complete result against the method's shape and strips what the 2025 wire does not
- * have (`resultType`, cache hints). An `input_required` result reaching this point is invalid:
- * a pre-2026 session has no vocabulary for it.
+ * Checks a handler's result against the method's shape, as it leaves the handler (inside the
+ * middleware chain, so telemetry sees an invalid result fail). An `input_required` result passes
+ * only when the shim will take it (`shimmed`), and only well formed: otherwise a pre-2026 session
+ * has no vocabulary for it.
  *
  * @example
- * finishLegacyResult("tools/call", { content: [], resultType: "complete" }, "2025-11-25"); // { content: [] }
+ * checkLegacyResult("tools/call", { content: [] }, "2025-11-25", false); // the same object
  */
-export function finishLegacyResult(method: string, result: unknown, protocolVersion: string): ResultObject {
+export function checkLegacyResult(
+  method: string,
+  result: unknown,
+  protocolVersion: string,
+  shimmed: boolean,
+): ResultObject {
   if (!isRecord(result)) throw invalidResult("a result must be a JSON object");
   const resultType = result.resultType ?? "complete";
   if (resultType === "input_required") {
-    throw invalidResult(
-      `${method} answered input_required on protocol revision ${protocolVersion}, which has no ` +
-        "input_required vocabulary (enable legacyShim, or use resolvers)",
-    );
+    if (!shimmed) {
+      throw invalidResult(
+        `${method} answered input_required on protocol revision ${protocolVersion}, which has no ` +
+          "input_required vocabulary (enable legacyShim, or use resolvers)",
+      );
+    }
+    if (!validInputRequiredResult(result)) throw invalidResult("a malformed input_required result");
+    return result;
   }
   if (resultType !== "complete") throw invalidResult(`unknown resultType ${JSON.stringify(resultType)}`);
   if (isCoreMethod(method) && !METHOD_RULES[method].validResult(result)) {
     throw invalidResult(`not a valid ${method} result`);
   }
+  return result;
+}
+
+/**
+ * A checked complete result as the 2025 wire has it: without `resultType` and cache hints.
+ *
+ * @example
+ * withoutModernFields("tools/list", { tools: [], resultType: "complete", ttlMs: 5 }); // { tools: [] }
+ */
+export function withoutModernFields(method: string, result: ResultObject): ResultObject {
   const { resultType: _dropped, ...out } = result;
   if (CACHEABLE_METHODS.has(method)) {
     delete out.ttlMs;
     delete out.cacheScope;
   }
   return out;
+}
+
+/**
+ * Checks a complete result (`checkLegacyResult`) and strips what the 2025 wire does not have.
+ *
+ * @example
+ * finishLegacyResult("tools/call", { content: [], resultType: "complete" }, "2025-11-25"); // { content: [] }
+ */
+export function finishLegacyResult(method: string, result: unknown, protocolVersion: string): ResultObject {
+  return withoutModernFields(method, checkLegacyResult(method, result, protocolVersion, false));
 }
 
 /**

@@ -17,11 +17,18 @@ import type {
   ServerCapabilities,
 } from "../../types/index.js";
 import { isRecord } from "../../types/record.js";
-import type { Logger, ServerRequestContext } from "../context.js";
+import type { Logger, RefusedRequest, ServerRequestContext, ServerTelemetry } from "../context.js";
 import { BACK_CHANNEL, type BackChannel, type Outbox } from "./back-channel.js";
 import type { ResolvedLegacyOptions } from "./options.js";
-import { asksForInput, finishLegacyResult, toLegacyWireError } from "./outbound.js";
+import {
+  asksForInput,
+  checkLegacyResult,
+  finishLegacyResult,
+  toLegacyWireError,
+  withoutModernFields,
+} from "./outbound.js";
 import { fulfilThroughShim, type ShimRetry } from "./shim.js";
+import { reportLegacyRefusal } from "./telemetry.js";
 
 /**
  * What the legacy layer needs from the server it fronts (`Server` implements it).
@@ -34,11 +41,18 @@ export interface LegacyCore {
   readonly serverInfo: Implementation;
   readonly capabilities: ServerCapabilities;
   readonly instructions: string | undefined;
+  /** The server's `telemetry` option: it hears of the session's refusals and own answers too. */
+  readonly telemetry: ServerTelemetry | undefined;
+  /** Whether a handler serves `method` (a refused request's method is named only if so). */
+  hasHandler(method: string): boolean;
+  /** Tells the telemetry of a request refused before the chain (never throws). */
+  reportRefused(request: RefusedRequest): void;
   /** Handler lookup, params validation and the middleware chain, without the modern envelope rules. */
   runHandler(
     method: string,
     params: Record<string, unknown>,
     contextFor: (params: Record<string, unknown>) => ServerRequestContext,
+    check?: (result: unknown) => ResultObject,
   ): Promise<ResultObject>;
 }
 
@@ -109,7 +123,10 @@ export async function serveLegacyRequest(
         cancelVia: io.send,
       }),
   };
+  // Set once the chain runs: what fails before it is a refusal, reported as such.
+  let chained = false;
   const contextFor = (params: Record<string, unknown>): ServerRequestContext => {
+    chained = true;
     const meta = params._meta as Record<string, unknown>;
     const ctx: ServerRequestContext & { [BACK_CHANNEL]: BackChannel } = {
       [BACK_CHANNEL]: channel,
@@ -129,6 +146,13 @@ export async function serveLegacyRequest(
     };
     return ctx;
   };
+  // Checked as the handler returns it, inside the chain, so telemetry sees an invalid result fail.
+  const shimmed = options.shim !== undefined && INPUT_REQUIRED_METHODS.has(method);
+  let checked: ResultObject | undefined;
+  const check = (value: unknown) => {
+    checked = checkLegacyResult(method, value, facts.protocolVersion, shimmed);
+    return checked;
+  };
   try {
     if (MODERN_ONLY.has(method)) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
     const base = legacyParams(request.params, facts);
@@ -136,10 +160,10 @@ export async function serveLegacyRequest(
       const params = { ...base };
       if (retry.inputResponses !== undefined) params.inputResponses = retry.inputResponses;
       if (retry.requestState !== undefined) params.requestState = retry.requestState;
-      return core.runHandler(method, params, contextFor);
+      return core.runHandler(method, params, contextFor, check);
     };
     let result = await run({});
-    if (asksForInput(result) && options.shim && INPUT_REQUIRED_METHODS.has(method)) {
+    if (asksForInput(result) && shimmed && options.shim) {
       result = await fulfilThroughShim(result, run, {
         method,
         clientCapabilities: facts.clientCapabilities,
@@ -148,12 +172,18 @@ export async function serveLegacyRequest(
         ...options.shim,
       });
     }
-    const out = finishLegacyResult(method, result, facts.protocolVersion);
+    // Checked again only if a middleware (or the shim) answered with another object.
+    const out =
+      result === checked
+        ? withoutModernFields(method, result)
+        : finishLegacyResult(method, result, facts.protocolVersion);
     if (io.signal.aborted) return undefined;
     return { jsonrpc: "2.0", id, result: out };
   } catch (error) {
     if (io.signal.aborted) return undefined;
-    return { jsonrpc: "2.0", id, error: toLegacyWireError(method, error, core.logger) };
+    const wire = toLegacyWireError(method, error, core.logger);
+    if (!chained) reportLegacyRefusal(core, request, wire, io, facts.protocolVersion);
+    return { jsonrpc: "2.0", id, error: wire };
   } finally {
     finished = true;
   }

@@ -21,12 +21,14 @@ import type {
   JSONRPCResponse,
   LoggingLevel,
   RequestId,
+  ResultObject,
 } from "../../types/index.js";
 import { requestIdOf } from "../../types/record.js";
 import { Outbox } from "./back-channel.js";
 import { initializeResult, negotiateLegacyVersion, parseInitialize } from "./initialize.js";
 import type { ResolvedLegacyOptions } from "./options.js";
 import { type LegacyCore, type SessionFacts, serveLegacyRequest } from "./serve.js";
+import { answerInTelemetry, reportLegacyRefusal } from "./telemetry.js";
 
 /**
  * `resources/subscribe` bounds per session: a 2025 client over HTTP could otherwise grow a
@@ -54,6 +56,19 @@ export interface LegacyRequestContext {
 
 function errorResponse(id: RequestId | null, error: ErrorObject): JSONRPCResponse {
   return { jsonrpc: "2.0", id, error };
+}
+
+function alreadyInitialized(): McpError {
+  return new McpError(ErrorCode.InvalidRequest, "Invalid Request: the session is already initialized");
+}
+
+/**
+ * A request the session answers itself, checked: `answer` commits it. `version` is what telemetry
+ * reports it under; a `ping` before `initialize` has none and is not traced.
+ */
+interface LocalAnswer {
+  readonly version: string | undefined;
+  readonly answer: () => ResultObject;
 }
 
 /**
@@ -129,6 +144,7 @@ export class LegacySession {
    * cancelled (nothing may be sent for it).
    */
   async handle(message: unknown, context: LegacyRequestContext): Promise<JSONRPCResponse | undefined> {
+    // Never a request, so nothing to trace (as on the modern path).
     if (!validJSONRPCRequest(message)) {
       return errorResponse(requestIdOf(message), {
         code: ErrorCode.InvalidRequest,
@@ -136,21 +152,32 @@ export class LegacySession {
       });
     }
     const request = message as JSONRPCRequest;
-    if (this.#closed) {
-      return errorResponse(request.id, { code: ErrorCode.InvalidRequest, message: "Session closed" });
+    const facts = this.#facts;
+    let local: LocalAnswer;
+    try {
+      if (this.#closed) throw new McpError(ErrorCode.InvalidRequest, "Session closed");
+      if (request.method === LegacyMethod.Initialize) local = this.#initialize(request.params);
+      // Answered before and after initialize alike; traced once a version is known.
+      else if (request.method === LegacyMethod.Ping)
+        local = { version: facts?.protocolVersion, answer: () => ({}) };
+      else if (facts === undefined) {
+        throw new McpError(ErrorCode.InvalidRequest, "Invalid Request: send initialize first");
+      } else if (request.method === LegacyMethod.SetLevel) local = this.#setLevel(facts, request.params);
+      else if (request.method === LegacyMethod.Subscribe || request.method === LegacyMethod.Unsubscribe)
+        local = this.#subscribe(facts, request.method, request.params);
+      else return await this.#serve(request, facts, context);
+    } catch (error) {
+      if (!(error instanceof McpError)) throw error;
+      const wire = error.toErrorObject();
+      reportLegacyRefusal(this.#core, request, wire, context, facts?.protocolVersion);
+      return errorResponse(request.id, wire);
     }
     try {
-      if (request.method === LegacyMethod.Initialize) return this.#initialize(request.id, request.params);
-      // Answered before and after initialize alike.
-      if (request.method === LegacyMethod.Ping) return { jsonrpc: "2.0", id: request.id, result: {} };
-      const facts = this.#facts;
-      if (facts === undefined) {
-        throw new McpError(ErrorCode.InvalidRequest, "Invalid Request: send initialize first");
-      }
-      if (request.method === LegacyMethod.SetLevel) return this.#setLevel(request.id, request.params);
-      if (request.method === LegacyMethod.Subscribe || request.method === LegacyMethod.Unsubscribe)
-        return this.#subscribe(request.id, request.method, request.params);
-      return await this.#serve(request, facts, context);
+      const result =
+        local.version === undefined
+          ? local.answer()
+          : await answerInTelemetry(this.#core, request, context, this.#facts, local.version, local.answer);
+      return { jsonrpc: "2.0", id: request.id, result };
     } catch (error) {
       if (!(error instanceof McpError)) throw error;
       return errorResponse(request.id, error.toErrorObject());
@@ -193,44 +220,54 @@ export class LegacySession {
     this.#outbox.closeAll(reason);
   }
 
-  #initialize(id: RequestId, params: unknown): JSONRPCResponse {
-    if (this.#facts !== undefined) {
-      throw new McpError(ErrorCode.InvalidRequest, "Invalid Request: the session is already initialized");
-    }
+  #initialize(params: unknown): LocalAnswer {
+    if (this.#facts !== undefined) throw alreadyInitialized();
     const hello = parseInitialize(params);
     const protocolVersion = negotiateLegacyVersion(hello.protocolVersion);
-    this.#facts = {
-      protocolVersion,
-      clientCapabilities: hello.capabilities,
-      clientInfo: hello.clientInfo,
-      logLevel: undefined,
+    const answer = () => {
+      // A telemetry that awaits before its handler could let a second initialize in.
+      if (this.#facts !== undefined) throw alreadyInitialized();
+      this.#facts = {
+        protocolVersion,
+        clientCapabilities: hello.capabilities,
+        clientInfo: hello.clientInfo,
+        logLevel: undefined,
+      };
+      return initializeResult(this.#core, protocolVersion);
     };
-    return { jsonrpc: "2.0", id, result: initializeResult(this.#core, protocolVersion) };
+    return { version: protocolVersion, answer };
   }
 
-  #setLevel(id: RequestId, params: unknown): JSONRPCResponse {
+  #setLevel(facts: SessionFacts, params: unknown): LocalAnswer {
     if (this.#core.capabilities.logging === undefined) {
       throw new McpError(ErrorCode.MethodNotFound, "Method not found: logging/setLevel");
     }
     if (!validSetLevelRequestParams(params))
       throw new McpError(ErrorCode.InvalidParams, "Invalid params for logging/setLevel: level");
     const level = (params as { level: LoggingLevel }).level;
-    if (this.#facts) this.#facts = { ...this.#facts, logLevel: level };
-    return { jsonrpc: "2.0", id, result: {} };
+    const answer = () => {
+      if (this.#facts) this.#facts = { ...this.#facts, logLevel: level };
+      return {};
+    };
+    return { version: facts.protocolVersion, answer };
   }
 
-  #subscribe(id: RequestId, method: string, params: unknown): JSONRPCResponse {
+  #subscribe(facts: SessionFacts, method: string, params: unknown): LocalAnswer {
     if (this.#core.capabilities.resources?.subscribe !== true) {
       throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
     }
     const uri = (params as { uri?: unknown } | undefined)?.uri;
     if (typeof uri !== "string" || uri === "" || uri.length > MAX_SUBSCRIBED_URI_LENGTH)
       throw new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}: uri`);
-    if (method !== LegacyMethod.Subscribe) this.#subscriptions.delete(uri);
-    else if (this.#subscriptions.size < MAX_SUBSCRIPTIONS || this.#subscriptions.has(uri))
-      this.#subscriptions.add(uri);
-    else throw new McpError(ErrorCode.InvalidParams, "A session holds at most 1000 subscriptions");
-    return { jsonrpc: "2.0", id, result: {} };
+    const subscribing = method === LegacyMethod.Subscribe;
+    if (subscribing && this.#subscriptions.size >= MAX_SUBSCRIPTIONS && !this.#subscriptions.has(uri))
+      throw new McpError(ErrorCode.InvalidParams, "A session holds at most 1000 subscriptions");
+    const answer = () => {
+      if (subscribing) this.#subscriptions.add(uri);
+      else this.#subscriptions.delete(uri);
+      return {};
+    };
+    return { version: facts.protocolVersion, answer };
   }
 
   async #serve(

@@ -173,7 +173,7 @@ export class LegacyHttpEndpoint {
       );
     }
     const session = this.#service.openSession();
-    const response = await session.handle(message, { send: async () => {}, authInfo });
+    const response = await session.handle(message, { send: async () => {}, authInfo, http: request });
     if (response === undefined || "error" in response) {
       session.close();
       return jsonResponse(
