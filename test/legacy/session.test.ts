@@ -71,6 +71,32 @@ describe("initialize", () => {
       error: { code: -32600, message: expect.stringContaining("already initialized") },
     });
   });
+
+  it("a session shows custom transports what the handshake established, and when the client is ready", async () => {
+    const session = new Server("facts", { logger: silentLogger }).legacy?.openSession();
+    const send = async () => {};
+    expect([session?.facts, session?.clientReady]).toEqual([undefined, false]);
+    // `notifications/initialized` before `initialize` changes nothing.
+    session?.notification({ method: "notifications/initialized" });
+    await session?.handle(
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: { roots: {} }, clientInfo: CLIENT_INFO },
+      },
+      { send },
+    );
+    expect(session?.facts).toEqual({
+      protocolVersion: "2025-06-18",
+      clientCapabilities: { roots: {} },
+      clientInfo: CLIENT_INFO,
+      logLevel: undefined,
+    });
+    expect(session?.clientReady).toBe(false);
+    session?.notification({ method: "notifications/initialized" });
+    expect(session?.clientReady).toBe(true);
+  });
 });
 
 describe("requests of a 2025 session", () => {
