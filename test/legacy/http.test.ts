@@ -245,3 +245,30 @@ describe("bounds on live sessions", () => {
     });
   });
 });
+
+describe("shutdown", () => {
+  /** Reads a response body to its end: "clean", or the error that cut it. */
+  async function endOf(response: Response): Promise<string> {
+    const reader = response.body?.getReader();
+    try {
+      for (;;) {
+        const chunk = await reader?.read();
+        if (chunk === undefined || chunk.done) return "clean";
+      }
+    } catch (error) {
+      return `cut: ${String(error)}`;
+    }
+  }
+
+  it("close() ends each session's GET stream cleanly, and the sessions with it", async () => {
+    const server = buildDualEraServer();
+    const http = await serveHttp(server, { port: 0, keepAliveMs: 0, drainTimeoutMs: 0 });
+    const url = http.url.toString();
+    const { headers } = await openSession(url);
+    const stream = await fetch(url, { method: "GET", headers: { ...headers, accept: "text/event-stream" } });
+    expect(stream.status).toBe(200);
+    const ended = endOf(stream);
+    await http.close();
+    expect(await ended).toBe("clean");
+  });
+});

@@ -112,6 +112,17 @@ export function endpointOf(handler: FetchHandler): Endpoint | undefined {
   return (handler as FetchHandler & { [ENDPOINT]?: Endpoint })[ENDPOINT];
 }
 
+const CLOSE_SESSIONS = Symbol("roundtrip-mcp.http.close-sessions");
+
+/**
+ * Ends the 2025 sessions and HTTP+SSE streams a handler made by `createHttpHandler` holds, their
+ * streams ended cleanly and their work aborted: `serveHttp`'s `close()` calls it once requests in
+ * flight had their time. Nothing for another handler.
+ */
+export function closeSessionsOf(handler: FetchHandler): void {
+  (handler as FetchHandler & { [CLOSE_SESSIONS]?: () => void })[CLOSE_SESSIONS]?.();
+}
+
 const DEFAULT_KEEP_ALIVE_MS = 15_000;
 const ALLOW = { allow: "POST" };
 const ACCEPTED: PlainReply = Object.freeze(emptyReply(202));
@@ -166,12 +177,16 @@ function invalidRequest(id: string | number | null, message: string): PlainReply
  * export default { fetch: handler }; // Workers / Bun / Deno
  */
 export function createHttpHandler(dispatcher: Dispatcher, options: HttpHandlerOptions = {}): FetchHandler {
-  const endpoint = withCors(createEndpoint(dispatcher, options), options);
+  const { endpoint: bare, closeSessions } = createEndpoint(dispatcher, options);
+  const endpoint = withCors(bare, options);
   const handler: FetchHandler = async (request) => toResponse(await endpoint(new WebIncoming(request)));
-  return Object.assign(handler, { [ENDPOINT]: endpoint });
+  return Object.assign(handler, { [ENDPOINT]: endpoint, [CLOSE_SESSIONS]: closeSessions });
 }
 
-function createEndpoint(dispatcher: Dispatcher, options: HttpHandlerOptions): Endpoint {
+function createEndpoint(
+  dispatcher: Dispatcher,
+  options: HttpHandlerOptions,
+): { endpoint: Endpoint; closeSessions: () => void } {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
   const report = (message: string) => options.logger?.warn(`[http] ${message}`);
@@ -192,8 +207,12 @@ function createEndpoint(dispatcher: Dispatcher, options: HttpHandlerOptions): En
   const anonymousOnly = !checksAuth(options);
   const reportRefusal = reporterOf(dispatcher, options.logger);
   const responseMode = checkResponseMode(options.responseMode);
+  const closeSessions = () => {
+    legacy?.sessions.closeAll();
+    sse?.closeAll();
+  };
 
-  return async (request) => {
+  const endpoint: Endpoint = async (request) => {
     const guarded = checkHostAndOrigin(request, options);
     if (guarded) return guarded;
     if (request.method !== "POST") {
@@ -312,6 +331,7 @@ function createEndpoint(dispatcher: Dispatcher, options: HttpHandlerOptions): En
       logger: options.logger,
     });
   };
+  return { endpoint, closeSessions };
 }
 
 function checkResponseMode(mode: ResponseMode | undefined): ResponseMode {

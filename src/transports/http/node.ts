@@ -7,7 +7,13 @@ import type { AddressInfo } from "node:net";
 import type { Dispatcher } from "../../shared/dispatch.js";
 import { ErrorCode } from "../../types/core.js";
 import type { Reply } from "./body.js";
-import { createHttpHandler, endpointOf, type FetchHandler, type HttpHandlerOptions } from "./handler.js";
+import {
+  closeSessionsOf,
+  createHttpHandler,
+  endpointOf,
+  type FetchHandler,
+  type HttpHandlerOptions,
+} from "./handler.js";
 import { isLoopbackHostname } from "./loopback.js";
 import { toWebRequest, writeReply, writeWebResponse } from "./node-adapter.js";
 import { NodeIncoming, servesDirectly } from "./node-incoming.js";
@@ -116,6 +122,9 @@ export interface ServeHttpOptions extends HttpHandlerOptions {
 /** Default time `close()` gives requests in flight (5 s). */
 export const DEFAULT_HTTP_DRAIN_TIMEOUT_MS = 5_000;
 
+/** How long `close()` lets streams it ended flush their last bytes (a client not reading is cut). */
+const STREAM_END_MS = 1_000;
+
 /**
  * A running HTTP endpoint.
  *
@@ -130,8 +139,9 @@ export interface HttpServerHandle {
   readonly server: Server;
   /**
    * Shuts the endpoint down gracefully: stops accepting connections, ends the server's listen
-   * streams with their result, lets requests in flight finish for up to `drainTimeoutMs`, then
-   * drops what is left (their streams close, which cancels them).
+   * streams with their result, lets requests in flight finish for up to `drainTimeoutMs`, ends
+   * the 2025 sessions and HTTP+SSE streams (their streams end cleanly), then drops what is left
+   * (their streams close, which cancels them).
    */
   close(): Promise<void>;
 }
@@ -154,13 +164,16 @@ export async function serveHttp(
     throw new RangeError(`drainTimeoutMs must be a non-negative number of milliseconds, got ${drainMs}`);
   }
   const localhostOnly = handlerOptions.localhostOnly ?? isLoopbackHostname(host);
-  const listener = toNodeListener(createHttpHandler(dispatcher, { ...handlerOptions, localhostOnly }));
+  const handler = createHttpHandler(dispatcher, { ...handlerOptions, localhostOnly });
+  const listener = toNodeListener(handler);
   const resource = handlerOptions.protectedResource;
   const metadataPath = resource && resourceMetadataUrl(resource.resource).pathname;
   const inFlight = new InFlight();
+  const streams = new InFlight();
   const server = createServer((req, res) => {
-    // Requests are POSTs; GETs are 2025 and HTTP+SSE streams that only end when dropped.
+    // Requests are POSTs; GETs are 2025 and HTTP+SSE streams, which end with their sessions.
     if (req.method === "POST") inFlight.track(res);
+    else if (req.method === "GET") streams.track(res);
     const pathname = (req.url ?? "/").split("?")[0];
     if (pathname === path) return listener(req, res);
     if (resource && pathname === metadataPath) {
@@ -195,6 +208,9 @@ export async function serveHttp(
       if (owner.closeSubscriptions) owner.closeSubscriptions();
       else owner.server?.closeSubscriptions?.();
       await inFlight.drained(drainMs);
+      // 2025 sessions and HTTP+SSE streams: ended cleanly rather than cut with their connections.
+      closeSessionsOf(handler);
+      await streams.drained(STREAM_END_MS);
       server.closeAllConnections();
       await closed;
     },
@@ -206,7 +222,7 @@ interface Subscriptions {
   closeSubscriptions?: () => void;
 }
 
-/** The POSTs still being answered, to wait for at shutdown. */
+/** The responses still open (POSTs being answered, or GET streams), to wait for at shutdown. */
 class InFlight {
   #open = 0;
   #idle: (() => void) | undefined;

@@ -139,6 +139,13 @@ describe("HTTP+SSE (2024-11-05) served on the endpoint's URL", () => {
     });
   });
 
+  it("serveHttp's close() ends each open stream cleanly instead of cutting it", async () => {
+    const http = await serveHttp(mcp, { port: 0, legacy: { sse: true }, drainTimeoutMs: 0 });
+    const stream = await initialized(http.url);
+    await http.close();
+    await expect(stream.next()).rejects.toThrow(/^stream ended; left: ""$/);
+  });
+
   it("answers 404 for an unknown stream, and for a stream that has ended", async () => {
     const http = await serve();
     const unknown = await post(new URL("?sessionId=nope", http.url), INITIALIZE);
