@@ -59,23 +59,24 @@ const serverSpans = () =>
     );
 const ELICIT = { action: "accept", content: { region: "eu-west-1" } } as const;
 
+/** A hand-built round that asks for a region, its state the plain text "asked". */
+const askRegion = () =>
+  inputRequired({
+    inputRequests: {
+      region: {
+        method: "elicitation/create",
+        params: { mode: "form", message: "Region?", requestedSchema: { type: "object", properties: {} } },
+      },
+    },
+    requestState: "asked",
+  });
+
 /** A server with telemetry first in its chain and a few tools that end in each way. */
 function tracedServer(options: Parameters<typeof serverTelemetry>[0] = { tracer }): MCPServer {
   const mcp = new MCPServer("traced", { logger: silentLogger, telemetry: serverTelemetry(options) });
-  mcp.tool("ask", { input: z.object({ name: z.string() }) }, (_args, ctx) => {
-    if (ctx.requestState !== "asked") {
-      return inputRequired({
-        inputRequests: {
-          region: {
-            method: "elicitation/create",
-            params: { mode: "form", message: "Region?", requestedSchema: { type: "object", properties: {} } },
-          },
-        },
-        requestState: "asked",
-      });
-    }
-    return "done";
-  });
+  mcp.tool("ask", { input: z.object({ name: z.string() }) }, (_args, ctx) =>
+    ctx.requestState === "asked" ? "done" : askRegion(),
+  );
   mcp.tool("nested", {}, () =>
     tracer.startActiveSpan("inner work", (span) => {
       span.end();
@@ -497,16 +498,7 @@ describe("serverTelemetry() on a 2025 session", () => {
     let malformed = false;
     mcp.tool("ask", {}, (_args, ctx) => {
       if (malformed) return inputRequired({ inputRequests: { region: { method: "nope" } } as never });
-      if (ctx.requestState === "asked") return "done";
-      return inputRequired({
-        inputRequests: {
-          region: {
-            method: "elicitation/create",
-            params: { mode: "form", message: "Region?", requestedSchema: { type: "object", properties: {} } },
-          },
-        },
-        requestState: "asked",
-      });
+      return ctx.requestState === "asked" ? "done" : askRegion();
     });
     const legacy = new RawLegacyClient(mcp);
     await legacy.initialize({ elicitation: {} });
