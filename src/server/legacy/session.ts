@@ -260,11 +260,12 @@ export class LegacySession {
     if (typeof uri !== "string" || uri === "" || uri.length > MAX_SUBSCRIBED_URI_LENGTH)
       throw new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}: uri`);
     const subscribing = method === LegacyMethod.Subscribe;
-    if (subscribing && this.#subscriptions.size >= MAX_SUBSCRIPTIONS && !this.#subscriptions.has(uri))
-      throw new McpError(ErrorCode.InvalidParams, "A session holds at most 1000 subscriptions");
+    // Checked as it commits: a telemetry that awaits lets other subscriptions in meanwhile.
     const answer = () => {
-      if (subscribing) this.#subscriptions.add(uri);
-      else this.#subscriptions.delete(uri);
+      if (!subscribing) this.#subscriptions.delete(uri);
+      else if (this.#subscriptions.size < MAX_SUBSCRIPTIONS || this.#subscriptions.has(uri))
+        this.#subscriptions.add(uri);
+      else throw new McpError(ErrorCode.InvalidParams, "A session holds at most 1000 subscriptions");
       return {};
     };
     return { version: facts.protocolVersion, answer };
