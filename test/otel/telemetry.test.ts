@@ -639,6 +639,34 @@ describe("clientTelemetry()", () => {
     }
   });
 
+  it("on a 2025 session too, from initialize on: each server span is the child of its client span (HTTP)", async () => {
+    const mcp = tracedServer();
+    const http = await serveHttp(mcp, { port: 0 });
+    closers.push(() => http.close());
+    const caller = tracer.startSpan("agent step");
+    const client = await context.with(trace.setSpan(context.active(), caller), () =>
+      Client.connect(http.url, { mode: "legacy", instrument: clientTelemetry({ tracer }) }),
+    );
+    closers.push(() => client.close());
+    await context.with(trace.setSpan(context.active(), caller), async () => {
+      await client.callTool("nested", {});
+      await client.getPrompt("brief", { audience: "board" });
+    });
+    caller.end();
+    const sent = clientSpans();
+    const served = exporter.getFinishedSpans().filter((span) => span.kind === SpanKind.SERVER);
+    expect(sent.map((span) => span.name)).toEqual(["initialize", "tools/call nested", "prompts/get brief"]);
+    expect(served.map((span) => [span.name, span.attributes["mcp.protocol.version"]])).toEqual([
+      ["initialize", "2025-11-25"],
+      ["tools/call nested", "2025-11-25"],
+      ["prompts/get brief", "2025-11-25"],
+    ]);
+    for (const [index, round] of sent.entries()) {
+      expect(served[index]?.parentSpanContext?.spanId).toBe(round.spanContext().spanId);
+      expect(served[index]?.spanContext().traceId).toBe(caller.spanContext().traceId);
+    }
+  });
+
   it("marks every failure as an error: JSON-RPC codes, tool errors, local failures", async () => {
     const traced = await Client.connect(tracedServer(), { instrument: clientTelemetry({ tracer }) });
     closers.push(() => traced.close());
