@@ -1,15 +1,33 @@
 /**
- * Changes that every instance of a fleet should announce: a list changed, a resource was updated.
- * Without a bus they reach this instance's listen streams only; with one, every instance's.
+ * Changes that every instance of a fleet should announce: a list changed, a resource was updated,
+ * a shared task changed. Without a bus they reach this instance's listen streams only; with one,
+ * every instance's.
  */
+import { describeTaskProblem } from "../types/core.js";
+import type { DetailedTask } from "../types/index.js";
 import { isRecord } from "../types/record.js";
+
+/**
+ * A task's change as it crosses instances (`serverTasks({ shareOverEvents: true })`), so a listen
+ * stream on any instance can follow it.
+ */
+export interface SharedTaskChange {
+  readonly taskId: string;
+  /** Who may follow it: its creator's principal; absent on an unauthenticated transport. */
+  readonly principal?: string;
+  /** When it stops being readable, in ms since the epoch. */
+  readonly expiresAt: number;
+  /** The task as `tasks/get` shows it, result included. */
+  readonly task: DetailedTask;
+}
 
 /** A change worth announcing on listen streams, as it crosses instances (plain JSON). */
 export type SharedServerEvent =
   | { readonly kind: "toolsListChanged" }
   | { readonly kind: "promptsListChanged" }
   | { readonly kind: "resourcesListChanged" }
-  | { readonly kind: "resourceUpdated"; readonly uri: string };
+  | { readonly kind: "resourceUpdated"; readonly uri: string }
+  | ({ readonly kind: "taskChanged" } & SharedTaskChange);
 
 /**
  * Carries `SharedServerEvent`s between the instances behind one endpoint, over your pub/sub
@@ -45,5 +63,14 @@ const LIST_KINDS: ReadonlySet<unknown> = new Set([
 export function isSharedServerEvent(value: unknown): value is SharedServerEvent {
   if (!isRecord(value)) return false;
   if (value.kind === "resourceUpdated") return typeof value.uri === "string";
+  if (value.kind === "taskChanged") {
+    return (
+      typeof value.taskId === "string" &&
+      (value.principal === undefined || typeof value.principal === "string") &&
+      Number.isFinite(value.expiresAt) &&
+      describeTaskProblem(value.task) === undefined &&
+      (value.task as DetailedTask).taskId === value.taskId
+    );
+  }
   return LIST_KINDS.has(value.kind);
 }

@@ -18,7 +18,7 @@ export {
   type ServerRequestContext,
   type ServerTelemetry,
 } from "./context.js";
-export type { ServerEventBus, SharedServerEvent } from "./events.js";
+export type { ServerEventBus, SharedServerEvent, SharedTaskChange } from "./events.js";
 export type { PaginatedParams, RequestHandler, ServerHandlers } from "./handlers.js";
 export * from "./legacy/index.js";
 export { consoleLogger, silentLogger } from "./logger.js";

@@ -38,7 +38,12 @@ import type {
 } from "./context.js";
 import { deriveCapabilities } from "./discover.js";
 import { validateEnvelope } from "./envelope.js";
-import { isSharedServerEvent, type ServerEventBus, type SharedServerEvent } from "./events.js";
+import {
+  isSharedServerEvent,
+  type ServerEventBus,
+  type SharedServerEvent,
+  type SharedTaskChange,
+} from "./events.js";
 import { HANDLER_METHODS, type RequestHandler, type ServerHandlers } from "./handlers.js";
 import type { LegacyOptions } from "./legacy/options.js";
 import { LegacyService } from "./legacy/service.js";
@@ -51,6 +56,7 @@ import {
   type TaskResultCheck,
 } from "./outbound.js";
 import { checkParams, normalizeRequestState, type Registration } from "./params.js";
+import { SharedTaskDirectory } from "./shared-tasks.js";
 import { type ListenSupport, SubscriptionHub } from "./subscriptions.js";
 import { toWireError } from "./wire-error.js";
 
@@ -196,9 +202,18 @@ export class Server implements Dispatcher {
   #share: (event: SharedServerEvent) => void = (event) => this.#deliver(event);
 
   #deliver(event: SharedServerEvent): void {
+    if (event.kind === "taskChanged") {
+      if (this.#sharedTasks.record(event) && this.#subscriptions.size > 0) {
+        this.#subscriptions.publish({ kind: "task", taskId: event.taskId, snapshot: () => event.task });
+      }
+      return;
+    }
     this.#subscriptions.publish(event);
     if (event.kind === "resourceUpdated") this.legacy?.resourceUpdated(event.uri);
   }
+
+  /** Siblings' tasks, as `taskChanged` events told them. */
+  readonly #sharedTasks = new SharedTaskDirectory();
 
   #serveListen(): void {
     this.setRequestHandler("subscriptions/listen", (ctx) =>
@@ -215,7 +230,9 @@ export class Server implements Dispatcher {
    * server.serveTaskNotifications((taskId, principal) => store.owns(taskId, principal));
    */
   serveTaskNotifications(visible: (taskId: string, principal: string | undefined) => boolean): void {
-    this.#taskVisible = visible;
+    // A sibling's task, shared over the events bus, may be followed here too.
+    this.#taskVisible = (taskId, principal) =>
+      visible(taskId, principal) || this.#sharedTasks.visible(taskId, principal);
     if (!this.hasHandler("subscriptions/listen")) this.#serveListen();
   }
 
@@ -235,6 +252,19 @@ export class Server implements Dispatcher {
   notifyTaskChanged(taskId: string, snapshot: () => DetailedTask): void {
     if (this.#subscriptions.size === 0) return;
     this.#subscriptions.publish({ kind: "task", taskId, snapshot });
+  }
+
+  /**
+   * Announces a task's change to the whole fleet: through the `events` bus when there is one, so a
+   * listen stream on any instance may follow the task (its creator's only); else to this
+   * instance's streams, as `notifyTaskChanged` does. The task runner calls it with
+   * `serverTasks({ shareOverEvents: true })`, on creation and on every change.
+   *
+   * @example
+   * server.shareTaskChanged({ taskId, principal, expiresAt: Date.now() + 60_000, task: record.snapshot() });
+   */
+  shareTaskChanged(change: SharedTaskChange): void {
+    this.#share({ kind: "taskChanged", ...change });
   }
 
   /** The identity stamped on every result's `_meta`. */

@@ -4,31 +4,11 @@
 // publish is logged, never thrown at the code that announced the change.
 import { describe, expect, it } from "vitest";
 import { Client } from "../../src/client/client.js";
-import type { ServerEventBus, SharedServerEvent } from "../../src/server/events.js";
+import type { ServerEventBus } from "../../src/server/events.js";
 import type { JSONRPCNotification } from "../../src/types/index.js";
 import { recordingLogger } from "../helpers.js";
+import { jsonBus } from "./event-bus-helpers.js";
 import { quietServer } from "./mcp/helpers.js";
-
-/** An in-process pub/sub that passes events as JSON text, like a network channel. */
-function jsonBus() {
-  const listeners = new Set<(event: SharedServerEvent) => void>();
-  const published: string[] = [];
-  const bus: ServerEventBus & { raw(text: string): void } = {
-    publish: (event) => {
-      const text = JSON.stringify(event);
-      published.push(text);
-      for (const listener of listeners) listener(JSON.parse(text));
-    },
-    subscribe: (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    raw: (text) => {
-      for (const listener of listeners) listener(JSON.parse(text));
-    },
-  };
-  return { bus, published };
-}
 
 async function until(check: () => boolean): Promise<void> {
   for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 5));

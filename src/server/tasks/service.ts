@@ -18,6 +18,7 @@ import type {
 } from "../../types/index.js";
 import { assertInputRequestsDeclared } from "../capability-gate.js";
 import { deriveContext, type ServerRequestContext } from "../context.js";
+import type { SharedTaskChange } from "../events.js";
 import { finishResult } from "../outbound.js";
 import type { Server } from "../server.js";
 import { authenticatedPrincipal } from "../state/principal.js";
@@ -96,9 +97,26 @@ export class TaskService implements TaskRunner {
   readonly store: TaskStore;
   #server: Server | undefined;
 
+  readonly #shared: boolean;
+
   constructor(options: TaskOptions = {}) {
-    this.store = new TaskStore(options, (record) =>
-      this.#server?.notifyTaskChanged(record.taskId, () => record.snapshot()),
+    this.#shared = options.shareOverEvents === true;
+    this.store = new TaskStore(options, (record) => this.#changed(record));
+  }
+
+  /** Tells listen streams of a change: this instance's, or the fleet's over the events bus. */
+  #changed(record: TaskRecord): void {
+    if (!this.#shared) {
+      this.#server?.notifyTaskChanged(record.taskId, () => record.snapshot());
+      return;
+    }
+    const change: SharedTaskChange = {
+      taskId: record.taskId,
+      expiresAt: record.createdAt + record.ttlMs,
+      task: record.snapshot(),
+    };
+    this.#server?.shareTaskChanged(
+      record.principal === undefined ? change : { ...change, principal: record.principal },
     );
   }
 
@@ -146,6 +164,8 @@ export class TaskService implements TaskRunner {
       throw outcome.error;
     }
     const record = this.store.create(authenticatedPrincipal(ctx), controller);
+    // Siblings learn of it now, so a listen stream that lands on one can follow it from the start.
+    if (this.#shared) this.#changed(record);
     control.attach(record);
     void this.#drive(record, first, taskCtx, entry);
     const created: CreateTaskResult = { resultType: "task", ...record.snapshot() };

@@ -25,6 +25,13 @@ export interface TaskOptions {
    * that holds the task. 1–32 characters of `A-Z a-z 0-9 . _ -`.
    */
   taskIdPrefix?: string;
+  /**
+   * Announce each task's creation and changes on the server's `events` bus (default false), so a
+   * listen stream on any instance of the fleet can follow it, for its creator only. What crosses
+   * the bus is the task as `tasks/get` shows it, result included, and its creator's principal:
+   * use a private channel.
+   */
+  shareOverEvents?: boolean;
 }
 
 export const DEFAULT_TASK_TTL_MS = 3_600_000;

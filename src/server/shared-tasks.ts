@@ -1,0 +1,65 @@
+/**
+ * What an instance knows of its siblings' tasks from the events bus: who may follow each one, until
+ * when, and how recent the last change it passed on was. This is what lets a listen stream on any
+ * instance follow a task that lives on another (`serverTasks({ shareOverEvents: true })`).
+ */
+import type { SharedTaskChange } from "./events.js";
+
+/** Tasks remembered at once; the least recently changed are forgotten first. */
+export const MAX_SHARED_TASKS = 10_000;
+
+interface Known {
+  readonly principal: string | undefined;
+  readonly expiresAt: number;
+  readonly lastUpdatedAt: string;
+}
+
+/**
+ * The fleet's tasks as the bus told them, bounded in number and forgotten when they expire.
+ *
+ * @example
+ * const known = new SharedTaskDirectory();
+ * if (known.record(change)) deliver(change.task);
+ * known.visible(change.taskId, principal); // true for its creator until it expires
+ */
+export class SharedTaskDirectory {
+  readonly #tasks = new Map<string, Known>();
+  readonly #now: () => number;
+
+  constructor(now: () => number = Date.now) {
+    this.#now = now;
+  }
+
+  /**
+   * Remembers a change; false when it is older than one already passed on for the same task (a
+   * bus may reorder), or from another principal than the task's first one, so it is dropped.
+   */
+  record(change: SharedTaskChange): boolean {
+    const previous = this.#tasks.get(change.taskId);
+    if (previous !== undefined) {
+      if (previous.principal !== change.principal) return false;
+      if (change.task.lastUpdatedAt < previous.lastUpdatedAt) return false;
+      this.#tasks.delete(change.taskId);
+    } else if (this.#tasks.size >= MAX_SHARED_TASKS) {
+      const oldest = this.#tasks.keys().next().value;
+      if (oldest !== undefined) this.#tasks.delete(oldest);
+    }
+    this.#tasks.set(change.taskId, {
+      principal: change.principal,
+      expiresAt: change.expiresAt,
+      lastUpdatedAt: change.task.lastUpdatedAt,
+    });
+    return true;
+  }
+
+  /** Whether `principal` may follow `taskId`: it was told of, is theirs, and has not expired. */
+  visible(taskId: string, principal: string | undefined): boolean {
+    const known = this.#tasks.get(taskId);
+    if (known === undefined) return false;
+    if (this.#now() >= known.expiresAt) {
+      this.#tasks.delete(taskId);
+      return false;
+    }
+    return known.principal === principal;
+  }
+}

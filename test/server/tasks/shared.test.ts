@@ -1,0 +1,225 @@
+// Tasks shared over the events bus (`serverTasks({ shareOverEvents: true })`): a listen stream on one
+// instance follows a task that lives on another, for its creator only, through a bus that passes
+// events as JSON text like a network channel. Without the option nothing about tasks crosses the bus.
+import { describe, expect, it } from "vitest";
+import type { ServerEventBus } from "../../../src/server/events.js";
+import { MCPServer, silentLogger } from "../../../src/server/index.js";
+import { MAX_SHARED_TASKS, SharedTaskDirectory } from "../../../src/server/shared-tasks.js";
+import { authenticatedPrincipal } from "../../../src/server/state/principal.js";
+import { serverTasks } from "../../../src/server/tasks/index.js";
+import type { DetailedTask, JSONRPCNotification, JSONRPCResponse } from "../../../src/types/index.js";
+import { TASKS_EXTENSION } from "../../../src/types/tasks.js";
+import { request, resultOf } from "../../helpers.js";
+import { jsonBus } from "../event-bus-helpers.js";
+
+const TASKS = { extensions: { [TASKS_EXTENSION]: {} } };
+const ALICE = { clientId: "app", subject: "alice", scopes: [], token: "a" };
+const BOB = { clientId: "app", subject: "bob", scopes: [], token: "b" };
+
+/** One instance of a fleet: a `job` tool that runs as a task until the test lets it finish. */
+function instance(events: ServerEventBus, prefix: string, shareOverEvents = true) {
+  const mcp = new MCPServer("fleet", {
+    logger: silentLogger,
+    events,
+    tasks: serverTasks({ immediateResultMs: 0, taskIdPrefix: prefix, shareOverEvents }),
+  });
+  let finish!: () => void;
+  const finished = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  mcp.tool("job", { task: "optional" }, async (_args, ctx) => {
+    ctx.task?.setStatusMessage("started");
+    await finished;
+    return "job done";
+  });
+  return { mcp, finish };
+}
+
+async function createTask(mcp: MCPServer, authInfo = ALICE): Promise<string> {
+  const created = resultOf(
+    await mcp.dispatch(request("tools/call", { name: "job", arguments: {} }, TASKS), { authInfo }),
+  );
+  return created.taskId as string;
+}
+
+/** Opens a listen stream and collects what it carries until it ends. */
+function listen(mcp: MCPServer, taskIds: unknown[], authInfo: typeof ALICE) {
+  const seen: JSONRPCNotification[] = [];
+  const controller = new AbortController();
+  const done: Promise<JSONRPCResponse | undefined> = mcp.dispatch(
+    request("subscriptions/listen", { notifications: { taskIds } }, TASKS, "listen-1"),
+    { authInfo, signal: controller.signal, notify: async (n) => void seen.push(n) },
+  );
+  return { seen, done, stop: () => controller.abort() };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
+
+function acknowledged(seen: JSONRPCNotification[]): unknown {
+  const ack = seen.find((n) => n.method === "notifications/subscriptions/acknowledged");
+  if (!ack) throw new Error("no acknowledgement");
+  return (ack.params as { notifications: unknown }).notifications;
+}
+
+const taskNotes = (seen: JSONRPCNotification[]) =>
+  seen.filter((n) => n.method === "notifications/tasks").map((n) => n.params as Record<string, unknown>);
+
+describe("tasks shared over the events bus", () => {
+  it("a listen stream on a sibling follows the task to its end, for its creator only", async () => {
+    const { bus, published } = jsonBus();
+    const a = instance(bus, "a.");
+    const b = instance(bus, "b.");
+    const taskId = await createTask(a.mcp);
+    expect(taskId.startsWith("a.")).toBe(true);
+    await settle();
+    const alice = listen(b.mcp, [taskId], ALICE);
+    const bob = listen(b.mcp, [taskId], BOB);
+    await settle();
+    expect(acknowledged(alice.seen)).toEqual({ taskIds: [taskId] });
+    // Someone else's task is not followed: nothing to acknowledge, and the stream ends at once.
+    expect(acknowledged(bob.seen)).toEqual({});
+    expect(resultOf(await bob.done)).toMatchObject({ resultType: "complete" });
+
+    a.finish();
+    await settle();
+    const notes = taskNotes(alice.seen);
+    expect(notes.at(-1)).toMatchObject({
+      _meta: { "io.modelcontextprotocol/subscriptionId": "listen-1" },
+      taskId,
+      status: "completed",
+      statusMessage: "started",
+      result: { content: [{ type: "text", text: "job done" }] },
+    });
+    // The stream on `b` carried exactly what `tasks/get` on `a` shows.
+    const { _meta: _ignored, ...last } = notes.at(-1) as Record<string, unknown>;
+    const got = resultOf(
+      await a.mcp.dispatch(request("tasks/get", { taskId }, TASKS), { authInfo: ALICE }),
+    ) as Record<string, unknown>;
+    const { _meta: _stamp, resultType: _type, ...shown } = got;
+    expect(last).toEqual(shown);
+
+    // On the bus: the creation first, then each change, with its creator and expiry.
+    const changes = published.map((text) => JSON.parse(text)).filter((event) => event.kind === "taskChanged");
+    expect(changes[0]).toMatchObject({ kind: "taskChanged", taskId, task: { status: "working" } });
+    expect(changes[0].task.statusMessage).toBeUndefined();
+    expect(changes[1].task.statusMessage).toBe("started");
+    expect(changes[0].principal).toEqual(expect.any(String));
+    expect(changes[0].expiresAt).toBeGreaterThan(Date.now());
+    expect(changes.at(-1)).toMatchObject({ task: { status: "completed" } });
+    alice.stop();
+    await alice.done;
+  });
+
+  it("without shareOverEvents nothing about tasks crosses the bus, and a sibling follows nothing", async () => {
+    const { bus, published } = jsonBus();
+    const a = instance(bus, "a.", false);
+    const b = instance(bus, "b.", false);
+    const taskId = await createTask(a.mcp);
+    const stream = listen(b.mcp, [taskId], ALICE);
+    await settle();
+    expect(acknowledged(stream.seen)).toEqual({});
+    a.finish();
+    await settle();
+    expect(published.some((text) => text.includes("taskChanged"))).toBe(false);
+  });
+
+  it("drops task events that are malformed, stale, or claim the task for another principal", async () => {
+    const { bus } = jsonBus();
+    const b = instance(bus, "b.");
+    const task = (status: string, lastUpdatedAt: string): DetailedTask =>
+      ({
+        taskId: "x.1",
+        status,
+        createdAt: "2026-12-01T08:00:00.000Z",
+        lastUpdatedAt,
+        ttlMs: 60_000,
+        pollIntervalMs: 1_000,
+        ...(status === "completed" ? { result: { content: [{ type: "text", text: "done" }] } } : {}),
+      }) as DetailedTask;
+    const send = (event: Record<string, unknown>) => bus.raw(JSON.stringify(event));
+    const expiresAt = Date.now() + 60_000;
+    const principal = authenticatedPrincipal({ authInfo: ALICE });
+    send({
+      kind: "taskChanged",
+      taskId: "x.1",
+      principal,
+      expiresAt,
+      task: task("working", "2026-12-01T08:00:01.000Z"),
+    });
+    const alice = listen(b.mcp, ["x.1"], ALICE);
+    await settle();
+    expect(acknowledged(alice.seen)).toEqual({ taskIds: ["x.1"] });
+    const before = taskNotes(alice.seen).length;
+    send({
+      kind: "taskChanged",
+      taskId: "x.1",
+      principal,
+      expiresAt,
+      task: { taskId: "x.1", status: "done?" },
+    });
+    send({
+      kind: "taskChanged",
+      taskId: "x.2",
+      principal,
+      expiresAt,
+      task: task("working", "2026-12-01T08:00:02.000Z"),
+    });
+    send({
+      kind: "taskChanged",
+      taskId: "x.1",
+      principal,
+      expiresAt: "soon",
+      task: task("completed", "2026-12-01T08:00:03.000Z"),
+    });
+    send({
+      kind: "taskChanged",
+      taskId: "x.1",
+      principal: authenticatedPrincipal({ authInfo: BOB }),
+      expiresAt,
+      task: task("completed", "2026-12-01T08:00:04.000Z"),
+    });
+    send({
+      kind: "taskChanged",
+      taskId: "x.1",
+      principal,
+      expiresAt,
+      task: task("working", "2026-12-01T08:00:00.500Z"),
+    });
+    await settle();
+    expect(taskNotes(alice.seen)).toHaveLength(before);
+    send({
+      kind: "taskChanged",
+      taskId: "x.1",
+      principal,
+      expiresAt,
+      task: task("completed", "2026-12-01T08:00:05.000Z"),
+    });
+    await settle();
+    expect(taskNotes(alice.seen).map((note) => note.status)).toEqual(["completed"]);
+    alice.stop();
+    await alice.done;
+  });
+});
+
+describe("SharedTaskDirectory", () => {
+  const change = (taskId: string, expiresAt: number, principal?: string) => ({
+    taskId,
+    expiresAt,
+    ...(principal === undefined ? {} : { principal }),
+    task: { taskId, status: "working", createdAt: "t", lastUpdatedAt: "t", ttlMs: 1 } as DetailedTask,
+  });
+
+  it("forgets a task when it expires, and the oldest when full", () => {
+    let now = 1_000;
+    const known = new SharedTaskDirectory(() => now);
+    expect(known.record(change("t-1", 2_000))).toBe(true);
+    expect(known.visible("t-1", undefined)).toBe(true);
+    expect(known.visible("t-1", "someone")).toBe(false);
+    now = 2_000;
+    expect(known.visible("t-1", undefined)).toBe(false);
+    for (let i = 0; i <= MAX_SHARED_TASKS; i++) known.record(change(`t-${i + 2}`, 10_000));
+    expect(known.visible("t-2", undefined)).toBe(false);
+    expect(known.visible("t-3", undefined)).toBe(true);
+    expect(known.visible(`t-${MAX_SHARED_TASKS + 2}`, undefined)).toBe(true);
+  });
+});
