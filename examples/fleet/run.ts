@@ -79,7 +79,8 @@ export async function startInstance(
   const child = spawn(process.execPath, ["--import", "tsx", SERVER_ENTRY], {
     cwd: REPO_ROOT,
     env,
-    stdio: ["ignore", "pipe", "pipe"],
+    // The IPC channel is the fleet's events bus (startFleet relays it).
+    stdio: ["ignore", "pipe", "pipe", "ipc"],
   });
   spawned.add(child);
   let stderr = "";
@@ -177,6 +178,7 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
     throw error;
   }
   spawned.add(nginx.process);
+  relayEvents(instances);
   const byAddress = new Map(instances.map((instance) => [`127.0.0.1:${instance.port}`, instance.id]));
   let stopped = false;
   return {
@@ -199,6 +201,20 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
       ]);
     },
   };
+}
+
+/**
+ * The example's events bus: whatever an instance publishes on its IPC channel goes to every live
+ * instance, the publisher included (as `ServerEventBus` requires).
+ */
+function relayEvents(instances: readonly FleetInstance[]): void {
+  for (const from of instances) {
+    from.child.on("message", (message: unknown) => {
+      for (const to of instances) {
+        if (to.child.connected) to.child.send(message as object, () => {});
+      }
+    });
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -17,6 +17,8 @@ import {
   MCPServer,
   type MiddlewareFunction,
   RequestStateSecurity,
+  type ServerEventBus,
+  type SharedServerEvent,
 } from "roundtrip-mcp/server";
 import { serverTasks } from "roundtrip-mcp/tasks";
 import * as z from "zod";
@@ -74,6 +76,30 @@ export function stateKeysFromEnv(env: NodeJS.ProcessEnv = process.env): string[]
   return keys.length === 0 ? undefined : keys;
 }
 
+/**
+ * The fleet's events bus in this example: the supervisor (run.ts) relays every message an instance
+ * sends over its IPC channel to every instance. In production this is your pub/sub (Redis, NATS,
+ * Postgres LISTEN); undefined when the process has no IPC channel.
+ */
+export function ipcEventBus(): ServerEventBus | undefined {
+  const send = process.send?.bind(process);
+  if (send === undefined) return undefined;
+  return {
+    publish: (event) => {
+      send({ fleetEvent: event });
+    },
+    subscribe: (listener) => {
+      const onMessage = (message: unknown) => {
+        if (typeof message === "object" && message !== null && "fleetEvent" in message) {
+          listener((message as { fleetEvent: SharedServerEvent }).fleetEvent);
+        }
+      };
+      process.on("message", onMessage);
+      return () => process.off("message", onMessage);
+    },
+  };
+}
+
 export interface FleetInstanceOptions {
   /** Appears in the final text and in every result's `_meta`. */
   instanceId: string;
@@ -81,17 +107,25 @@ export interface FleetInstanceOptions {
   keys?: readonly string[];
   /** Artificial work per leg, in ms (keeps requests in flight long enough to kill an instance under them). */
   legDelayMs?: number;
+  /** The fleet's bus: with one, tasks are shared, so a listen stream on any instance follows them. */
+  events?: ServerEventBus;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Builds one instance: same name on every instance (the name is the sealed audience). */
 export function createFleetInstance(options: FleetInstanceOptions): MCPServer {
-  const { instanceId, keys, legDelayMs = 0 } = options;
+  const { instanceId, keys, legDelayMs = 0, events } = options;
   const mcp = new MCPServer("fleet", {
     version: "1.0.0",
     // Quick polls, and every call of a task-capable tool becomes a task at once, for the test.
-    tasks: serverTasks({ taskIdPrefix: taskIdPrefix(instanceId), pollIntervalMs: 20, immediateResultMs: 0 }),
+    tasks: serverTasks({
+      taskIdPrefix: taskIdPrefix(instanceId),
+      pollIntervalMs: 20,
+      immediateResultMs: 0,
+      shareOverEvents: events !== undefined,
+    }),
+    ...(events === undefined ? {} : { events }),
     ...(keys === undefined ? {} : { requestStateSecurity: new RequestStateSecurity({ keys: [...keys] }) }),
   });
 
@@ -165,6 +199,7 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<HttpSe
     instanceId,
     keys,
     legDelayMs: Number(env.FLEET_LEG_DELAY_MS ?? 0) || 0,
+    events: ipcEventBus(),
   });
   // Loopback only; behind nginx the Host header is the client's (127.0.0.1:<nginx port>).
   const handle = await serveHttp(mcp, { host: "127.0.0.1", port: Number(env.PORT ?? 0) || 0 });

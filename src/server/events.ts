@@ -3,7 +3,6 @@
  * a shared task changed. Without a bus they reach this instance's listen streams only; with one,
  * every instance's.
  */
-import { describeTaskProblem } from "../types/core.js";
 import type { DetailedTask } from "../types/index.js";
 import { isRecord } from "../types/record.js";
 
@@ -63,14 +62,7 @@ const LIST_KINDS: ReadonlySet<unknown> = new Set([
 export function isSharedServerEvent(value: unknown): value is SharedServerEvent {
   if (!isRecord(value)) return false;
   if (value.kind === "resourceUpdated") return typeof value.uri === "string";
-  if (value.kind === "taskChanged") {
-    return (
-      typeof value.taskId === "string" &&
-      (value.principal === undefined || typeof value.principal === "string") &&
-      Number.isFinite(value.expiresAt) &&
-      describeTaskProblem(value.task) === undefined &&
-      (value.task as DetailedTask).taskId === value.taskId
-    );
-  }
+  // The task runner that shares tasks checks the rest (see `isSharedTaskChange`).
+  if (value.kind === "taskChanged") return typeof value.taskId === "string";
   return LIST_KINDS.has(value.kind);
 }

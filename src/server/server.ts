@@ -56,7 +56,6 @@ import {
   type TaskResultCheck,
 } from "./outbound.js";
 import { checkParams, normalizeRequestState, type Registration } from "./params.js";
-import { SharedTaskDirectory } from "./shared-tasks.js";
 import { type ListenSupport, SubscriptionHub } from "./subscriptions.js";
 import { toWireError } from "./wire-error.js";
 
@@ -203,17 +202,15 @@ export class Server implements Dispatcher {
 
   #deliver(event: SharedServerEvent): void {
     if (event.kind === "taskChanged") {
-      if (this.#sharedTasks.record(event) && this.#subscriptions.size > 0) {
-        this.#subscriptions.publish({ kind: "task", taskId: event.taskId, snapshot: () => event.task });
-      }
+      this.#receiveTask?.(event);
       return;
     }
     this.#subscriptions.publish(event);
     if (event.kind === "resourceUpdated") this.legacy?.resourceUpdated(event.uri);
   }
 
-  /** Siblings' tasks, as `taskChanged` events told them. */
-  readonly #sharedTasks = new SharedTaskDirectory();
+  /** Where `taskChanged` events go: the task runner that shares tasks (see `shareTasks`). */
+  #receiveTask: ((change: unknown) => void) | undefined;
 
   #serveListen(): void {
     this.setRequestHandler("subscriptions/listen", (ctx) =>
@@ -230,9 +227,7 @@ export class Server implements Dispatcher {
    * server.serveTaskNotifications((taskId, principal) => store.owns(taskId, principal));
    */
   serveTaskNotifications(visible: (taskId: string, principal: string | undefined) => boolean): void {
-    // A sibling's task, shared over the events bus, may be followed here too.
-    this.#taskVisible = (taskId, principal) =>
-      visible(taskId, principal) || this.#sharedTasks.visible(taskId, principal);
+    this.#taskVisible = visible;
     if (!this.hasHandler("subscriptions/listen")) this.#serveListen();
   }
 
@@ -255,16 +250,18 @@ export class Server implements Dispatcher {
   }
 
   /**
-   * Announces a task's change to the whole fleet: through the `events` bus when there is one, so a
-   * listen stream on any instance may follow the task (its creator's only); else to this
-   * instance's streams, as `notifyTaskChanged` does. The task runner calls it with
-   * `serverTasks({ shareOverEvents: true })`, on creation and on every change.
+   * Shares tasks with the fleet: every instance's `taskChanged` events (this one's included) go to
+   * `receive`, unchecked, and the function returned announces a change of this instance's. Through
+   * the `events` bus when there is one; else straight to `receive`. The task runner uses it with
+   * `serverTasks({ shareOverEvents: true })`.
    *
    * @example
-   * server.shareTaskChanged({ taskId, principal, expiresAt: Date.now() + 60_000, task: record.snapshot() });
+   * const announce = server.shareTasks((change) => follow(change));
+   * announce({ taskId, principal, expiresAt: Date.now() + 60_000, task: record.snapshot() });
    */
-  shareTaskChanged(change: SharedTaskChange): void {
-    this.#share({ kind: "taskChanged", ...change });
+  shareTasks(receive: (change: unknown) => void): (change: SharedTaskChange) => void {
+    this.#receiveTask = receive;
+    return (change) => this.#share({ kind: "taskChanged", ...change });
   }
 
   /** The identity stamped on every result's `_meta`. */

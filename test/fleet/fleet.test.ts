@@ -5,6 +5,8 @@
 //      -32602 with HTTP 400, on the wire.
 //   3. SIGKILL of one instance mid-run: no flow is lost (nginx moves refused connections on; legs
 //      whose request died with the instance are re-issued by the flow harness).
+//   4. Tasks: every tasks/* request reaches the instance that holds its task, and a listen stream on
+//      any instance follows a task held by another (tasks shared over the fleet's IPC bus).
 // Needs the nginx binary (Debian's package; .ci/run installs it). Skipped only when it is absent.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AccessLogEntry, findNginx } from "../../examples/fleet/nginx.js";
@@ -26,6 +28,7 @@ import { EXPORTED, INSTANCE_META_KEY, PROVISIONED, taskIdPrefix } from "../../ex
 import type { Client } from "../../src/client/client.js";
 import { McpError, TASKS_EXTENSION } from "../../src/types/index.js";
 import { meta } from "../helpers.js";
+import { sseMessages } from "../legacy/http-helpers.js";
 import { post, rpc } from "../transports/http/helpers.js";
 
 const nginxBin = findNginx();
@@ -270,6 +273,81 @@ describe("a fleet of 3 instances sharing one key ring, behind nginx", () => {
       });
     },
     60_000,
+  );
+
+  it.skipIf(!hasNginx)(
+    label("a listen stream on any instance follows a task held by another (tasks shared over the bus)"),
+    async () => {
+      const current = fleet as Fleet;
+      const tasks = meta({ elicitation: { form: {} }, extensions: { [TASKS_EXTENSION]: {} } });
+      const call = rpc("tools/call", { name: "export", arguments: { name: "shared" } }, 90);
+      call.params._meta = tasks;
+      const created = (await (await post(new URL(current.url), call)).json()) as {
+        result: { resultType: string; taskId: string };
+      };
+      expect(created.result.resultType).toBe("task");
+      const taskId = created.result.taskId;
+      const owner = current.instances.find((instance) => taskId.startsWith(taskIdPrefix(instance.id)));
+      expect(owner).toBeDefined();
+
+      // Straight to each instance, as a round-robin balancer may send it: every one acknowledges.
+      const streams = await Promise.all(
+        current.instances.map(async (instance) => {
+          for (let attempt = 0; ; attempt++) {
+            const controller = new AbortController();
+            const listen = rpc("subscriptions/listen", { notifications: { taskIds: [taskId] } }, 91);
+            listen.params._meta = tasks;
+            const response = await post(new URL(instance.url), listen, {}, { signal: controller.signal });
+            const events = sseMessages(response);
+            const ack = (await events.next()).value as {
+              params?: { notifications?: { taskIds?: string[] } };
+            };
+            if (ack?.params?.notifications?.taskIds?.includes(taskId))
+              return { instance, events, controller };
+            controller.abort();
+            // The bus is asynchronous: the creation may not have reached this instance yet.
+            if (attempt >= 20) throw new Error(`${instance.id} never followed ${taskId}`);
+            await new Promise((resolve) => setTimeout(resolve, 25));
+          }
+        }),
+      );
+
+      // The task asks for the region; answer it through nginx (routed to the owner on Mcp-Name).
+      const get = rpc("tasks/get", { taskId }, 92);
+      get.params._meta = tasks;
+      let asked: { inputRequests?: Record<string, unknown>; status?: string } = {};
+      for (let attempt = 0; attempt < 100 && asked.status !== "input_required"; attempt++) {
+        asked = ((await (await post(new URL(current.url), get)).json()) as { result: typeof asked }).result;
+        if (asked.status !== "input_required") await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const [key] = Object.keys(asked.inputRequests ?? {});
+      const update = rpc("tasks/update", { taskId, inputResponses: { [key as string]: ANSWER } }, 93);
+      update.params._meta = tasks;
+      expect((await post(new URL(current.url), update)).status).toBe(200);
+
+      // Every stream, the owner's and its siblings', carries the task to its end.
+      const finals = await Promise.all(
+        streams.map(async ({ instance, events, controller }) => {
+          for (;;) {
+            const next = await events.next();
+            if (next.done) throw new Error(`${instance.id}'s stream ended early`);
+            const message = next.value as { method?: string; params?: { status?: string; result?: unknown } };
+            if (message.method === "notifications/tasks" && message.params?.status === "completed") {
+              controller.abort();
+              return { instance: instance.id, result: message.params.result };
+            }
+          }
+        }),
+      );
+      const text = `Exported 'shared' to eu-west-1 (task ran on ${owner?.id}).`;
+      expect(finals.map((final) => final.instance)).toEqual(current.instances.map((instance) => instance.id));
+      for (const final of finals) {
+        // The owner's result exactly, whichever instance's stream carried it.
+        expect(final.result).toEqual(finals[0]?.result);
+        expect(final.result).toMatchObject({ resultType: "complete", content: [{ type: "text", text }] });
+      }
+    },
+    30_000,
   );
 
   it.skipIf(!hasNginx)(

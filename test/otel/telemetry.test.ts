@@ -589,7 +589,7 @@ describe("serverTelemetry() on a 2025 session", () => {
     expect(await legacy.initialize()).toMatchObject({ error: { code: -32603, message: "Internal error" } });
     expect(codeOf(await legacy.request("tools/list"))).toBe(-32600);
     expect(logged).toEqual([
-      "telemetry failed on initialize: exporter down",
+      expect.stringMatching(/^initialize: handler failed: Error: exporter down\n/),
       "telemetry failed on a refused request: exporter down",
     ]);
   });

@@ -27,6 +27,7 @@ import { requestIdOf } from "../../types/record.js";
 import { Outbox } from "./back-channel.js";
 import { initializeResult, negotiateLegacyVersion, parseInitialize } from "./initialize.js";
 import type { ResolvedLegacyOptions } from "./options.js";
+import { toLegacyWireError } from "./outbound.js";
 import { type LegacyCore, type SessionFacts, serveLegacyRequest } from "./serve.js";
 import { answerInTelemetry, reportLegacyRefusal } from "./telemetry.js";
 
@@ -179,8 +180,8 @@ export class LegacySession {
           : await answerInTelemetry(this.#core, request, context, this.#facts, local.version, local.answer);
       return { jsonrpc: "2.0", id: request.id, result };
     } catch (error) {
-      if (!(error instanceof McpError)) throw error;
-      return errorResponse(request.id, error.toErrorObject());
+      // A telemetry that fails is logged and answered -32603, as a failing handler.
+      return errorResponse(request.id, toLegacyWireError(request.method, error, this.#core.logger));
     }
   }
 

@@ -3,16 +3,13 @@
  * and the requests the session answers itself (`initialize`, `ping`, `logging/setLevel`,
  * `resources/subscribe`), which never reach the chain.
  */
-import { messageOf } from "../../shared/errors.js";
-import { ErrorCode, McpError } from "../../types/core.js";
+import { NEVER_ABORTED } from "../../shared/lazy-signal.js";
+import { LegacyMethod } from "../../types/core.js";
 import type { ErrorObject, JSONRPCRequest, ResultObject } from "../../types/index.js";
 import { isRecord } from "../../types/record.js";
 import type { ServerRequestContext } from "../context.js";
 import type { LegacyCore, SessionFacts } from "./serve.js";
 import type { LegacyRequestContext } from "./session.js";
-
-/** The signal of a request whose transport gives none: nothing can cancel it. */
-const NEVER_ABORTED = new AbortController().signal;
 
 /**
  * Tells the server's telemetry of a request the session refused before the middleware chain.
@@ -30,7 +27,8 @@ export function reportLegacyRefusal(
   if (core.telemetry?.refused === undefined) return;
   core.reportRefused({
     method: request.method,
-    served: core.hasHandler(request.method) || SESSION_METHODS.has(request.method),
+    // The 2025 vocabulary is a bounded set of names too.
+    served: core.hasHandler(request.method) || LEGACY_METHODS.includes(request.method),
     requestId: request.id,
     params: isRecord(request.params) ? request.params : {},
     error,
@@ -39,19 +37,11 @@ export function reportLegacyRefusal(
   });
 }
 
-/** The methods a 2025 session answers itself. */
-export const SESSION_METHODS: ReadonlySet<string> = new Set([
-  "initialize",
-  "ping",
-  "logging/setLevel",
-  "resources/subscribe",
-  "resources/unsubscribe",
-]);
+const LEGACY_METHODS: readonly string[] = Object.values(LegacyMethod);
 
 /**
  * Runs a request the session answers itself inside the server's telemetry, as the chain would
- * run a handler: `answer` is the handler. Without telemetry it is simply called. A telemetry
- * middleware that fails with anything but an `McpError` is logged and answered -32603.
+ * run a handler: `answer` is the handler. Without telemetry it is simply called.
  *
  * @example
  * const result = await answerInTelemetry(core, request, arrival, facts, "2025-11-25", () => ({}));
@@ -81,11 +71,5 @@ export async function answerInTelemetry(
     logger: core.logger,
     notify: (notification) => arrival.send(notification),
   };
-  try {
-    return await telemetry(ctx, async () => answer());
-  } catch (error) {
-    if (error instanceof McpError) throw error;
-    core.logger.error(`telemetry failed on ${request.method}: ${messageOf(error)}`);
-    throw new McpError(ErrorCode.InternalError, "Internal error");
-  }
+  return telemetry(ctx, async () => answer());
 }

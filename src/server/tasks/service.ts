@@ -27,6 +27,7 @@ import { TaskControl } from "./control.js";
 import { checkCreateTaskResult } from "./outbound.js";
 import type { TaskRecord } from "./record.js";
 import type { TaskRunner, TaskSupport, ToolEntry } from "./runner.js";
+import { isSharedTaskChange, SharedTaskDirectory } from "./shared.js";
 import { type TaskOptions, TaskStore } from "./store.js";
 
 /** First pause before re-entering a handler whose round carried only `requestState`, then doubled. */
@@ -98,6 +99,9 @@ export class TaskService implements TaskRunner {
   #server: Server | undefined;
 
   readonly #shared: boolean;
+  /** The fleet's tasks as the bus told them (this instance's own included), with `shareOverEvents`. */
+  readonly #fleet = new SharedTaskDirectory();
+  #announce: ((change: SharedTaskChange) => void) | undefined;
 
   constructor(options: TaskOptions = {}) {
     this.#shared = options.shareOverEvents === true;
@@ -106,7 +110,7 @@ export class TaskService implements TaskRunner {
 
   /** Tells listen streams of a change: this instance's, or the fleet's over the events bus. */
   #changed(record: TaskRecord): void {
-    if (!this.#shared) {
+    if (this.#announce === undefined) {
       this.#server?.notifyTaskChanged(record.taskId, () => record.snapshot());
       return;
     }
@@ -115,9 +119,13 @@ export class TaskService implements TaskRunner {
       expiresAt: record.createdAt + record.ttlMs,
       task: record.snapshot(),
     };
-    this.#server?.shareTaskChanged(
-      record.principal === undefined ? change : { ...change, principal: record.principal },
-    );
+    this.#announce(record.principal === undefined ? change : { ...change, principal: record.principal });
+  }
+
+  /** A change from the bus: passed on to this instance's streams unless malformed or stale. */
+  #received(change: unknown): void {
+    if (!isSharedTaskChange(change) || !this.#fleet.record(change)) return;
+    this.#server?.notifyTaskChanged(change.taskId, () => change.task);
   }
 
   install(server: Server): void {
@@ -126,7 +134,11 @@ export class TaskService implements TaskRunner {
     this.#server = server;
     for (const [method, handler] of Object.entries(this.#handlers()))
       server.setRequestHandler(method, handler);
-    server.serveTaskNotifications((taskId, principal) => this.store.owns(taskId, principal));
+    if (this.#shared) this.#announce = server.shareTasks((change) => this.#received(change));
+    // A sibling's task, shared over the events bus, may be followed here too.
+    server.serveTaskNotifications(
+      (taskId, principal) => this.store.owns(taskId, principal) || this.#fleet.visible(taskId, principal),
+    );
     server.acceptTaskResults(checkCreateTaskResult);
   }
 
@@ -165,7 +177,7 @@ export class TaskService implements TaskRunner {
     }
     const record = this.store.create(authenticatedPrincipal(ctx), controller);
     // Siblings learn of it now, so a listen stream that lands on one can follow it from the start.
-    if (this.#shared) this.#changed(record);
+    if (this.#announce !== undefined) this.#changed(record);
     control.attach(record);
     void this.#drive(record, first, taskCtx, entry);
     const created: CreateTaskResult = { resultType: "task", ...record.snapshot() };

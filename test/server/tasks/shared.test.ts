@@ -4,9 +4,9 @@
 import { describe, expect, it } from "vitest";
 import type { ServerEventBus } from "../../../src/server/events.js";
 import { MCPServer, silentLogger } from "../../../src/server/index.js";
-import { MAX_SHARED_TASKS, SharedTaskDirectory } from "../../../src/server/shared-tasks.js";
 import { authenticatedPrincipal } from "../../../src/server/state/principal.js";
 import { serverTasks } from "../../../src/server/tasks/index.js";
+import { MAX_SHARED_TASKS, SharedTaskDirectory } from "../../../src/server/tasks/shared.js";
 import type { DetailedTask, JSONRPCNotification, JSONRPCResponse } from "../../../src/types/index.js";
 import { TASKS_EXTENSION } from "../../../src/types/tasks.js";
 import { request, resultOf } from "../../helpers.js";

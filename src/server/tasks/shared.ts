@@ -3,7 +3,28 @@
  * when, and how recent the last change it passed on was. This is what lets a listen stream on any
  * instance follow a task that lives on another (`serverTasks({ shareOverEvents: true })`).
  */
-import type { SharedTaskChange } from "./events.js";
+import { describeTaskProblem } from "../../types/core.js";
+import type { DetailedTask } from "../../types/index.js";
+import { isRecord } from "../../types/record.js";
+import type { SharedTaskChange } from "../events.js";
+
+/**
+ * Whether something a sibling announced is a well-formed task change: a task as `tasks/get` shows
+ * it, under the id it names, with an expiry and an optional principal.
+ *
+ * @example
+ * isSharedTaskChange({ taskId: "a.1", expiresAt: 0, task: {} }); // false: not a task
+ */
+export function isSharedTaskChange(value: unknown): value is SharedTaskChange {
+  return (
+    isRecord(value) &&
+    typeof value.taskId === "string" &&
+    (value.principal === undefined || typeof value.principal === "string") &&
+    Number.isFinite(value.expiresAt) &&
+    describeTaskProblem(value.task) === undefined &&
+    (value.task as DetailedTask).taskId === value.taskId
+  );
+}
 
 /** Tasks remembered at once; the least recently changed are forgotten first. */
 export const MAX_SHARED_TASKS = 10_000;
