@@ -2,13 +2,9 @@ import { describe, expect, it } from "vitest";
 import { MCPServer, silentLogger } from "../../../src/server/index.js";
 import { serverTasks } from "../../../src/server/tasks/index.js";
 import { ErrorCode } from "../../../src/types/core.js";
-import type { JSONRPCNotification, JSONRPCResponse } from "../../../src/types/index.js";
 import { TASKS_EXTENSION } from "../../../src/types/tasks.js";
 import { errorOf, request, resultOf } from "../../helpers.js";
-
-const TASKS = { extensions: { [TASKS_EXTENSION]: {} } };
-const ALICE = { clientId: "app", subject: "alice", scopes: [], token: "a" };
-const BOB = { clientId: "app", subject: "bob", scopes: [], token: "b" };
+import { ALICE, acknowledged, BOB, listen, settle, TASKS } from "./listen-helpers.js";
 
 function gate() {
   let open!: () => void;
@@ -28,31 +24,6 @@ function taskServer() {
     return "job done";
   });
   return { mcp, finish };
-}
-
-/** Opens a listen stream and collects what it carries until it ends. */
-function listen(
-  mcp: MCPServer,
-  notifications: Record<string, unknown>,
-  caps: object,
-  authInfo?: typeof ALICE,
-) {
-  const seen: JSONRPCNotification[] = [];
-  const controller = new AbortController();
-  const done: Promise<JSONRPCResponse | undefined> = mcp.dispatch(
-    request("subscriptions/listen", { notifications }, caps as never, "listen-1"),
-    { authInfo, signal: controller.signal, notify: async (n) => void seen.push(n) },
-  );
-  return { seen, done, stop: () => controller.abort() };
-}
-
-const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
-
-/** The `notifications` a stream's acknowledgement carried (fails when there was none). */
-function acknowledged(seen: JSONRPCNotification[]): unknown {
-  const ack = seen.find((n) => n.method === "notifications/subscriptions/acknowledged");
-  if (!ack) throw new Error("no acknowledgement");
-  return (ack.params as { notifications: unknown }).notifications;
 }
 
 describe("notifications/tasks on subscriptions/listen", () => {

@@ -7,14 +7,10 @@ import { MCPServer, silentLogger } from "../../../src/server/index.js";
 import { authenticatedPrincipal } from "../../../src/server/state/principal.js";
 import { serverTasks } from "../../../src/server/tasks/index.js";
 import { MAX_SHARED_TASKS, SharedTaskDirectory } from "../../../src/server/tasks/shared.js";
-import type { DetailedTask, JSONRPCNotification, JSONRPCResponse } from "../../../src/types/index.js";
-import { TASKS_EXTENSION } from "../../../src/types/tasks.js";
+import type { DetailedTask, JSONRPCNotification } from "../../../src/types/index.js";
 import { request, resultOf } from "../../helpers.js";
 import { jsonBus } from "../event-bus-helpers.js";
-
-const TASKS = { extensions: { [TASKS_EXTENSION]: {} } };
-const ALICE = { clientId: "app", subject: "alice", scopes: [], token: "a" };
-const BOB = { clientId: "app", subject: "bob", scopes: [], token: "b" };
+import { ALICE, acknowledged, BOB, listen, settle, TASKS } from "./listen-helpers.js";
 
 /** One instance of a fleet: a `job` tool that runs as a task until the test lets it finish. */
 function instance(events: ServerEventBus, prefix: string, shareOverEvents = true) {
@@ -42,25 +38,6 @@ async function createTask(mcp: MCPServer, authInfo = ALICE): Promise<string> {
   return created.taskId as string;
 }
 
-/** Opens a listen stream and collects what it carries until it ends. */
-function listen(mcp: MCPServer, taskIds: unknown[], authInfo: typeof ALICE) {
-  const seen: JSONRPCNotification[] = [];
-  const controller = new AbortController();
-  const done: Promise<JSONRPCResponse | undefined> = mcp.dispatch(
-    request("subscriptions/listen", { notifications: { taskIds } }, TASKS, "listen-1"),
-    { authInfo, signal: controller.signal, notify: async (n) => void seen.push(n) },
-  );
-  return { seen, done, stop: () => controller.abort() };
-}
-
-const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
-
-function acknowledged(seen: JSONRPCNotification[]): unknown {
-  const ack = seen.find((n) => n.method === "notifications/subscriptions/acknowledged");
-  if (!ack) throw new Error("no acknowledgement");
-  return (ack.params as { notifications: unknown }).notifications;
-}
-
 const taskNotes = (seen: JSONRPCNotification[]) =>
   seen.filter((n) => n.method === "notifications/tasks").map((n) => n.params as Record<string, unknown>);
 
@@ -72,8 +49,8 @@ describe("tasks shared over the events bus", () => {
     const taskId = await createTask(a.mcp);
     expect(taskId.startsWith("a.")).toBe(true);
     await settle();
-    const alice = listen(b.mcp, [taskId], ALICE);
-    const bob = listen(b.mcp, [taskId], BOB);
+    const alice = listen(b.mcp, { taskIds: [taskId] }, TASKS, ALICE);
+    const bob = listen(b.mcp, { taskIds: [taskId] }, TASKS, BOB);
     await settle();
     expect(acknowledged(alice.seen)).toEqual({ taskIds: [taskId] });
     // Someone else's task is not followed: nothing to acknowledge, and the stream ends at once.
@@ -115,7 +92,7 @@ describe("tasks shared over the events bus", () => {
     const a = instance(bus, "a.", false);
     const b = instance(bus, "b.", false);
     const taskId = await createTask(a.mcp);
-    const stream = listen(b.mcp, [taskId], ALICE);
+    const stream = listen(b.mcp, { taskIds: [taskId] }, TASKS, ALICE);
     await settle();
     expect(acknowledged(stream.seen)).toEqual({});
     a.finish();
@@ -146,7 +123,7 @@ describe("tasks shared over the events bus", () => {
       expiresAt,
       task: task("working", "2026-12-01T08:00:01.000Z"),
     });
-    const alice = listen(b.mcp, ["x.1"], ALICE);
+    const alice = listen(b.mcp, { taskIds: ["x.1"] }, TASKS, ALICE);
     await settle();
     expect(acknowledged(alice.seen)).toEqual({ taskIds: ["x.1"] });
     const before = taskNotes(alice.seen).length;
