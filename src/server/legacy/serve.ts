@@ -4,6 +4,7 @@
  * carries the back-channel, and the 2025 outbound rules apply.
  */
 import type { AuthInfo, HttpRequestView } from "../../shared/dispatch.js";
+import { NEVER_ABORTED } from "../../shared/lazy-signal.js";
 import { ErrorCode, INPUT_REQUIRED_METHODS, McpError, MetaKey } from "../../types/core.js";
 import type {
   ClientCapabilities,
@@ -99,6 +100,46 @@ export function legacyParams(params: unknown, facts: SessionFacts): Record<strin
 }
 
 /**
+ * The context a request of a 2025 session is served with (by its handler, or by the telemetry
+ * around what the session answers itself): the session's facts stand in for the envelope.
+ *
+ * @example
+ * const ctx = legacyContext(core, request, legacyParams(request.params, facts), facts, io, io.send);
+ */
+export function legacyContext(
+  core: LegacyCore,
+  request: JSONRPCRequest,
+  params: Record<string, unknown>,
+  facts: SessionFacts,
+  io: {
+    readonly authInfo?: AuthInfo | undefined;
+    readonly http?: HttpRequestView | undefined;
+    readonly signal?: AbortSignal | undefined;
+  },
+  send: (message: JSONRPCMessage) => Promise<void>,
+  channel?: BackChannel,
+): ServerRequestContext {
+  const meta = params._meta;
+  const ctx: ServerRequestContext & { [BACK_CHANNEL]: BackChannel | undefined } = {
+    [BACK_CHANNEL]: channel,
+    method: request.method,
+    requestId: request.id,
+    params,
+    protocolVersion: facts.protocolVersion,
+    clientCapabilities: facts.clientCapabilities,
+    clientInfo: facts.clientInfo,
+    logLevel: facts.logLevel,
+    progressToken: isRecord(meta) ? (meta[MetaKey.ProgressToken] as ProgressToken | undefined) : undefined,
+    authInfo: io.authInfo,
+    http: io.http,
+    signal: io.signal ?? NEVER_ABORTED,
+    logger: core.logger,
+    notify: (notification) => send(notification),
+  };
+  return ctx;
+}
+
+/**
  * Serves one request of an initialized 2025 session. Resolves with the response, or `undefined`
  * when the request was cancelled (nothing more may be sent for it).
  */
@@ -127,24 +168,7 @@ export async function serveLegacyRequest(
   let chained = false;
   const contextFor = (params: Record<string, unknown>): ServerRequestContext => {
     chained = true;
-    const meta = params._meta as Record<string, unknown>;
-    const ctx: ServerRequestContext & { [BACK_CHANNEL]: BackChannel } = {
-      [BACK_CHANNEL]: channel,
-      method,
-      requestId: id,
-      params,
-      protocolVersion: facts.protocolVersion,
-      clientCapabilities: facts.clientCapabilities,
-      clientInfo: facts.clientInfo,
-      logLevel: facts.logLevel,
-      progressToken: meta[MetaKey.ProgressToken] as ProgressToken | undefined,
-      authInfo: io.authInfo,
-      http: io.http,
-      signal: io.signal,
-      logger: core.logger,
-      notify: (notification) => send(notification),
-    };
-    return ctx;
+    return legacyContext(core, request, params, facts, io, send, channel);
   };
   // Checked as the handler returns it, inside the chain, so telemetry sees an invalid result fail.
   const shimmed = options.shim !== undefined && INPUT_REQUIRED_METHODS.has(method);

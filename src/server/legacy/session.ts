@@ -64,11 +64,11 @@ function alreadyInitialized(): McpError {
 }
 
 /**
- * A request the session answers itself, checked: `answer` commits it. `version` is what telemetry
+ * A request the session answers itself, checked: `answer` commits it. `facts` are what telemetry
  * reports it under; a `ping` before `initialize` has none and is not traced.
  */
 interface LocalAnswer {
-  readonly version: string | undefined;
+  readonly facts: SessionFacts | undefined;
   readonly answer: () => ResultObject;
 }
 
@@ -159,8 +159,7 @@ export class LegacySession {
       if (this.#closed) throw new McpError(ErrorCode.InvalidRequest, "Session closed");
       if (request.method === LegacyMethod.Initialize) local = this.#initialize(request.params);
       // Answered before and after initialize alike; traced once a version is known.
-      else if (request.method === LegacyMethod.Ping)
-        local = { version: facts?.protocolVersion, answer: () => ({}) };
+      else if (request.method === LegacyMethod.Ping) local = { facts, answer: () => ({}) };
       else if (facts === undefined) {
         throw new McpError(ErrorCode.InvalidRequest, "Invalid Request: send initialize first");
       } else if (request.method === LegacyMethod.SetLevel) local = this.#setLevel(facts, request.params);
@@ -175,9 +174,9 @@ export class LegacySession {
     }
     try {
       const result =
-        local.version === undefined
+        local.facts === undefined
           ? local.answer()
-          : await answerInTelemetry(this.#core, request, context, this.#facts, local.version, local.answer);
+          : await answerInTelemetry(this.#core, request, context, local.facts, local.answer);
       return { jsonrpc: "2.0", id: request.id, result };
     } catch (error) {
       // A telemetry that fails is logged and answered -32603, as a failing handler.
@@ -224,19 +223,19 @@ export class LegacySession {
   #initialize(params: unknown): LocalAnswer {
     if (this.#facts !== undefined) throw alreadyInitialized();
     const hello = parseInitialize(params);
-    const protocolVersion = negotiateLegacyVersion(hello.protocolVersion);
+    const facts: SessionFacts = {
+      protocolVersion: negotiateLegacyVersion(hello.protocolVersion),
+      clientCapabilities: hello.capabilities,
+      clientInfo: hello.clientInfo,
+      logLevel: undefined,
+    };
     const answer = () => {
       // A telemetry that awaits before its handler could let a second initialize in.
       if (this.#facts !== undefined) throw alreadyInitialized();
-      this.#facts = {
-        protocolVersion,
-        clientCapabilities: hello.capabilities,
-        clientInfo: hello.clientInfo,
-        logLevel: undefined,
-      };
-      return initializeResult(this.#core, protocolVersion);
+      this.#facts = facts;
+      return initializeResult(this.#core, facts.protocolVersion);
     };
-    return { version: protocolVersion, answer };
+    return { facts, answer };
   }
 
   #setLevel(facts: SessionFacts, params: unknown): LocalAnswer {
@@ -250,7 +249,7 @@ export class LegacySession {
       if (this.#facts) this.#facts = { ...this.#facts, logLevel: level };
       return {};
     };
-    return { version: facts.protocolVersion, answer };
+    return { facts, answer };
   }
 
   #subscribe(facts: SessionFacts, method: string, params: unknown): LocalAnswer {
@@ -269,7 +268,7 @@ export class LegacySession {
       else throw new McpError(ErrorCode.InvalidParams, "A session holds at most 1000 subscriptions");
       return {};
     };
-    return { version: facts.protocolVersion, answer };
+    return { facts, answer };
   }
 
   async #serve(

@@ -3,12 +3,10 @@
  * and the requests the session answers itself (`initialize`, `ping`, `logging/setLevel`,
  * `resources/subscribe`), which never reach the chain.
  */
-import { NEVER_ABORTED } from "../../shared/lazy-signal.js";
 import { LegacyMethod } from "../../types/core.js";
 import type { ErrorObject, JSONRPCRequest, ResultObject } from "../../types/index.js";
 import { isRecord } from "../../types/record.js";
-import type { ServerRequestContext } from "../context.js";
-import type { LegacyCore, SessionFacts } from "./serve.js";
+import { type LegacyCore, legacyContext, type SessionFacts } from "./serve.js";
 import type { LegacyRequestContext } from "./session.js";
 
 /**
@@ -44,32 +42,17 @@ const LEGACY_METHODS: readonly string[] = Object.values(LegacyMethod);
  * run a handler: `answer` is the handler. Without telemetry it is simply called.
  *
  * @example
- * const result = await answerInTelemetry(core, request, arrival, facts, "2025-11-25", () => ({}));
+ * const result = await answerInTelemetry(core, request, arrival, facts, () => ({}));
  */
 export async function answerInTelemetry(
   core: LegacyCore,
   request: JSONRPCRequest,
   arrival: LegacyRequestContext,
-  facts: SessionFacts | undefined,
-  protocolVersion: string,
+  facts: SessionFacts,
   answer: () => ResultObject,
 ): Promise<ResultObject> {
   const telemetry = core.telemetry;
   if (telemetry === undefined) return answer();
-  const ctx: ServerRequestContext = {
-    method: request.method,
-    requestId: request.id,
-    params: isRecord(request.params) ? request.params : {},
-    protocolVersion,
-    clientCapabilities: facts?.clientCapabilities ?? {},
-    clientInfo: facts?.clientInfo,
-    logLevel: facts?.logLevel,
-    progressToken: undefined,
-    authInfo: arrival.authInfo,
-    http: arrival.http,
-    signal: arrival.signal ?? NEVER_ABORTED,
-    logger: core.logger,
-    notify: (notification) => arrival.send(notification),
-  };
-  return telemetry(ctx, async () => answer());
+  const params = isRecord(request.params) ? request.params : {};
+  return telemetry(legacyContext(core, request, params, facts, arrival, arrival.send), async () => answer());
 }
