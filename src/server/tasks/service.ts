@@ -105,7 +105,14 @@ export class TaskService implements TaskRunner {
 
   constructor(options: TaskOptions = {}) {
     this.#shared = options.shareOverEvents === true;
-    this.store = new TaskStore(options, (record) => this.#changed(record));
+    this.store = new TaskStore(
+      options,
+      (record) => this.#changed(record),
+      (record) => {
+        // Siblings stop following a task this instance no longer holds.
+        if (this.#announce) this.#share(this.#announce, record, Date.now());
+      },
+    );
   }
 
   /** Tells listen streams of a change: this instance's, or the fleet's over the events bus. */
@@ -114,12 +121,12 @@ export class TaskService implements TaskRunner {
       this.#server?.notifyTaskChanged(record.taskId, () => record.snapshot());
       return;
     }
-    const change: SharedTaskChange = {
-      taskId: record.taskId,
-      expiresAt: record.createdAt + record.ttlMs,
-      task: record.snapshot(),
-    };
-    this.#announce(record.principal === undefined ? change : { ...change, principal: record.principal });
+    this.#share(this.#announce, record, record.createdAt + record.ttlMs);
+  }
+
+  #share(announce: (change: SharedTaskChange) => void, record: TaskRecord, expiresAt: number): void {
+    const change: SharedTaskChange = { taskId: record.taskId, expiresAt, task: record.snapshot() };
+    announce(record.principal === undefined ? change : { ...change, principal: record.principal });
   }
 
   /** A change from the bus: passed on to this instance's streams unless malformed or stale. */

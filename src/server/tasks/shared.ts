@@ -52,8 +52,10 @@ export class SharedTaskDirectory {
   }
 
   /**
-   * Remembers a change; false when it is older than one already passed on for the same task (a
-   * bus may reorder), or from another principal than the task's first one, so it is dropped.
+   * Remembers a change, and says whether streams should hear of it: not when it is older than one
+   * already passed on for the same task (a bus may reorder), from another principal than the
+   * task's first one (both dropped), or the task's end (its owner dropped it: no news for streams,
+   * but it is no longer followed).
    */
   record(change: SharedTaskChange): boolean {
     const previous = this.#tasks.get(change.taskId);
@@ -70,7 +72,7 @@ export class SharedTaskDirectory {
       expiresAt: change.expiresAt,
       lastUpdatedAt: change.task.lastUpdatedAt,
     });
-    return true;
+    return change.expiresAt > this.#now();
   }
 
   /** Whether `principal` may follow `taskId`: it was told of, is theirs, and has not expired. */

@@ -72,8 +72,14 @@ export class TaskStore {
   readonly #tasks = new Map<string, TaskRecord>();
   readonly #expiries = new Map<string, ReturnType<typeof setTimeout>>();
   readonly #onChange: (record: TaskRecord) => void;
+  readonly #onForget: (record: TaskRecord) => void;
 
-  constructor(options: TaskOptions = {}, onChange: (record: TaskRecord) => void = () => {}) {
+  /** `onChange` hears of every change of a task, `onForget` of a task dropped (expired, or to make room). */
+  constructor(
+    options: TaskOptions = {},
+    onChange: (record: TaskRecord) => void = () => {},
+    onForget: (record: TaskRecord) => void = () => {},
+  ) {
     this.ttlMs = positiveInteger(options.ttlMs, DEFAULT_TASK_TTL_MS, "tasks.ttlMs");
     this.pollIntervalMs = positiveInteger(
       options.pollIntervalMs,
@@ -92,6 +98,7 @@ export class TaskStore {
     }
     this.taskIdPrefix = options.taskIdPrefix ?? "";
     this.#onChange = onChange;
+    this.#onForget = onForget;
   }
 
   get size(): number {
@@ -160,6 +167,8 @@ export class TaskStore {
   #forget(taskId: string): void {
     clearTimeout(this.#expiries.get(taskId));
     this.#expiries.delete(taskId);
+    const record = this.#tasks.get(taskId);
     this.#tasks.delete(taskId);
+    if (record !== undefined) this.#onForget(record);
   }
 }

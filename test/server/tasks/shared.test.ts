@@ -87,6 +87,46 @@ describe("tasks shared over the events bus", () => {
     await alice.done;
   });
 
+  it("a task its owner dropped to make room is no longer followed anywhere, and sends no more news", async () => {
+    const { bus } = jsonBus();
+    const servers = ["a.", "b."].map((prefix) => {
+      const mcp = new MCPServer("fleet", {
+        logger: silentLogger,
+        events: bus,
+        tasks: serverTasks({
+          immediateResultMs: 0,
+          taskIdPrefix: prefix,
+          maxTasks: 1,
+          shareOverEvents: true,
+        }),
+      });
+      mcp.tool("slow", { task: "optional" }, async () => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return "slow done";
+      });
+      return mcp;
+    });
+    const [a, b] = servers as [MCPServer, MCPServer];
+    const start = async () =>
+      resultOf(
+        await a.dispatch(request("tools/call", { name: "slow", arguments: {} }, TASKS), { authInfo: ALICE }),
+      ).taskId as string;
+    const first = await start();
+    const following = listen(b, { taskIds: [first] }, TASKS, ALICE);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(acknowledged(following.seen)).toEqual({ taskIds: [first] });
+    expect(taskNotes(following.seen).map((note) => note.status)).toEqual(["completed"]);
+    // A second task needs the only slot: the finished first one is dropped.
+    await start();
+    await settle();
+    const late = listen(b, { taskIds: [first] }, TASKS, ALICE);
+    await settle();
+    expect(acknowledged(late.seen)).toEqual({});
+    expect(taskNotes(following.seen)).toHaveLength(1);
+    following.stop();
+    await following.done;
+  });
+
   it("without shareOverEvents nothing about tasks crosses the bus, and a sibling follows nothing", async () => {
     const { bus, published } = jsonBus();
     const a = instance(bus, "a.", false);
