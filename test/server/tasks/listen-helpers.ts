@@ -27,6 +27,13 @@ export function listen(
 
 export const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
 
+/** Waits (bounded) until `check` holds: for work that runs on timers of its own. */
+export async function until(check: () => boolean, timeoutMs = 2_000): Promise<void> {
+  for (const started = Date.now(); !check(); await settle()) {
+    if (Date.now() - started > timeoutMs) throw new Error("condition not reached in time");
+  }
+}
+
 /** The `notifications` a stream's acknowledgement carried (fails when there was none). */
 export function acknowledged(seen: JSONRPCNotification[]): unknown {
   const ack = seen.find((n) => n.method === "notifications/subscriptions/acknowledged");

@@ -10,7 +10,7 @@ import { MAX_SHARED_TASKS, SharedTaskDirectory } from "../../../src/server/tasks
 import type { DetailedTask, JSONRPCNotification } from "../../../src/types/index.js";
 import { request, resultOf } from "../../helpers.js";
 import { jsonBus } from "../event-bus-helpers.js";
-import { ALICE, acknowledged, BOB, listen, settle, TASKS } from "./listen-helpers.js";
+import { ALICE, acknowledged, BOB, listen, settle, TASKS, until } from "./listen-helpers.js";
 
 /** One instance of a fleet: a `job` tool that runs as a task until the test lets it finish. */
 function instance(events: ServerEventBus, prefix: string, shareOverEvents = true) {
@@ -113,7 +113,7 @@ describe("tasks shared over the events bus", () => {
       ).taskId as string;
     const first = await start();
     const following = listen(b, { taskIds: [first] }, TASKS, ALICE);
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    await until(() => taskNotes(following.seen).length > 0);
     expect(acknowledged(following.seen)).toEqual({ taskIds: [first] });
     expect(taskNotes(following.seen).map((note) => note.status)).toEqual(["completed"]);
     // A second task needs the only slot: the finished first one is dropped.
