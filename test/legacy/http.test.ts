@@ -3,8 +3,17 @@
  * lifecycle, the SSE back-channel (the client POSTs its answers), the GET stream, DELETE, and the
  * bounds on live sessions.
  */
+
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { type HttpServerHandle, type ServeHttpOptions, serveHttp } from "../../src/transports/http/node.js";
+import { closeHttpSessions, createHttpHandler } from "../../src/transports/http/handler.js";
+import {
+  type HttpServerHandle,
+  type ServeHttpOptions,
+  serveHttp,
+  toNodeListener,
+} from "../../src/transports/http/node.js";
 import { buildDualEraServer } from "../fixtures/legacy/dual-era.js";
 import { envelope } from "./helpers.js";
 import { openSession, post, sseMessages } from "./http-helpers.js";
@@ -259,6 +268,25 @@ describe("shutdown", () => {
       return `cut: ${String(error)}`;
     }
   }
+
+  it("closeHttpSessions() does the same for a handler mounted in a server of one's own", async () => {
+    const handler = createHttpHandler(buildDualEraServer(), { keepAliveMs: 0, localhostOnly: true });
+    const server = createServer(toNodeListener(handler));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    const { headers } = await openSession(url);
+    const stream = await fetch(url, { method: "GET", headers: { ...headers, accept: "text/event-stream" } });
+    expect(stream.status).toBe(200);
+    const ended = endOf(stream);
+    closeHttpSessions(handler);
+    expect(await ended).toBe("clean");
+    // The session is gone with its stream: the 2025 spec's signal to start a new one.
+    expect((await post(url, call(2, "era"), headers)).status).toBe(404);
+    // Nothing is left open: the server closes once its idle connections are let go.
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    await closed;
+  });
 
   it("close() ends each session's GET stream cleanly, and the sessions with it", async () => {
     const server = buildDualEraServer();

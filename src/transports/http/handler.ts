@@ -115,11 +115,18 @@ export function endpointOf(handler: FetchHandler): Endpoint | undefined {
 const CLOSE_SESSIONS = Symbol("roundtrip-mcp.http.close-sessions");
 
 /**
- * Ends the 2025 sessions and HTTP+SSE streams a handler made by `createHttpHandler` holds, their
- * streams ended cleanly and their work aborted: `serveHttp`'s `close()` calls it once requests in
- * flight had their time. Nothing for another handler.
+ * Ends the 2025 sessions and HTTP+SSE streams that a handler made by `createHttpHandler` holds:
+ * their GET streams end cleanly and their work is aborted. `serveHttp`'s `close()` calls it once
+ * requests in flight had their time; a handler mounted in your own server (`toNodeListener`) needs
+ * it at shutdown, since those streams never end by themselves. Does nothing for another handler.
+ *
+ * @example
+ * process.once("SIGTERM", () => {
+ *   closeHttpSessions(handler);
+ *   server.close();
+ * });
  */
-export function closeSessionsOf(handler: FetchHandler): void {
+export function closeHttpSessions(handler: FetchHandler): void {
   (handler as FetchHandler & { [CLOSE_SESSIONS]?: () => void })[CLOSE_SESSIONS]?.();
 }
 

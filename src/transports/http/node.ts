@@ -8,7 +8,7 @@ import type { Dispatcher } from "../../shared/dispatch.js";
 import { ErrorCode } from "../../types/core.js";
 import type { Reply } from "./body.js";
 import {
-  closeSessionsOf,
+  closeHttpSessions,
   createHttpHandler,
   endpointOf,
   type FetchHandler,
@@ -209,7 +209,7 @@ export async function serveHttp(
       else owner.server?.closeSubscriptions?.();
       await inFlight.drained(drainMs);
       // 2025 sessions and HTTP+SSE streams: ended cleanly rather than cut with their connections.
-      closeSessionsOf(handler);
+      closeHttpSessions(handler);
       await streams.drained(STREAM_END_MS);
       server.closeAllConnections();
       await closed;

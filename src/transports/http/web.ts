@@ -20,7 +20,12 @@ export { type StreamableHttpClientOptions, StreamableHttpClientTransport } from 
 export { HttpStatusError, HttpTransportError, ResponseTooLargeError } from "./errors.js";
 export type { ResponseMode } from "./exchange.js";
 export type { AuthOptions, OriginGuardOptions } from "./guards.js";
-export { createHttpHandler, type FetchHandler, type HttpHandlerOptions } from "./handler.js";
+export {
+  closeHttpSessions,
+  createHttpHandler,
+  type FetchHandler,
+  type HttpHandlerOptions,
+} from "./handler.js";
 export { decodeHeaderValue, encodeHeaderValue, type HeaderDecodeResult, HttpHeader } from "./headers.js";
 export { LegacyHttpClientTransport } from "./legacy-client.js";
 export type { LegacyHttpOptions } from "./legacy-sessions.js";
