@@ -308,3 +308,42 @@ describe("bearer auth", () => {
     });
   });
 });
+
+describe("a verifier still running when the client goes away", () => {
+  it("sees its request's signal abort, over serveHttp (a slow introspection call can stop)", async () => {
+    let began!: () => void;
+    const started = new Promise<void>((resolve) => {
+      began = resolve;
+    });
+    let sawAbort!: () => void;
+    const aborted = new Promise<void>((resolve) => {
+      sawAbort = resolve;
+    });
+    const endpoint = await startServer({
+      verifyToken: (request) =>
+        new Promise<undefined>((resolve) => {
+          request.signal.addEventListener("abort", () => {
+            sawAbort();
+            resolve(undefined);
+          });
+          began();
+        }),
+    });
+    try {
+      const body = rpc("tools/list");
+      const client = new AbortController();
+      const sent = fetch(endpoint.url, {
+        method: "POST",
+        headers: { ...headersFor(body), authorization: "Bearer slow" },
+        body: JSON.stringify(body),
+        signal: client.signal,
+      }).catch((error: unknown) => error);
+      await started;
+      client.abort();
+      await aborted;
+      expect(await sent).toMatchObject({ name: "AbortError" });
+    } finally {
+      await endpoint.close();
+    }
+  });
+});
