@@ -37,6 +37,39 @@ describe("ctx.http", () => {
     ]);
   });
 
+  it("over serveHttp, the web Request a handler asked for aborts when the client goes away", async () => {
+    const mcp = new MCPServer("watcher", { logger: silentLogger });
+    let began!: () => void;
+    const started = new Promise<void>((resolve) => {
+      began = resolve;
+    });
+    let sawAbort!: () => void;
+    const aborted = new Promise<void>((resolve) => {
+      sawAbort = resolve;
+    });
+    mcp.tool("watch", {}, async (_args, ctx) => {
+      const signal = ctx.http?.request().signal;
+      await new Promise<void>((resolve) => {
+        signal?.addEventListener("abort", () => {
+          sawAbort();
+          resolve();
+        });
+        began();
+      });
+      return "gone";
+    });
+    const http = await serveHttp(mcp, { port: 0 });
+    closers.push(() => http.close());
+    const client = await Client.connect(http.url);
+    closers.push(() => client.close());
+    const cancel = new AbortController();
+    const call = client.callTool("watch", {}, { signal: cancel.signal }).catch((error: unknown) => error);
+    await started;
+    cancel.abort();
+    await aborted;
+    expect(await call).toBeInstanceOf(Error);
+  });
+
   it("through the web handler", async () => {
     const handler = createHttpHandler(tenantServer());
     const client = await Client.connect("http://in-process.test/mcp", {
