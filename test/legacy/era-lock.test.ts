@@ -64,8 +64,11 @@ describe("the era lock of one connection", () => {
       error: { code: -32602, message: "Missing required params._meta envelope" },
     });
     expect(client.connection.era).toBe("open");
-    await client.initialize();
+    expect(client.connection.session).toBeUndefined();
+    await client.initialize({}, "2025-06-18");
     expect(client.connection.era).toBe("legacy");
+    // Its one 2025 session, for a transport that needs what the handshake established.
+    expect(client.connection.session?.protocolVersion).toBe("2025-06-18");
   });
 
   it("notifications and responses before the lock are ignored", async () => {

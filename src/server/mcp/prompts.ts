@@ -86,10 +86,6 @@ function withDescription(result: GetPromptResult, description: string | undefine
 export class PromptRegistry {
   readonly #prompts = new Map<string, RegisteredPrompt>();
 
-  get size(): number {
-    return this.#prompts.size;
-  }
-
   add(name: string, config: PromptConfig, run: PromptRunner): Prompt {
     if (this.#prompts.has(name))
       throw new Error(`A prompt named ${JSON.stringify(name)} is already registered`);

@@ -78,14 +78,6 @@ export class ResourceRegistry {
   readonly #static = new Map<string, StaticEntry>();
   readonly #templates = new Map<string, TemplateEntry>();
 
-  get size(): number {
-    return this.#static.size + this.#templates.size;
-  }
-
-  get templateCount(): number {
-    return this.#templates.size;
-  }
-
   addStatic(uri: string, config: ResourceConfig, run: StaticResourceRunner): Resource {
     if (this.#static.has(uri)) throw new Error(`A resource ${JSON.stringify(uri)} is already registered`);
     const definition = describe<Resource>({ uri, name: config.name ?? uri }, config);

@@ -72,10 +72,6 @@ export class ToolRegistry {
     this.#logger = logger;
   }
 
-  get size(): number {
-    return this.#tools.size;
-  }
-
   /**
    * Registers a tool; the schema work happens here, once. `runnerFor` receives the compiled input
    * JSON Schema (resolver graphs are checked against it) and returns the per-call runner.

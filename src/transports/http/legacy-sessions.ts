@@ -87,10 +87,6 @@ export class LegacySessionStore {
     this.#now = now;
   }
 
-  get size(): number {
-    return this.#entries.size;
-  }
-
   /** Registers a session under a fresh id; undefined when the table is full of busy sessions. */
   add(session: LegacySession, authInfo: AuthInfo | undefined): SessionEntry | undefined {
     this.sweep();

@@ -48,11 +48,6 @@ export class LegacySseEndpoint {
     this.#maxSessions = options.maxSessions ?? DEFAULT_MAX_LEGACY_SESSIONS;
   }
 
-  /** Live streams. */
-  get size(): number {
-    return this.#sessions.size;
-  }
-
   /** A GET without `Mcp-Session-Id`: a new stream, its `endpoint` event first. */
   open(request: Incoming, authInfo: AuthInfo | undefined): Reply {
     const refused = refuseNonEventStream(request.header("accept"));

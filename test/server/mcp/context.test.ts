@@ -257,6 +257,8 @@ describe("progress and log notifications", () => {
       await ctx.progress(2);
       await ctx.debug("debug detail");
       await ctx.info({ step: "copy" });
+      await ctx.warning("disk at 80%");
+      await ctx.error({ code: 7 });
       await ctx.log("error", "bad thing", "worker");
       return "done";
     });
@@ -293,6 +295,8 @@ describe("progress and log notifications", () => {
     );
     expect(sink.seen).toEqual([
       { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: { step: "copy" } } },
+      { jsonrpc: "2.0", method: "notifications/message", params: { level: "warning", data: "disk at 80%" } },
+      { jsonrpc: "2.0", method: "notifications/message", params: { level: "error", data: { code: 7 } } },
       {
         jsonrpc: "2.0",
         method: "notifications/message",
@@ -314,7 +318,7 @@ describe("progress and log notifications", () => {
       [1, 2, "half way"],
       [2, undefined, undefined],
     ]);
-    expect(logs.map((l) => l.level)).toEqual(["debug", "info", "error"]);
+    expect(logs.map((l) => l.level)).toEqual(["debug", "info", "warning", "error", "error"]);
     await session.close();
   });
 });

@@ -605,6 +605,7 @@ describe("end to end through ClientSession", () => {
     const result = await session.callTool("add", { a: 2, b: 3 });
     expect(result.content).toEqual([{ type: "text", text: "5" }]);
     expect(session.serverInfo).toEqual({ name: "tools", version: "1.2.3" });
+    expect([mcp.name, mcp.version]).toEqual(["tools", "1.2.3"]);
     const invalid = await session.callTool("add", { a: 2 });
     expect(invalid.isError).toBe(true);
     await expect(session.callTool("nope")).rejects.toMatchObject({
