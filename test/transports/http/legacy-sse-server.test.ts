@@ -276,6 +276,45 @@ describe("HTTP+SSE (2024-11-05) served on the endpoint's URL", () => {
     expect(await listed.json()).toMatchObject({ id: 2, result: { tools: expect.any(Array) } });
   });
 
+  it("through the fetch handler too (no node:http): the stream names its POST URL, answers ride it", async () => {
+    const handler = createHttpHandler(mcp, { legacy: { sse: true }, localhostOnly: true });
+    const stream = await handler(
+      new Request("http://localhost/mcp", { headers: { accept: "text/event-stream" } }),
+    );
+    expect(stream.status).toBe(200);
+    const events = stream.body?.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    const nextEvent = async (): Promise<string> => {
+      for (;;) {
+        const end = buffer.indexOf("\n\n");
+        if (end >= 0) {
+          const event = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          if (!event.startsWith(":")) return event;
+          continue;
+        }
+        const chunk = await events?.read();
+        if (chunk === undefined || chunk.done) throw new Error("stream ended");
+        buffer += chunk.value;
+      }
+    };
+    const endpoint = /^event: endpoint\ndata: (\?sessionId=[A-Za-z0-9_-]{32})$/.exec(await nextEvent());
+    expect(endpoint).not.toBeNull();
+    const accepted = await handler(
+      new Request(`http://localhost/mcp${endpoint?.[1]}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(INITIALIZE),
+      }),
+    );
+    expect(accepted.status).toBe(202);
+    expect(JSON.parse((await nextEvent()).slice("data: ".length))).toMatchObject({
+      id: 1,
+      result: { protocolVersion: "2024-11-05", serverInfo: { name: "Provisioner" } },
+    });
+    await events?.cancel();
+  });
+
   it("is off by default: a GET without a session stays 405", async () => {
     const http = await serveHttp(mcp, { port: 0 });
     closers.push(() => http.close());
