@@ -89,3 +89,12 @@ export function unhandledRejections(): unknown[] {
   });
   return seen;
 }
+
+/** A promise and what settles it: for a test to wait on something another part of the system does. */
+export function signalled(): { readonly done: Promise<void>; readonly fire: () => void } {
+  let fire!: () => void;
+  const done = new Promise<void>((resolve) => {
+    fire = resolve;
+  });
+  return { done, fire };
+}

@@ -2,6 +2,7 @@ import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuthInfo } from "../../../src/shared/dispatch.js";
 import { createHttpHandler } from "../../../src/transports/http/handler.js";
+import { signalled } from "../../helpers.js";
 import { headersFor, makeServer, post, read, rpc, startServer } from "./helpers.js";
 
 /** POST with an arbitrary Host header (fetch would not let us set it). */
@@ -311,22 +312,16 @@ describe("bearer auth", () => {
 
 describe("a verifier still running when the client goes away", () => {
   it("sees its request's signal abort, over serveHttp (a slow introspection call can stop)", async () => {
-    let began!: () => void;
-    const started = new Promise<void>((resolve) => {
-      began = resolve;
-    });
-    let sawAbort!: () => void;
-    const aborted = new Promise<void>((resolve) => {
-      sawAbort = resolve;
-    });
+    const started = signalled();
+    const aborted = signalled();
     const endpoint = await startServer({
       verifyToken: (request) =>
         new Promise<undefined>((resolve) => {
           request.signal.addEventListener("abort", () => {
-            sawAbort();
+            aborted.fire();
             resolve(undefined);
           });
-          began();
+          started.fire();
         }),
     });
     try {
@@ -338,9 +333,9 @@ describe("a verifier still running when the client goes away", () => {
         body: JSON.stringify(body),
         signal: client.signal,
       }).catch((error: unknown) => error);
-      await started;
+      await started.done;
       client.abort();
-      await aborted;
+      await aborted.done;
       expect(await sent).toMatchObject({ name: "AbortError" });
     } finally {
       await endpoint.close();

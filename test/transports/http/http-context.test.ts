@@ -6,6 +6,7 @@ import { MCPServer, silentLogger } from "../../../src/server/index.js";
 import { createHttpHandler } from "../../../src/transports/http/handler.js";
 import { SseClientTransport } from "../../../src/transports/http/legacy-sse-client.js";
 import { serveHttp } from "../../../src/transports/http/node.js";
+import { signalled } from "../../helpers.js";
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -39,22 +40,16 @@ describe("ctx.http", () => {
 
   it("over serveHttp, the web Request a handler asked for aborts when the client goes away", async () => {
     const mcp = new MCPServer("watcher", { logger: silentLogger });
-    let began!: () => void;
-    const started = new Promise<void>((resolve) => {
-      began = resolve;
-    });
-    let sawAbort!: () => void;
-    const aborted = new Promise<void>((resolve) => {
-      sawAbort = resolve;
-    });
+    const started = signalled();
+    const aborted = signalled();
     mcp.tool("watch", {}, async (_args, ctx) => {
       const signal = ctx.http?.request().signal;
       await new Promise<void>((resolve) => {
         signal?.addEventListener("abort", () => {
-          sawAbort();
+          aborted.fire();
           resolve();
         });
-        began();
+        started.fire();
       });
       return "gone";
     });
@@ -64,9 +59,9 @@ describe("ctx.http", () => {
     closers.push(() => client.close());
     const cancel = new AbortController();
     const call = client.callTool("watch", {}, { signal: cancel.signal }).catch((error: unknown) => error);
-    await started;
+    await started.done;
     cancel.abort();
-    await aborted;
+    await aborted.done;
     expect(await call).toBeInstanceOf(Error);
   });
 
