@@ -171,10 +171,10 @@ export async function serveLegacyRequest(
     return legacyContext(core, request, params, facts, io, send, channel);
   };
   // Checked as the handler returns it, inside the chain, so telemetry sees an invalid result fail.
-  const shimmed = options.shim !== undefined && INPUT_REQUIRED_METHODS.has(method);
+  const shim = INPUT_REQUIRED_METHODS.has(method) ? options.shim : undefined;
   let checked: ResultObject | undefined;
   const check = (value: unknown) => {
-    checked = checkLegacyResult(method, value, facts.protocolVersion, shimmed);
+    checked = checkLegacyResult(method, value, facts.protocolVersion, shim !== undefined);
     return checked;
   };
   try {
@@ -187,13 +187,13 @@ export async function serveLegacyRequest(
       return core.runHandler(method, params, contextFor, check);
     };
     let result = await run({});
-    if (asksForInput(result) && shimmed && options.shim) {
+    if (shim && asksForInput(result)) {
       result = await fulfilThroughShim(result, run, {
         method,
         clientCapabilities: facts.clientCapabilities,
         channel,
         signal: io.signal,
-        ...options.shim,
+        ...shim,
       });
     }
     // Checked again only if a middleware (or the shim) answered with another object.
