@@ -1,16 +1,9 @@
 // serverTelemetry(): the spans an MCP server reports, checked with the real OpenTelemetry SDK (in-memory
 // exporter, AsyncLocalStorage context, W3C propagation) over the in-memory transport and HTTP.
 import { context, propagation, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
-import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
-import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { type HistogramMetricData, MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  type ReadableSpan,
-  SimpleSpanProcessor,
-} from "@opentelemetry/sdk-trace-base";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import { mcp as exampleServer, tracedClient } from "../../examples/otel-telemetry.js";
 import { Client } from "../../src/client/index.js";
@@ -27,36 +20,9 @@ import { ErrorCode, McpError } from "../../src/types/index.js";
 import { CLIENT_INFO, RawLegacyClient } from "../legacy/helpers.js";
 import { openSession, post as postLegacy } from "../legacy/http-helpers.js";
 import { post, rpc } from "../transports/http/helpers.js";
+import { closers, exporter, installTracing, serverSpans, tracer } from "./tracing.js";
 
-const exporter = new InMemorySpanExporter();
-const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-const contextManager = new AsyncLocalStorageContextManager();
-const tracer = provider.getTracer("test");
-
-beforeAll(() => {
-  context.setGlobalContextManager(contextManager.enable());
-  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-  trace.setGlobalTracerProvider(provider);
-});
-afterAll(() => {
-  trace.disable();
-  propagation.disable();
-  context.disable();
-});
-
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
-  exporter.reset();
-});
-
-/** The SERVER spans of handled calls (connecting's `server/discover` left out). */
-const serverSpans = () =>
-  exporter
-    .getFinishedSpans()
-    .filter(
-      (span) => span.kind === SpanKind.SERVER && span.attributes["mcp.method.name"] !== "server/discover",
-    );
+installTracing();
 const ELICIT = { action: "accept", content: { region: "eu-west-1" } } as const;
 
 /** A hand-built round that asks for a region, its state the plain text "asked". */

@@ -1,9 +1,11 @@
-import type { Dispatcher } from "../../shared/dispatch.js";
-import type { JSONRPCMessage } from "../../types/index.js";
+import type { Dispatcher, HttpRequestView } from "../../shared/dispatch.js";
+import { validJSONRPCRequest } from "../../types/core.js";
+import type { ErrorObject, JSONRPCMessage, JSONRPCRequest } from "../../types/index.js";
 import { DualEraConnection } from "./connection.js";
 import { type LegacyOptions, type ResolvedLegacyOptions, resolveLegacyOptions } from "./options.js";
 import type { LegacyCore } from "./serve.js";
 import { LegacySession } from "./session.js";
+import { reportLegacyRefusal } from "./telemetry.js";
 
 /**
  * A server's 2025-era face: transports open one `LegacySession` per legacy connection (stdio) or
@@ -30,6 +32,25 @@ export class LegacyService {
     );
     this.#sessions.add(session);
     return session;
+  }
+
+  /**
+   * Tells the server's telemetry of a 2025 message a transport refused with `error` before any
+   * session saw it (an unknown `Mcp-Session-Id`, a missing one, an `Accept` without JSON and SSE).
+   * Only a request is reported: a response or a notification has no span.
+   *
+   * @example
+   * server.legacy?.reportRefused(message, { code: -32600, message: "Not Found" }, http, "2025-11-25");
+   */
+  reportRefused(
+    message: unknown,
+    error: ErrorObject | undefined,
+    http: HttpRequestView | undefined,
+    protocolVersion: string | undefined,
+  ): void {
+    if (error && validJSONRPCRequest(message)) {
+      reportLegacyRefusal(this.#core, message as JSONRPCRequest, error, { http }, protocolVersion);
+    }
   }
 
   /** Tells every session subscribed to `uri` (or a parent of it) that the resource changed. */

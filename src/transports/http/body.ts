@@ -3,7 +3,7 @@
  * responses the transport itself produces (before any dispatch).
  */
 import { ErrorCode } from "../../types/core.js";
-import type { RequestId } from "../../types/index.js";
+import type { ErrorObject, RequestId } from "../../types/index.js";
 import { requestIdOf } from "../../types/record.js";
 
 /**
@@ -189,6 +189,8 @@ export interface PlainReply {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string | null;
+  /** The JSON-RPC error `body` carries, when the transport refused the message itself (telemetry). */
+  readonly error?: ErrorObject;
 }
 
 /** What the endpoint answers: a plain reply, or a `Response` (event streams). */
@@ -233,7 +235,8 @@ export function errorResponse(
   message: string,
   headers?: Record<string, string>,
 ): PlainReply {
-  return jsonResponse({ jsonrpc: "2.0", id, error: { code, message } }, status, headers);
+  const error = { code, message };
+  return { ...jsonResponse({ jsonrpc: "2.0", id, error }, status, headers), error };
 }
 
 /** 400 with -32020 naming the header at fault. */

@@ -20,7 +20,6 @@ import {
   validJSONRPCNotification,
   validJSONRPCRequest,
 } from "../../types/core.js";
-import type { ErrorObject } from "../../types/index.js";
 import { requestIdOf } from "../../types/record.js";
 import {
   acceptsJsonAndEventStream,
@@ -47,7 +46,8 @@ import {
 import { type Incoming, WebIncoming } from "./incoming.js";
 import { LegacyHttpEndpoint, SESSION_HEADER } from "./legacy-endpoint.js";
 import type { LegacyHttpOptions } from "./legacy-sessions.js";
-import { LegacySseEndpoint, SSE_SESSION_PARAM } from "./legacy-sse-server.js";
+import { SSE_SESSION_PARAM } from "./legacy-sessions.js";
+import type { HttpPlusSse, LegacySseEndpoint } from "./legacy-sse-server.js";
 import { checkProtectedResource } from "./protected-resource.js";
 import {
   checkStandardHeaders,
@@ -149,9 +149,9 @@ function schemaLookupOf(dispatcher: Dispatcher): ToolInputSchemaLookup | undefin
 function reporterOf(dispatcher: Dispatcher, logger: Pick<Logger, "error"> | undefined) {
   const refused = (dispatcher as Dispatcher & { telemetry?: ServerTelemetry }).telemetry?.refused;
   return (request: Incoming, rpc: RequestBody, reply: PlainReply): PlainReply => {
-    if (!refused || reply.body === null) return reply;
+    const error = reply.error;
+    if (!refused || error === undefined) return reply;
     try {
-      const { error } = JSON.parse(reply.body) as { error: ErrorObject };
       const { method, id: requestId } = rpc;
       refused({
         method,
@@ -327,7 +327,11 @@ function createEndpoint(
         options.logger?.error(
           `[http] toolInputSchema failed: ${error instanceof Error ? error.message : String(error)}`,
         );
-        return errorResponse(500, rpc.id, ErrorCode.InternalError, "Internal error");
+        return reportRefusal(
+          request,
+          rpc,
+          errorResponse(500, rpc.id, ErrorCode.InternalError, "Internal error"),
+        );
       }
     }
     // A listen stream is nothing but notifications: JSON would leave it empty.
@@ -346,19 +350,26 @@ function checkResponseMode(mode: ResponseMode | undefined): ResponseMode {
   throw new TypeError(`responseMode must be "auto", "json" or "sse", got ${JSON.stringify(mode)}`);
 }
 
-/** The HTTP+SSE (2024-11-05) streams of `legacy: { sse: true }`, which need a dual-era server. */
+/** The HTTP+SSE (2024-11-05) streams of `legacy: { sse: httpPlusSse }`, which need a dual-era server. */
 function legacySseEndpoint(
   dispatcher: Dispatcher,
   servesLegacy: boolean,
   options: HttpHandlerOptions,
   keepAliveMs: number,
 ): LegacySseEndpoint | undefined {
-  if (options.legacy === false || options.legacy?.sse !== true) return undefined;
+  const legacy = options.legacy === false ? undefined : options.legacy;
+  const sse: unknown = legacy?.sse;
+  if (legacy === undefined || sse === undefined) return undefined;
+  if (typeof (sse as Partial<HttpPlusSse>).serve !== "function") {
+    throw new TypeError(
+      "legacy.sse takes httpPlusSse, imported from roundtrip-mcp/http: servers that do not serve HTTP+SSE clients leave it out",
+    );
+  }
   if (!servesLegacy) {
     throw new TypeError("legacy.sse needs a server that serves 2025 clients (its legacy option is off)");
   }
-  const { maxSessions } = options.legacy;
-  return new LegacySseEndpoint(dispatcher, { maxSessions, keepAliveMs, logger: options.logger });
+  const { maxSessions } = legacy;
+  return (sse as HttpPlusSse).serve(dispatcher, { maxSessions, keepAliveMs, logger: options.logger });
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   emptyReply,
   errorResponse,
   jsonResponse,
+  type PlainReply,
   type Reply,
   refuseNonEventStream,
 } from "./body.js";
@@ -28,6 +29,21 @@ export const SESSION_HEADER = "Mcp-Session-Id";
 
 function isResponse(message: Record<string, unknown>): boolean {
   return !("method" in message) && "id" in message && ("result" in message || "error" in message);
+}
+
+/** The request's `MCP-Protocol-Version` when it names a 2025-era version (bounded values only). */
+function knownLegacyVersion(request: Incoming): string | undefined {
+  const version = request.header(HttpHeader.ProtocolVersion);
+  return version !== null && LEGACY_PROTOCOL_VERSIONS.includes(version) ? version : undefined;
+}
+
+function notAcceptable(message: Record<string, unknown>): PlainReply {
+  return errorResponse(
+    406,
+    requestIdOf(message),
+    ErrorCode.InvalidRequest,
+    "Not Acceptable: Accept must allow application/json and text/event-stream",
+  );
 }
 
 /** What the endpoint needs from the handler's options. */
@@ -72,18 +88,23 @@ export class LegacyHttpEndpoint {
     if (!this.takes(message)) return undefined;
     if (opensLegacySession(message) && "id" in message) return this.#initialize(request, message, authInfo);
     const sessionId = request.header(SESSION_HEADER);
+    const version = knownLegacyVersion(request);
     if (sessionId === null) {
-      const version = request.header(HttpHeader.ProtocolVersion);
-      if (version === null || !LEGACY_PROTOCOL_VERSIONS.includes(version)) return undefined;
-      return errorResponse(
-        400,
-        requestIdOf(message),
-        ErrorCode.InvalidRequest,
-        "Bad Request: Mcp-Session-Id header is required",
+      if (version === undefined) return undefined;
+      return this.#refuse(
+        request,
+        message,
+        errorResponse(
+          400,
+          requestIdOf(message),
+          ErrorCode.InvalidRequest,
+          "Bad Request: Mcp-Session-Id header is required",
+        ),
+        version,
       );
     }
     const entry = this.#session(request, sessionId, authInfo);
-    if (!("session" in entry)) return entry;
+    if (!("session" in entry)) return this.#refuse(request, message, entry, version);
     if (isResponse(message)) {
       entry.session.receive(message);
       return emptyReply(202);
@@ -95,12 +116,7 @@ export class LegacyHttpEndpoint {
       return emptyReply(202);
     }
     if (!acceptsJsonAndEventStream(request.header("accept"))) {
-      return errorResponse(
-        406,
-        requestIdOf(message),
-        ErrorCode.InvalidRequest,
-        "Not Acceptable: Accept must allow application/json and text/event-stream",
-      );
+      return this.#refuse(request, message, notAcceptable(message), entry.session.protocolVersion);
     }
     entry.active++;
     return respondLegacy(message, request, {
@@ -165,17 +181,29 @@ export class LegacyHttpEndpoint {
   ): Promise<Reply> {
     const id = requestIdOf(message);
     if (!acceptsJsonAndEventStream(request.header("accept"))) {
-      return errorResponse(
-        406,
-        id,
-        ErrorCode.InvalidRequest,
-        "Not Acceptable: Accept must allow application/json and text/event-stream",
-      );
+      return this.#refuse(request, message, notAcceptable(message), undefined);
     }
+    // The slot is taken before the handshake, so a refused client's initialize is never traced as
+    // served, and handshakes in flight count against the limit.
     const session = this.#service.openSession();
-    const response = await session.handle(message, { send: async () => {}, authInfo, http: request });
-    if (response === undefined || "error" in response) {
+    const entry = this.sessions.add(session, authInfo);
+    if (entry === undefined) {
       session.close();
+      this.#options.logger?.warn(
+        `[http] refused a legacy session: ${this.sessions.maxSessions} sessions are busy`,
+      );
+      const full = errorResponse(503, id, ErrorCode.InternalError, "Service Unavailable: too many sessions");
+      return this.#refuse(request, message, full, undefined);
+    }
+    entry.active++;
+    let response: Awaited<ReturnType<typeof session.handle>>;
+    try {
+      response = await session.handle(message, { send: async () => {}, authInfo, http: request });
+    } finally {
+      entry.active--;
+    }
+    if (response === undefined || "error" in response) {
+      this.sessions.delete(entry.id);
       return jsonResponse(
         response ?? {
           jsonrpc: "2.0",
@@ -185,19 +213,22 @@ export class LegacyHttpEndpoint {
         400,
       );
     }
-    const entry = this.sessions.add(session, authInfo);
-    if (entry === undefined) {
-      session.close();
-      this.#options.logger?.warn(
-        `[http] refused a legacy session: ${this.sessions.maxSessions} sessions are busy`,
-      );
-      return errorResponse(503, id, ErrorCode.InternalError, "Service Unavailable: too many sessions");
-    }
     return jsonResponse(response, 200, { [SESSION_HEADER]: entry.id });
   }
 
+  /** Tells the server's telemetry of a refused request (not of a refused response or notification). */
+  #refuse(
+    request: Incoming,
+    message: Record<string, unknown>,
+    reply: PlainReply,
+    protocolVersion: string | undefined,
+  ): PlainReply {
+    this.#service.reportRefused(message, reply.error, request, protocolVersion);
+    return reply;
+  }
+
   /** The live session of a request, or the 404/400 that answers it. */
-  #session(request: Incoming, sessionId: string, authInfo: AuthInfo | undefined): SessionEntry | Reply {
+  #session(request: Incoming, sessionId: string, authInfo: AuthInfo | undefined): SessionEntry | PlainReply {
     const entry = this.sessions.get(sessionId, authInfo);
     if (!entry)
       return errorResponse(404, null, ErrorCode.InvalidRequest, "Not Found: unknown or expired session");

@@ -5,6 +5,7 @@
 import type { LegacySession } from "../../server/legacy/session.js";
 import { authenticatedPrincipal } from "../../server/state/principal.js";
 import type { AuthInfo } from "../../shared/dispatch.js";
+import type { HttpPlusSse } from "./legacy-sse-server.js";
 import type { SseStream } from "./sse.js";
 
 /**
@@ -22,12 +23,16 @@ export interface LegacyHttpOptions {
   /** A session nobody used for this long ends; its id then answers 404 (default 30 min). */
   sessionIdleTimeoutMs?: number;
   /**
-   * Also serve clients of the deprecated HTTP+SSE transport (2024-11-05) on this URL (default
-   * false): a GET without `Mcp-Session-Id` opens a stream that names `?sessionId=…` for its POSTs.
-   * Streams live while they are open, at most `maxSessions` of them.
+   * Also serve clients of the deprecated HTTP+SSE transport (2024-11-05) on this URL: pass
+   * `httpPlusSse` (imported on purpose, so servers without it do not carry it). A GET without
+   * `Mcp-Session-Id` then opens a stream that names `?sessionId=…` for its POSTs. Streams live
+   * while they are open, at most `maxSessions` of them.
    */
-  sse?: boolean;
+  sse?: HttpPlusSse;
 }
+
+/** The query parameter that names an HTTP+SSE stream on its POSTs. */
+export const SSE_SESSION_PARAM = "sessionId";
 
 export const DEFAULT_MAX_LEGACY_SESSIONS = 1_000;
 export const DEFAULT_LEGACY_SESSION_IDLE_MS = 30 * 60_000;

@@ -4,17 +4,15 @@
  * (`?sessionId=…` on the same URL), and every answer and server request goes out on that stream.
  * Each stream is one connection, served like a stdio pipe (see ../pipe.ts).
  */
+import { type LegacyService, legacyServiceOf } from "../../server/legacy/service.js";
 import { authenticatedPrincipal } from "../../server/state/principal.js";
 import type { AuthInfo, Dispatcher } from "../../shared/dispatch.js";
 import { ErrorCode } from "../../types/core.js";
 import { type ServerPipe, servePipe } from "../pipe.js";
 import { emptyReply, errorResponse, type Reply, refuseNonEventStream } from "./body.js";
 import type { Incoming } from "./incoming.js";
-import { DEFAULT_MAX_LEGACY_SESSIONS, newSessionId } from "./legacy-sessions.js";
+import { DEFAULT_MAX_LEGACY_SESSIONS, newSessionId, SSE_SESSION_PARAM } from "./legacy-sessions.js";
 import { SSE_HEADERS, SseStream } from "./sse.js";
-
-/** The query parameter that names a stream on its POSTs. */
-export const SSE_SESSION_PARAM = "sessionId";
 
 /** What the HTTP+SSE endpoint needs from the handler's options. */
 export interface LegacySseOptions {
@@ -38,12 +36,14 @@ interface SseSession {
  */
 export class LegacySseEndpoint {
   readonly #dispatcher: Dispatcher;
+  readonly #service: LegacyService | undefined;
   readonly #options: LegacySseOptions;
   readonly #maxSessions: number;
   readonly #sessions = new Map<string, SseSession>();
 
   constructor(dispatcher: Dispatcher, options: LegacySseOptions) {
     this.#dispatcher = dispatcher;
+    this.#service = legacyServiceOf(dispatcher);
     this.#options = options;
     this.#maxSessions = options.maxSessions ?? DEFAULT_MAX_LEGACY_SESSIONS;
   }
@@ -82,7 +82,14 @@ export class LegacySseEndpoint {
   post(sessionId: string, message: unknown, request: Incoming, authInfo: AuthInfo | undefined): Reply {
     const session = this.#sessions.get(sessionId);
     if (session === undefined || session.principal !== authenticatedPrincipal({ authInfo })) {
-      return errorResponse(404, null, ErrorCode.InvalidRequest, "Not Found: unknown or closed session");
+      const reply = errorResponse(
+        404,
+        null,
+        ErrorCode.InvalidRequest,
+        "Not Found: unknown or closed session",
+      );
+      this.#service?.reportRefused(message, reply.error, request, undefined);
+      return reply;
     }
     if (Array.isArray(message)) {
       return errorResponse(
@@ -109,3 +116,21 @@ export class LegacySseEndpoint {
     session.stream.end();
   }
 }
+
+/** What `legacy.sse` takes: the HTTP+SSE streams of one endpoint, built once by `createHttpHandler`. */
+export interface HttpPlusSse {
+  readonly serve: (dispatcher: Dispatcher, options: LegacySseOptions) => LegacySseEndpoint;
+}
+
+/**
+ * The deprecated HTTP+SSE transport (2024-11-05), served next to Streamable HTTP on the same URL
+ * when given as the handler's `legacy.sse`. It is a value to import, so that servers which do not
+ * serve those clients do not carry it.
+ *
+ * @example
+ * import { httpPlusSse, serveHttp } from "roundtrip-mcp/http";
+ * await serveHttp(mcp, { port: 8000, legacy: { sse: httpPlusSse } });
+ */
+export const httpPlusSse: HttpPlusSse = Object.freeze({
+  serve: (dispatcher: Dispatcher, options: LegacySseOptions) => new LegacySseEndpoint(dispatcher, options),
+});

@@ -30,6 +30,7 @@ export { decodeHeaderValue, encodeHeaderValue, type HeaderDecodeResult, HttpHead
 export { LegacyHttpClientTransport } from "./legacy-client.js";
 export type { LegacyHttpOptions } from "./legacy-sessions.js";
 export { type SseClientOptions, SseClientTransport } from "./legacy-sse-client.js";
+export { type HttpPlusSse, httpPlusSse } from "./legacy-sse-server.js";
 export { isLoopbackHostname } from "./loopback.js";
 export {
   createResourceMetadataHandler,

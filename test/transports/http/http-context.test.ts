@@ -5,6 +5,7 @@ import { Client } from "../../../src/client/client.js";
 import { MCPServer, silentLogger } from "../../../src/server/index.js";
 import { createHttpHandler } from "../../../src/transports/http/handler.js";
 import { SseClientTransport } from "../../../src/transports/http/legacy-sse-client.js";
+import { httpPlusSse } from "../../../src/transports/http/legacy-sse-server.js";
 import { serveHttp } from "../../../src/transports/http/node.js";
 import { signalled } from "../../helpers.js";
 
@@ -90,7 +91,7 @@ describe("ctx.http", () => {
   it("on an HTTP+SSE (2024-11-05) stream, with the POST's own token", async () => {
     const http = await serveHttp(tenantServer(), {
       port: 0,
-      legacy: { sse: true },
+      legacy: { sse: httpPlusSse },
       verifyToken: (request) => {
         const token = request.headers.get("authorization")?.replace(/^Bearer /, "");
         return token ? { token, clientId: "app", scopes: [], subject: token } : undefined;

@@ -3,13 +3,14 @@
 // goes on serving a well-formed request afterwards. Real loopback sockets.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mcp } from "../../../examples/legacy-clients.js";
+import { httpPlusSse } from "../../../src/transports/http/legacy-sse-server.js";
 import { type HttpServerHandle, serveHttp } from "../../../src/transports/http/node.js";
 import { SseParser } from "../../../src/transports/http/sse.js";
 import { prng } from "../../prng.js";
 
 let http: HttpServerHandle;
 beforeAll(async () => {
-  http = await serveHttp(mcp, { port: 0, legacy: { sse: true } });
+  http = await serveHttp(mcp, { port: 0, legacy: { sse: httpPlusSse } });
 });
 afterAll(() => http.close());
 

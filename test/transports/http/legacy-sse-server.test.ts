@@ -1,4 +1,4 @@
-// The deprecated HTTP+SSE transport (2024-11-05) served by our endpoint (`legacy: { sse: true }`)
+// The deprecated HTTP+SSE transport (2024-11-05) served by our endpoint (`legacy: { sse: httpPlusSse }`)
 // on real loopback sockets: the exact stream and POST wire a 2024-11-05 client sees, the refusals
 // (unknown or foreign stream, batches, the cap), cancellation, the end of a stream, and our own
 // SseClientTransport against it, the resolver's question riding the stream.
@@ -8,6 +8,7 @@ import { Client } from "../../../src/client/client.js";
 import { MCPServer, silentLogger } from "../../../src/server/index.js";
 import { createHttpHandler } from "../../../src/transports/http/handler.js";
 import { SseClientTransport } from "../../../src/transports/http/legacy-sse-client.js";
+import { httpPlusSse } from "../../../src/transports/http/legacy-sse-server.js";
 import {
   type HttpServerHandle,
   type ServeHttpOptions,
@@ -20,7 +21,11 @@ afterEach(async () => {
 });
 
 async function serve(options: ServeHttpOptions = {}, server = mcp): Promise<HttpServerHandle> {
-  const http = await serveHttp(server, { port: 0, ...options, legacy: { sse: true, ...options.legacy } });
+  const http = await serveHttp(server, {
+    port: 0,
+    ...options,
+    legacy: { sse: httpPlusSse, ...options.legacy },
+  });
   closers.push(() => http.close());
   return http;
 }
@@ -140,7 +145,7 @@ describe("HTTP+SSE (2024-11-05) served on the endpoint's URL", () => {
   });
 
   it("serveHttp's close() ends each open stream cleanly instead of cutting it", async () => {
-    const http = await serveHttp(mcp, { port: 0, legacy: { sse: true }, drainTimeoutMs: 0 });
+    const http = await serveHttp(mcp, { port: 0, legacy: { sse: httpPlusSse }, drainTimeoutMs: 0 });
     const stream = await initialized(http.url);
     await http.close();
     await expect(stream.next()).rejects.toThrow(/^stream ended; left: ""$/);
@@ -277,7 +282,7 @@ describe("HTTP+SSE (2024-11-05) served on the endpoint's URL", () => {
   });
 
   it("through the fetch handler too (no node:http): the stream names its POST URL, answers ride it", async () => {
-    const handler = createHttpHandler(mcp, { legacy: { sse: true }, localhostOnly: true });
+    const handler = createHttpHandler(mcp, { legacy: { sse: httpPlusSse }, localhostOnly: true });
     const stream = await handler(
       new Request("http://localhost/mcp", { headers: { accept: "text/event-stream" } }),
     );
@@ -322,9 +327,21 @@ describe("HTTP+SSE (2024-11-05) served on the endpoint's URL", () => {
     expect(response.status).toBe(405);
   });
 
+  it("is turned on with the imported httpPlusSse: a flag or anything else fails at setup, naming it", () => {
+    for (const sse of [true, "yes", {}, { serve: "not a function" }]) {
+      expect(() => createHttpHandler(mcp, { legacy: { sse: sse as never } })).toThrow(
+        new TypeError(
+          "legacy.sse takes httpPlusSse, imported from roundtrip-mcp/http: servers that do not serve HTTP+SSE clients leave it out",
+        ),
+      );
+    }
+    // Off, as the option left out: a GET without a session is 405.
+    expect(() => createHttpHandler(mcp, { legacy: { sse: undefined } })).not.toThrow();
+  });
+
   it("needs a server that serves 2025 clients", () => {
     const modernOnly = new MCPServer("modern", { legacy: false, logger: silentLogger });
-    expect(() => createHttpHandler(modernOnly, { legacy: { sse: true } })).toThrow(
+    expect(() => createHttpHandler(modernOnly, { legacy: { sse: httpPlusSse } })).toThrow(
       "legacy.sse needs a server that serves 2025 clients (its legacy option is off)",
     );
   });

@@ -1,0 +1,45 @@
+// The real OpenTelemetry SDK wired for tests: an in-memory span exporter, AsyncLocalStorage context
+// and W3C propagation, installed globally for one test file (vitest runs each file in its own realm).
+import { context, propagation, SpanKind, trace } from "@opentelemetry/api";
+import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
+import { W3CTraceContextPropagator } from "@opentelemetry/core";
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from "@opentelemetry/sdk-trace-base";
+import { afterAll, afterEach, beforeAll } from "vitest";
+
+export const exporter = new InMemorySpanExporter();
+const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+export const tracer = provider.getTracer("test");
+
+/** Things to close after each test (servers), run before the exporter is emptied. */
+export const closers: (() => Promise<void>)[] = [];
+
+/** Installs the SDK globally for the calling test file; each test starts with no spans. */
+export function installTracing(): void {
+  const contextManager = new AsyncLocalStorageContextManager();
+  beforeAll(() => {
+    context.setGlobalContextManager(contextManager.enable());
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+    trace.setGlobalTracerProvider(provider);
+  });
+  afterAll(() => {
+    trace.disable();
+    propagation.disable();
+    context.disable();
+  });
+  afterEach(async () => {
+    for (const close of closers.splice(0)) await close();
+    exporter.reset();
+  });
+}
+
+/** The SERVER spans of handled calls (connecting's `server/discover` left out). */
+export const serverSpans = () =>
+  exporter
+    .getFinishedSpans()
+    .filter(
+      (span) => span.kind === SpanKind.SERVER && span.attributes["mcp.method.name"] !== "server/discover",
+    );
