@@ -4,6 +4,16 @@ import { CLIENT_INFO } from "./helpers.js";
 
 export const ACCEPT = "application/json, text/event-stream";
 
+/** A 2025 `initialize` request, as a client with these capabilities sends it. */
+export function initializeRequest(capabilities: ClientCapabilities = {}, id = 1) {
+  return {
+    jsonrpc: "2.0",
+    id,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities, clientInfo: CLIENT_INFO },
+  };
+}
+
 /** One raw POST, as a hand-written 2025 client sends it. */
 export function post(url: string, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal) {
   return fetch(url, {
@@ -20,16 +30,7 @@ export async function openSession(
   capabilities: ClientCapabilities = { elicitation: {} },
   headers = {},
 ) {
-  const response = await post(
-    url,
-    {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-11-25", capabilities, clientInfo: CLIENT_INFO },
-    },
-    headers,
-  );
+  const response = await post(url, initializeRequest(capabilities), headers);
   const id = response.headers.get("mcp-session-id") ?? "";
   const body = (await response.json()) as Record<string, unknown>;
   const sessionHeaders = { "mcp-session-id": id, "mcp-protocol-version": "2025-11-25", ...headers };

@@ -16,7 +16,7 @@ import {
 } from "../../src/transports/http/node.js";
 import { buildDualEraServer } from "../fixtures/legacy/dual-era.js";
 import { envelope } from "./helpers.js";
-import { openSession, post, sseMessages } from "./http-helpers.js";
+import { initializeRequest, openSession, post, sseMessages } from "./http-helpers.js";
 
 let handle: HttpServerHandle | undefined;
 afterEach(async () => {
@@ -222,12 +222,7 @@ describe("bounds on live sessions", () => {
       await post(url, call(4, "provision", { name: "y" }), c.headers),
     ];
     for (const response of busy) await sseMessages(response).next();
-    const refused = await post(url, {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } },
-    });
+    const refused = await post(url, initializeRequest());
     expect(refused.status).toBe(503);
     expect(refused.headers.get("mcp-session-id")).toBeNull();
   });
@@ -241,12 +236,7 @@ describe("bounds on live sessions", () => {
 
   it("legacy: false keeps the endpoint modern-only", async () => {
     const url = await start({ legacy: false });
-    const response = await post(url, {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } },
-    });
+    const response = await post(url, initializeRequest());
     expect(response.status).toBe(400);
     expect(response.headers.get("mcp-session-id")).toBeNull();
     expect(await response.json()).toMatchObject({

@@ -9,7 +9,7 @@ import { serverTelemetry } from "../../src/otel/index.js";
 import { MCPServer, silentLogger } from "../../src/server/index.js";
 import { httpPlusSse, type ServeHttpOptions, serveHttp } from "../../src/transports/http/index.js";
 import { signalled } from "../helpers.js";
-import { openSession, post as postLegacy } from "../legacy/http-helpers.js";
+import { initializeRequest, openSession, post as postLegacy } from "../legacy/http-helpers.js";
 import { post, rpc } from "../transports/http/helpers.js";
 import { closers, installTracing, serverSpans, tracer } from "./tracing.js";
 
@@ -123,12 +123,7 @@ describe("the HTTP endpoint traces its own refusals of 2025 requests", () => {
       opened.headers,
     );
     await entered.done;
-    const second = await postLegacy(url.href, {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
-    });
+    const second = await postLegacy(url.href, initializeRequest());
     expect(second.status).toBe(503);
     expect(second.headers.get("mcp-session-id")).toBeNull();
     expect(await second.json()).toEqual({
