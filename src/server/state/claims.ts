@@ -41,7 +41,9 @@ export function requestBinding(method: string, params: Readonly<Record<string, u
 /**
  * Canonical JSON: object keys sorted (UTF-16 order) at every depth, compact, and every non-ASCII code unit
  * escaped as \uXXXX, so equal JSON values give equal text and any JS string (lone surrogates included)
- * serializes without throwing. Values JSON cannot hold behave as in `JSON.stringify`.
+ * serializes without throwing. Numbers JSON cannot hold are written by name (`Infinity`, `-Infinity`,
+ * `NaN`), as Python's `json.dumps` does: `JSON.parse` reads `1e400` as `Infinity`, which must not share
+ * a digest with `null`. Other values JSON cannot hold behave as in `JSON.stringify`.
  *
  * @example
  * canonicalJson({ b: "é", a: [1, { d: null, c: true }] }); // '{"a":[1,{"c":true,"d":null}],"b":"\\u00e9"}'
@@ -56,6 +58,7 @@ export function canonicalJson(value: unknown): string {
 // Plain loops and string appends: this runs twice per input round (seal, then verify).
 function serialize(value: unknown): string {
   if (typeof value !== "object" || value === null) {
+    if (typeof value === "number" && !Number.isFinite(value)) return String(value);
     const json = JSON.stringify(value);
     if (json === undefined) throw new TypeError(`cannot serialize a ${typeof value}`);
     return json;

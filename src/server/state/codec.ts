@@ -100,12 +100,13 @@ export class AesGcmRequestStateCodec implements RequestStateCodec {
     if (keys.length === 0) {
       throw new Error("keys must hold at least one key: keys[0] mints new request state");
     }
-    keys.forEach((key, index) => {
-      const entry = deriveRingKey(key, index);
+    // An indexed loop, not forEach: a hole in the list must reach the type check, not be skipped.
+    for (let index = 0; index < keys.length; index++) {
+      const entry = deriveRingKey(keys[index], index);
       const id = entry.kid.toString("hex");
       if (this.#ring.has(id)) throw new Error(`keys[${index}] duplicates an earlier ring key`);
       this.#ring.set(id, entry);
-    });
+    }
     // Non-null: the ring holds keys[0]'s entry, checked non-empty above.
     this.#minter = this.#ring.values().next().value!;
   }

@@ -194,6 +194,18 @@ describe("RequestStateBoundary: request binding", () => {
     await rejected(boundary, retry(makeCtx(), token));
   });
 
+  it("rejects state minted for null arguments on a retry whose number JSON.parse made Infinity", async () => {
+    const boundary = boundaryOf();
+    const [none, huge] = JSON.parse("[null, 1e400]") as unknown[];
+    const original = makeCtx({ params: { name: "provision", arguments: { limit: none } } });
+    const token = await mint(boundary, original);
+    await rejected(
+      boundary,
+      retry(original, token, { params: { name: "provision", arguments: { limit: huge } } }),
+    );
+    expect(await accepted(boundary, retry(original, token))).toBe("plain-1");
+  });
+
   it("digests lone-surrogate arguments instead of crashing, and tells them apart", async () => {
     const boundary = boundaryOf();
     const lone = makeCtx({ params: { name: "provision", arguments: { name: "\uD800" } } });

@@ -32,6 +32,15 @@ describe("canonicalJson", () => {
     expect(canonicalJson({ a: undefined, b: () => 1, c: [undefined] })).toBe('{"c":[null]}');
   });
 
+  it("writes non-finite numbers by name (as Python's json.dumps), never as null", () => {
+    // JSON.parse reads 1e400 as Infinity: a state minted for null must not fit it.
+    const [none, huge, tiny] = JSON.parse("[null, 1e400, -1e400]") as unknown[];
+    expect(canonicalJson({ limit: huge })).toBe('{"limit":Infinity}');
+    expect(canonicalJson([tiny, Number.NaN])).toBe("[-Infinity,NaN]");
+    const digests = new Set([none, huge, tiny, Number.NaN].map((limit) => argsDigest({ limit })));
+    expect(digests.size).toBe(4);
+  });
+
   it("refuses values JSON cannot hold at all", () => {
     expect(() => canonicalJson(10n)).toThrow(TypeError);
     expect(() => canonicalJson(undefined)).toThrow(TypeError);

@@ -146,6 +146,15 @@ describe("AesGcmRequestStateCodec", () => {
     expect(() => new RequestStateSecurity({ keys })).toThrow(new TypeError(message));
   });
 
+  it("rejects a hole in the ring as an undefined entry, rather than skipping it", () => {
+    const hole = new Array<string>(2);
+    hole[1] = KEY_A;
+    const message = "keys[0] must be a Uint8Array or a string, got undefined";
+    expect(() => new AesGcmRequestStateCodec(hole)).toThrow(new TypeError(message));
+    expect(() => new RequestStateSecurity({ keys: hole })).toThrow(new TypeError(message));
+    expect(() => new AesGcmRequestStateCodec(new Array<string>(1))).toThrow(new TypeError(message));
+  });
+
   it("works with a mixed ring of Buffer, Uint8Array and string entries", () => {
     const entries = [Buffer.from(KEY_A), new Uint8Array(Buffer.from(KEY_B)), KEY_C];
     const ring = new AesGcmRequestStateCodec(entries);
