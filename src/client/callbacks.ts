@@ -164,6 +164,9 @@ export async function dispatchInputRequest(
       const answer = await callbacks.listRoots(ctx);
       return checked(request.method, ctx, answer, validListRootsResult, "a ListRootsResult");
     }
+    default:
+      // Unreachable through the checked paths: never answer an unknown request with `undefined`.
+      throw new McpError(ErrorCode.MethodNotFound, "Method not found");
   }
 }
 

@@ -18,6 +18,7 @@ import type {
   InputRequiredResult,
   ResultObject,
 } from "../types/index.js";
+import { hasProtoKey, PROTO_KEY_PROBLEM } from "../types/record.js";
 import { InputRequiredError, TaskCreatedError } from "./errors.js";
 
 /**
@@ -55,6 +56,11 @@ export function checkResult(
     if (!validInputRequiredResult(result)) {
       throw new ProtocolError(
         `The server sent a malformed InputRequiredResult for ${method} (${describeFailure(validInputRequiredResult, result)})`,
+      );
+    }
+    if (hasProtoKey(result.inputRequests)) {
+      throw new ProtocolError(
+        `The server sent a malformed InputRequiredResult for ${method} (${PROTO_KEY_PROBLEM})`,
       );
     }
     if (optIns.allowInputRequired !== true)
@@ -99,7 +105,9 @@ function checkDetailedTask(result: ResultObject): ResultObject {
   const problem =
     describeTaskProblem(result) ??
     (result.inputRequests === undefined || validInputRequests(result.inputRequests)
-      ? undefined
+      ? hasProtoKey(result.inputRequests)
+        ? PROTO_KEY_PROBLEM
+        : undefined
       : `inputRequests holds something that is not an embedded request (${describeFailure(validInputRequests, result.inputRequests)})`);
   if (problem) throw new ProtocolError(`The server sent a malformed ${TaskMethod.Get} result (${problem})`);
   return result;

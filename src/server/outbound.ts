@@ -16,7 +16,7 @@ import type {
   InputRequests,
   ResultObject,
 } from "../types/index.js";
-import { isRecord } from "../types/record.js";
+import { hasProtoKey, isRecord, PROTO_KEY_PROBLEM } from "../types/record.js";
 import { assertInputRequestsDeclared } from "./capability-gate.js";
 
 /** The most conservative cache hints: stale at once, never shared across authorization contexts. */
@@ -121,6 +121,7 @@ export function checkResult(
           `inputRequests holds something that is not an embedded request (${describeFailure(validInputRequests, requests)})`,
         );
       }
+      if (hasProtoKey(requests)) throw invalidResult(PROTO_KEY_PROBLEM);
       assertInputRequestsDeclared(requests as InputRequests, declared);
     }
   } else if (resultType === "complete") {

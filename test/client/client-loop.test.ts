@@ -45,6 +45,26 @@ describe("Client auto loop: rounds, bounds and isolation", () => {
     expect(server.seen.filter((s) => s.method === "tools/call")).toHaveLength(1);
   });
 
+  it("a question under the key __proto__ is refused: no callback runs and nothing is retried", async () => {
+    const server = stubServer((method) =>
+      method === "tools/call"
+        ? JSON.parse(
+            `{"resultType":"input_required","inputRequests":{"__proto__":${JSON.stringify(ELICIT)}},"requestState":"s"}`,
+          )
+        : undefined,
+    );
+    const asked: unknown[] = [];
+    const { client, tap } = await connectTapped(server, {
+      elicitation: async (ctx) => {
+        asked.push(ctx.requestId);
+        return { action: "accept", content: { name: "Ada" } };
+      },
+    });
+    await expect(client.callTool("t", {})).rejects.toThrow(ProtocolError);
+    expect(asked).toEqual([]);
+    expect(sentFor(tap, "tools/call")).toHaveLength(1);
+  });
+
   it("endless rounds raise InputRequiredRoundsExceededError with lastResult after 1 + max legs", async () => {
     let n = 0;
     const server = stubServer((method) =>

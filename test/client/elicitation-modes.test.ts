@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ElicitationCallback } from "../../src/client/callbacks.js";
+import { dispatchInputRequest, type ElicitationCallback } from "../../src/client/callbacks.js";
 import type { InputRequest } from "../../src/types/index.js";
 import { McpError } from "../../src/types/index.js";
 import { askingServer, bare, connectTapped, sentFor, stubServer, textOf } from "./stubs.js";
@@ -158,5 +158,17 @@ describe("elicitationCapabilities.form.applyDefaults", () => {
       action: "accept",
       content: { note: "x" },
     });
+  });
+});
+
+describe("dispatchInputRequest, called directly", () => {
+  it("refuses a request of no known method with -32601 rather than answering undefined", async () => {
+    const unknown = { method: "tools/call", params: {} } as unknown as InputRequest;
+    const answer = dispatchInputRequest(
+      { elicitation: () => ({ action: "decline" }) },
+      { requestId: "q", signal: new AbortController().signal },
+      unknown,
+    );
+    await expect(answer).rejects.toEqual(new McpError(-32601, "Method not found"));
   });
 });

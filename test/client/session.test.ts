@@ -279,6 +279,24 @@ describe("ClientSession result checks (hand-written server stubs)", () => {
     );
   });
 
+  it("rejects an InputRequiredResult asking under the key __proto__, which no answer can carry", async () => {
+    const elicit = {
+      method: "elicitation/create",
+      params: { mode: "form", message: "Name?", requestedSchema: { type: "object", properties: {} } },
+    };
+    for (const request of [elicit, { method: "evil/run", params: {} }]) {
+      const result = JSON.parse(
+        `{"resultType":"input_required","inputRequests":{"__proto__":${JSON.stringify(request)}},"requestState":"s"}`,
+      ) as ResultObject;
+      const session = await ClientSession.connect(new MemoryTransport(rawServer(result)));
+      await expect(session.callTool("t", {}, { allowInputRequired: true })).rejects.toThrow(
+        new ProtocolError(
+          'The server sent a malformed InputRequiredResult for tools/call (inputRequests: the key "__proto__" cannot be answered)',
+        ),
+      );
+    }
+  });
+
   it("rejects a malformed complete result", async () => {
     const session = await ClientSession.connect(
       new MemoryTransport(rawServer({ resultType: "complete", tools: "nope" })),

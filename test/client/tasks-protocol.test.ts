@@ -87,6 +87,11 @@ describe("checking tasks/get answers", () => {
       { status: "input_required", inputRequests: { q: { method: "x" } } },
       /inputRequests holds/,
     ],
+    [
+      "a question under the key __proto__",
+      JSON.parse(`{"status":"input_required","inputRequests":{"__proto__":${JSON.stringify(ELICIT)}}}`),
+      /inputRequests: the key "__proto__" cannot be answered/,
+    ],
     ["failed without an error", { status: "failed" }, /a failed task needs an error/],
   ])("%s is a ProtocolError that leaves the task alone", async (_name, state, message) => {
     const stub = scripted(handle({ status: "input_required" }), [complete(state)]);

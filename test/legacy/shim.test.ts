@@ -184,12 +184,17 @@ describe("the shim's bounds and refusals", () => {
     });
   });
 
-  it("answers -32603 for a malformed input_required result instead of asking anything", async () => {
+  it.each([
+    ["a malformed input_required result", { region: { method: "tools/call" } }],
+    [
+      "a question under the key __proto__",
+      JSON.parse(`{"__proto__":${JSON.stringify(elicitationRequest("Region?", REGION))}}`),
+    ],
+  ])("answers -32603 for %s instead of asking anything", async (_label, inputRequests) => {
     const server = new Server("malformed", {
       logger: silentLogger,
       legacy: { shim: true },
-      onCallTool: () =>
-        ({ resultType: "input_required", inputRequests: { region: { method: "tools/call" } } }) as never,
+      onCallTool: () => ({ resultType: "input_required", inputRequests }) as never,
     });
     const client = await shimmed(server);
     expect(await client.call("provision")).toMatchObject({

@@ -287,6 +287,11 @@ describe("input_required rules", () => {
       { inputRequests: { x: { method: "tools/call", params: {} } } },
     ],
     ["an entry without method", { inputRequests: { x: { params: { message: "hi" } } } }],
+    // JSON.parse makes "__proto__" an own key; no response could be keyed by it.
+    [
+      "a valid request under the key __proto__",
+      JSON.parse(`{"inputRequests":{"__proto__":${JSON.stringify(ELICIT_FORM)}}}`),
+    ],
   ])("refuses a result with %s with -32603", async (_label, fields) => {
     const server = serverAnswering({ resultType: "input_required", ...fields });
     expect(errorOf(await server.dispatch(request("tools/call", { name: "x" }, everything))).code).toBe(

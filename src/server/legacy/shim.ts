@@ -14,6 +14,7 @@ import type {
   InputResponses,
   ResultObject,
 } from "../../types/index.js";
+import { hasProtoKey, PROTO_KEY_PROBLEM } from "../../types/record.js";
 import { assertInputRequestsDeclared } from "../capability-gate.js";
 import type { BackChannel } from "./back-channel.js";
 import { asksForInput, invalidResult } from "./outbound.js";
@@ -88,6 +89,7 @@ export async function fulfilThroughShim(
     }
     if (!validInputRequiredResult(result)) throw invalidResult("a malformed input_required result");
     const requests = (result as InputRequiredResult).inputRequests ?? {};
+    if (hasProtoKey(requests)) throw invalidResult(PROTO_KEY_PROBLEM);
     let inputResponses: InputResponses | undefined;
     if (Object.keys(requests).length > 0) {
       assertInputRequestsDeclared(requests, ctx.clientCapabilities);

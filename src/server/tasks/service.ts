@@ -16,6 +16,7 @@ import type {
   InputResponses,
   ResultObject,
 } from "../../types/index.js";
+import { hasProtoKey, PROTO_KEY_PROBLEM } from "../../types/record.js";
 import { assertInputRequestsDeclared } from "../capability-gate.js";
 import { deriveContext, type ServerRequestContext } from "../context.js";
 import type { SharedTaskChange } from "../events.js";
@@ -300,6 +301,11 @@ export class TaskService implements TaskRunner {
     if (!validInputRequests(requests)) {
       throw new McpError(ErrorCode.InternalError, "Handler returned an invalid result", {
         detail: "inputRequests holds something that is not an embedded request",
+      });
+    }
+    if (hasProtoKey(requests)) {
+      throw new McpError(ErrorCode.InternalError, "Handler returned an invalid result", {
+        detail: PROTO_KEY_PROBLEM,
       });
     }
     assertInputRequestsDeclared(requests, ctx.clientCapabilities);

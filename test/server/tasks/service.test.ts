@@ -235,24 +235,35 @@ describe("MCPServer tasks: outcomes", () => {
     expect(logger.lines.some((line) => line.includes("invalid result"))).toBe(true);
   });
 
-  it("a task that asks with a malformed input request fails with -32603, asking the client nothing", async () => {
-    const logger = recordingLogger();
-    const mcp = server({ logger, tasks: serverTasks({ immediateResultMs: 0 }) });
-    mcp.tool("asks-badly", { task: "optional" }, async () => {
-      await outlastTheWindow();
-      return { resultType: "input_required", inputRequests: { region: { method: "tools/call" } } } as never;
-    });
-    const created = resultOf(
-      await call(mcp, "tools/call", { name: "asks-badly", arguments: {} }, TASKS_AND_FORMS),
-    );
-    const failed = await waitFor(mcp, created.taskId as string, (t) => t.status !== "working");
-    expect(failed.status).toBe("failed");
-    expect(failed.inputRequests).toBeUndefined();
-    expect(failed.error).toEqual({
-      code: ErrorCode.InternalError,
-      message: "Handler returned an invalid result",
-    });
-  });
+  it.each([
+    ["a malformed input request", { region: { method: "tools/call" } }],
+    [
+      "a valid one under the key __proto__",
+      JSON.parse(
+        '{"__proto__":{"method":"elicitation/create","params":{"mode":"form","message":"Region?","requestedSchema":{"type":"object","properties":{}}}}}',
+      ),
+    ],
+  ])(
+    "a task that asks with %s fails with -32603, asking the client nothing",
+    async (_label, inputRequests) => {
+      const logger = recordingLogger();
+      const mcp = server({ logger, tasks: serverTasks({ immediateResultMs: 0 }) });
+      mcp.tool("asks-badly", { task: "optional" }, async () => {
+        await outlastTheWindow();
+        return { resultType: "input_required", inputRequests } as never;
+      });
+      const created = resultOf(
+        await call(mcp, "tools/call", { name: "asks-badly", arguments: {} }, TASKS_AND_FORMS),
+      );
+      const failed = await waitFor(mcp, created.taskId as string, (t) => t.status !== "working");
+      expect(failed.status).toBe("failed");
+      expect(failed.inputRequests).toBeUndefined();
+      expect(failed.error).toEqual({
+        code: ErrorCode.InternalError,
+        message: "Handler returned an invalid result",
+      });
+    },
+  );
 
   it("tasks/cancel acks empty, settles to cancelled, aborts the handler's signal, and is idempotent", async () => {
     const mcp = server({ tasks: serverTasks({ immediateResultMs: 0 }) });

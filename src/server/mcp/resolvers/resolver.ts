@@ -98,6 +98,9 @@ export function resolver(
 ): AnyResolver {
   if (typeof key !== "string" || key.length === 0)
     throw new InvalidSignature("A resolver needs a non-empty key");
+  // The key names the question in inputRequests; the client cannot key its answer by "__proto__".
+  if (key === "__proto__")
+    throw new InvalidSignature("Resolver key '__proto__' cannot be answered: no response can be keyed by it");
   const options = typeof optionsOrBody === "function" ? {} : optionsOrBody;
   const body = typeof optionsOrBody === "function" ? optionsOrBody : maybeBody;
   if (typeof body !== "function") throw new InvalidSignature(`Resolver '${key}' needs a body function`);

@@ -278,23 +278,12 @@ describe("resolver failures", () => {
     );
   });
 
-  // Regression: run.ts writes pending[key] / outcomes[key] on plain objects, so the key "__proto__" sets a
-  // prototype instead of an entry: the question is never sent and the call fails with
-  // "Error executing tool t". It should either be refused at registration or behave like any key.
-  it("a resolver keyed '__proto__' is refused at registration or asked like any other key", async () => {
-    const mcp = quietServer();
-    const odd = resolver("__proto__", () => elicit("Odd?", Confirm));
-    let registered = true;
-    try {
-      mcp.tool("t", { resolve: { odd } }, () => "ok");
-    } catch (error) {
-      expect(error).toBeInstanceOf(InvalidSignature);
-      registered = false;
-    }
-    if (registered) {
-      const first = await new Flow(mcp, "t").round();
-      expect(Object.keys(asked(first))).toEqual(["__proto__"]);
-    }
+  // The key names the question in inputRequests; an answer keyed "__proto__" would be lost on either
+  // side (it sets a prototype on assignment), so the key is refused where the resolver is made.
+  it("a resolver keyed '__proto__' is refused when it is made", () => {
+    expect(() => resolver("__proto__", () => elicit("Odd?", Confirm))).toThrow(
+      new InvalidSignature("Resolver key '__proto__' cannot be answered: no response can be keyed by it"),
+    );
   });
 });
 
