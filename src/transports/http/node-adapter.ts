@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { isPlainReply, type PlainReply, type Reply } from "./body.js";
+import { onConnectionGone } from "./node-gone.js";
 
 const BODYLESS = new Set(["GET", "HEAD"]);
 
@@ -135,24 +136,26 @@ export async function writeWebResponse(
   // Event streams must reach the client now, not with the first event.
   if (type.startsWith("text/event-stream")) res.flushHeaders();
   const reader = response.body.getReader();
-  const stop = () => void reader.cancel().catch(() => {});
-  res.once("close", stop);
+  let leave!: () => void;
+  const left = new Promise<void>((resolve) => {
+    leave = resolve;
+  });
+  const stopListening = onConnectionGone(req, res, () => {
+    leave();
+    void reader.cancel().catch(() => {});
+  });
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (!res.write(value)) {
-        await new Promise<void>((resolve) => {
-          res.once("drain", resolve);
-          res.once("close", resolve);
-        });
-      }
+      // A response queued behind another on a dropped connection never drains: leaving ends the wait.
+      if (!res.write(value)) await Promise.race([new Promise((resolve) => res.once("drain", resolve)), left]);
       if (res.destroyed) break;
     }
   } catch {
     // The stream failed or was cancelled because the client left: nothing more to send.
   } finally {
-    res.off("close", stop);
+    stopListening();
     res.end();
   }
 }

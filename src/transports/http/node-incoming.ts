@@ -7,6 +7,7 @@ import { type BodyRead, declaredLength, decodeBody, readBodyWithLimit } from "./
 import { combineRawHeaders } from "./headers.js";
 import type { Incoming } from "./incoming.js";
 import { requestUrl, toBodilessRequest, toWebRequest } from "./node-adapter.js";
+import { onConnectionGone } from "./node-gone.js";
 
 /**
  * True when the request can take the direct path: a POST whose web form could be built. The rest
@@ -44,8 +45,6 @@ function alreadyRead(req: IncomingMessage): Buffer | undefined {
 
 /** The web adapter's body stream holds this many chunks before it pauses the request. */
 const QUEUED_CHUNKS = 16;
-
-const NOTHING = () => {};
 
 /**
  * The request behind a `ServerResponse`. It starts buffering the body at once, as the web adapter's
@@ -139,16 +138,7 @@ export class NodeIncoming implements Incoming {
   }
 
   onGone(listener: () => void): () => void {
-    const res = this.#res;
-    if (res.destroyed && !res.writableFinished) {
-      listener();
-      return NOTHING;
-    }
-    const closed = () => {
-      if (!res.writableFinished) listener();
-    };
-    res.once("close", closed);
-    return () => res.off("close", closed);
+    return onConnectionGone(this.#req, this.#res, listener);
   }
 
   bodiless(): Request {

@@ -16,6 +16,7 @@ import {
 } from "./handler.js";
 import { isLoopbackHostname } from "./loopback.js";
 import { toWebRequest, writeReply, writeWebResponse } from "./node-adapter.js";
+import { onConnectionGone } from "./node-gone.js";
 import { NodeIncoming, servesDirectly } from "./node-incoming.js";
 import { resourceMetadataReply, resourceMetadataUrl } from "./protected-resource.js";
 
@@ -45,9 +46,7 @@ function failed(res: ServerResponse): void {
 function webListener(handler: FetchHandler): NodeListener {
   return (req, res) => {
     const controller = new AbortController();
-    res.once("close", () => {
-      if (!res.writableFinished) controller.abort();
-    });
+    onConnectionGone(req, res, () => controller.abort());
     let request: Request;
     try {
       request = toWebRequest(req, controller.signal);
@@ -172,8 +171,8 @@ export async function serveHttp(
   const streams = new InFlight();
   const server = createServer((req, res) => {
     // Requests are POSTs; GETs are 2025 and HTTP+SSE streams, which end with their sessions.
-    if (req.method === "POST") inFlight.track(res);
-    else if (req.method === "GET") streams.track(res);
+    if (req.method === "POST") inFlight.track(req, res);
+    else if (req.method === "GET") streams.track(req, res);
     const pathname = (req.url ?? "/").split("?")[0];
     if (pathname === path) return listener(req, res);
     if (resource && pathname === metadataPath) {
@@ -227,12 +226,18 @@ class InFlight {
   #open = 0;
   #idle: (() => void) | undefined;
 
-  track(res: ServerResponse): void {
+  track(req: IncomingMessage, res: ServerResponse): void {
     this.#open++;
-    res.once("close", () => {
+    let open = true;
+    const settled = () => {
+      if (!open) return;
+      open = false;
       this.#open--;
       if (this.#open === 0) this.#idle?.();
-    });
+    };
+    // A response queued behind another on a dropped connection never closes: its connection does.
+    res.once("close", settled);
+    onConnectionGone(req, res, settled);
   }
 
   /** Resolves once nothing is open, or after `timeoutMs`. */
