@@ -92,6 +92,10 @@ function diedOnProbe(target: ClientTarget, error: unknown): boolean {
   return typeof target === "object" && "command" in target && error instanceof ConnectionClosedError;
 }
 
+function connectingAborted(signal: AbortSignal): RequestAbortedError {
+  return new RequestAbortedError("Connecting was aborted", { cause: signal.reason });
+}
+
 /**
  * A URL whose connect-time POSTs got 400, 404 or 405 without a JSON-RPC error in the body: the spec's
  * evidence for trying the deprecated HTTP+SSE transport. (A modern pin sends nothing at connect.)
@@ -126,7 +130,7 @@ async function openOn(
   const abort = () => void session.close().catch(() => {});
   options.signal?.addEventListener("abort", abort, { once: true });
   try {
-    if (options.signal?.aborted) throw new RequestAbortedError("Connecting was aborted");
+    if (options.signal?.aborted) throw connectingAborted(options.signal);
     // stdio: a silent probe is legacy evidence, and the fallback reuses this very process.
     const stdio = typeof target === "object" && ("command" in target || "pid" in transport);
     const era = await negotiate(session, {
@@ -140,12 +144,12 @@ async function openOn(
           }
         : {}),
     });
-    if (options.signal?.aborted) throw new RequestAbortedError("Connecting was aborted");
+    if (options.signal?.aborted) throw connectingAborted(options.signal);
     if (eraKey !== undefined) recordEra(eraKey, verdict ?? era.era);
     return { session, era };
   } catch (error) {
     await session.close().catch(() => {});
-    throw options.signal?.aborted ? new RequestAbortedError("Connecting was aborted") : error;
+    throw options.signal?.aborted ? connectingAborted(options.signal) : error;
   } finally {
     options.signal?.removeEventListener("abort", abort);
   }

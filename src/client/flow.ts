@@ -22,7 +22,8 @@ const UNBOUNDED: FlowScope = Object.freeze({
 export function flowScope(method: string, signal?: AbortSignal, totalTimeoutMs?: number): FlowScope {
   if (signal === undefined && totalTimeoutMs === undefined) return UNBOUNDED;
   const controller = new AbortController();
-  const onAbort = () => controller.abort(new RequestAbortedError(`${method} was aborted`));
+  const onAbort = () =>
+    controller.abort(new RequestAbortedError(`${method} was aborted`, { cause: signal?.reason }));
   if (signal?.aborted) onAbort();
   else signal?.addEventListener("abort", onAbort, { once: true });
   const timer =

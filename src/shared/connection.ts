@@ -86,7 +86,10 @@ class PendingCall implements Pending {
     this.#signal = signal;
     if (signal) {
       this.#onAbort = () =>
-        this.#abandon(new RequestAbortedError(`Request ${method} was aborted`), "aborted by the client");
+        this.#abandon(
+          new RequestAbortedError(`Request ${method} was aborted`, { cause: signal.reason }),
+          "aborted by the client",
+        );
       signal.addEventListener("abort", this.#onAbort, { once: true });
     }
     // An infinite timeout (listen streams) means none: setTimeout would treat it as 1 ms.
@@ -197,7 +200,11 @@ export class JsonRpcConnection {
   ): Promise<ResultObject> {
     if (this.#closed) return Promise.reject(new ConnectionClosedError("Connection is closed"));
     const { signal } = options;
-    if (signal?.aborted) return Promise.reject(new RequestAbortedError(`Request ${method} was aborted`));
+    if (signal?.aborted) {
+      return Promise.reject(
+        new RequestAbortedError(`Request ${method} was aborted`, { cause: signal.reason }),
+      );
+    }
     const id = this.#nextId++;
     return new Promise<ResultObject>((resolve, reject) => {
       const call = new PendingCall(this.#book, id, method, resolve, reject, options, progressTokenOf(params));

@@ -3,8 +3,8 @@
  * for an error the peer sent (which is always an `McpError`).
  */
 export class RoundtripError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
     this.name = new.target.name;
   }
 }
@@ -15,7 +15,7 @@ export class ConnectionClosedError extends RoundtripError {}
 /** No response arrived within the request's timeout. */
 export class RequestTimeoutError extends RoundtripError {}
 
-/** The caller aborted the request. */
+/** The caller aborted the request; `cause` is the abort signal's reason. */
 export class RequestAbortedError extends RoundtripError {}
 
 /** The peer answered something the protocol does not allow (e.g. an unknown `resultType`). */

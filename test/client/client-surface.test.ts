@@ -122,8 +122,10 @@ describe("Client.connect with a signal", () => {
     const transport = new MemoryTransport(silent);
     const controller = new AbortController();
     const connecting = Client.connect(transport, { signal: controller.signal, mode: "auto" });
-    setTimeout(() => controller.abort(), 20);
-    await expect(connecting).rejects.toBeInstanceOf(RequestAbortedError);
+    setTimeout(() => controller.abort("shutting down"), 20);
+    const error = await connecting.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RequestAbortedError);
+    expect((error as Error).cause).toBe("shutting down");
     await expect(transport.send({ jsonrpc: "2.0", method: "x" })).rejects.toThrow("closed");
   });
 

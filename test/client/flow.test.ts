@@ -53,22 +53,26 @@ describe("Client flow bounds", () => {
     const controller = new AbortController();
     const { client } = await connectTapped(server, {
       elicitation: () => {
-        controller.abort();
+        controller.abort("the user closed the dialog");
         return new Promise(() => {});
       },
     });
     const error = await client.callTool("t", {}, { signal: controller.signal }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RequestAbortedError);
     expect((error as Error).message).toBe("tools/call was aborted");
+    expect((error as Error).cause).toBe("the user closed the dialog");
     expect(server.seen.filter((s) => s.method === "tools/call")).toHaveLength(1);
   });
 
   it("an already aborted signal sends nothing", async () => {
     const server = stubServer();
     const { client } = await connectTapped(server);
-    await expect(client.callTool("t", {}, { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(
-      RequestAbortedError,
-    );
+    const reason = new Error("not needed any more");
+    const error = await client
+      .callTool("t", {}, { signal: AbortSignal.abort(reason) })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RequestAbortedError);
+    expect((error as Error).cause).toBe(reason);
     expect(server.seen.map((s) => s.method)).toEqual(["server/discover"]);
   });
 

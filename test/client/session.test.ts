@@ -4,7 +4,7 @@ import { ClientSession } from "../../src/client/session.js";
 import { silentLogger } from "../../src/server/logger.js";
 import { Server } from "../../src/server/server.js";
 import type { Dispatcher } from "../../src/shared/dispatch.js";
-import { ProtocolError } from "../../src/shared/errors.js";
+import { ProtocolError, RequestAbortedError } from "../../src/shared/errors.js";
 import { MemoryTransport } from "../../src/transports/memory.js";
 import {
   isInputRequiredResult,
@@ -180,6 +180,19 @@ describe("ClientSession typed calls", () => {
 });
 
 const ELICITING = { capabilities: { elicitation: {} } };
+
+describe("ClientSession aborts", () => {
+  it("an already aborted signal sends nothing and keeps the caller's reason as the cause", async () => {
+    const { server } = stubServer(() => ({ tools: [] }));
+    const { session, tap } = await connect(server);
+    const error = await session
+      .listTools(undefined, { signal: AbortSignal.abort("no longer needed") })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RequestAbortedError);
+    expect(error).toMatchObject({ message: "Request tools/list was aborted", cause: "no longer needed" });
+    expect(tap.sent().filter((m) => m.method === "tools/list")).toEqual([]);
+  });
+});
 
 describe("ClientSession manual loop", () => {
   it.each([

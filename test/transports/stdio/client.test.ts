@@ -80,8 +80,9 @@ describe("StdioClientTransport + ClientSession against a real child process", ()
       textResult("done"),
     ]);
     expect(steps).toEqual([1, 2, 3]);
-    controller.abort();
+    controller.abort("enough");
     await expect(slow).rejects.toBeInstanceOf(RequestAbortedError);
+    await expect(slow).rejects.toHaveProperty("cause", "enough");
     await until(() => stderr.text().includes("aborted 1"), "the server to see the cancellation");
     expect(sent.at(-1)).toEqual({
       jsonrpc: "2.0",
