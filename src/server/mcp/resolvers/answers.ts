@@ -1,5 +1,6 @@
 import { validCreateMessageResult, validElicitResult, validListRootsResult } from "../../../types/core.js";
-import type { ElicitResult } from "../../../types/index.js";
+import type { CreateMessageResult, ElicitResult } from "../../../types/index.js";
+import { isRecord } from "../../../types/record.js";
 import type { AnyQuestion } from "./questions.js";
 import type { RecordedOutcome } from "./state.js";
 
@@ -33,7 +34,8 @@ export async function checkAnswer(
       return { outcome: { action, data: content, q }, value: checked ? checked.value : content };
     }
     case "sample":
-      return validCreateMessageResult(raw)
+      return validCreateMessageResult(raw) &&
+        (offersTools(question) || !usesTools(raw as CreateMessageResult))
         ? { outcome: { action: "accept", data: raw, q }, value: raw }
         : "received a response of the wrong kind";
     case "roots":
@@ -61,4 +63,22 @@ export async function restoreAnswer(
   if (entry.action !== "accept" || question.kind === "elicitUrl") return { outcome: entry, value: undefined };
   const checked = await checkAnswer(question, { action: "accept", content: entry.data }, q);
   return typeof checked === "string" ? undefined : { outcome: entry, value: checked.value };
+}
+
+/** Whether a sampling question let the model use tools (`tools` or `toolChoice` set). */
+function offersTools(question: AnyQuestion): boolean {
+  const params = question.request.params as Record<string, unknown>;
+  return params.tools !== undefined || params.toolChoice !== undefined;
+}
+
+/**
+ * Whether a sampling answer holds tool use or tool results: only a question that offered tools
+ * can get one; anything else is a response of the wrong kind, never handed to the consumer.
+ */
+function usesTools(result: CreateMessageResult): boolean {
+  const content: unknown = result.content;
+  const blocks = Array.isArray(content) ? content : [content];
+  return blocks.some(
+    (block) => isRecord(block) && (block.type === "tool_use" || block.type === "tool_result"),
+  );
 }

@@ -144,6 +144,46 @@ describe("sample", () => {
     expect(textOf(done)).toEqual({ text: JSON.stringify(toolUse.content), isError: false });
   });
 
+  // Reference §3.5 step 5: without tools or toolChoice the answer is a plain CreateMessageResult.
+  it.each([
+    ["a tool_use array", [{ type: "tool_use", id: "t1", name: "rm_rf", input: { path: "/" } }]],
+    ["a lone tool_use block", { type: "tool_use", id: "t1", name: "rm_rf", input: {} }],
+    ["a tool_result block", [{ type: "tool_result", toolUseId: "t1", content: [] }]],
+  ])("%s answering a sample that offered no tools is of the wrong kind", async (_label, content) => {
+    const mcp = quietServer();
+    const summary = resolver("summary", () => sample({ prompt: "Summarize", maxTokens: 50 }));
+    let ran = false;
+    mcp.tool("summarize", { resolve: { summary } }, () => {
+      ran = true;
+      return "ran";
+    });
+    const flow = new Flow(mcp, "summarize", {}, { sampling: {} });
+    await flow.round();
+    const answer = { role: "assistant", content, model: "m", stopReason: "toolUse" };
+    expect(textOf(await flow.round({ summary: answer as never }))).toEqual({
+      text: "Resolver 'summary' received a response of the wrong kind",
+      isError: true,
+    });
+    expect(ran).toBe(false);
+  });
+
+  it("toolChoice alone offers tools: a tool_use answer is accepted (#84)", async () => {
+    const mcp = quietServer();
+    const plan = resolver("plan", () =>
+      sample({ prompt: "Plan", maxTokens: 10, toolChoice: { mode: "auto" } }),
+    );
+    mcp.tool("trip", { resolve: { plan } }, (_a, { plan }) => plan.stopReason ?? "none");
+    const flow = new Flow(mcp, "trip", {}, { sampling: { tools: {} } });
+    await flow.round();
+    const toolUse = {
+      role: "assistant",
+      content: [{ type: "tool_use", id: "c", name: "weather", input: {} }],
+      model: "m",
+      stopReason: "toolUse",
+    };
+    expect(textOf(await flow.round({ plan: toolUse as never }))).toEqual({ text: "toolUse", isError: false });
+  });
+
   it("a plain text answer to a tools request is accepted (#79)", async () => {
     const mcp = quietServer();
     const plan = resolver("plan", () => sample({ prompt: "Plan", maxTokens: 10, tools: [WEATHER_TOOL] }));
