@@ -355,15 +355,15 @@ export class MCPServer implements Dispatcher {
 
   #enableCompletion(): void {
     if (this.server.hasHandler("completion/complete")) return;
-    this.server.setRequestHandler("completion/complete", (_ctx, params) =>
-      this.#complete(params as CompleteRequestParams),
+    this.server.setRequestHandler("completion/complete", (ctx, params) =>
+      this.#complete(params as CompleteRequestParams, ctx),
     );
   }
 
-  async #complete(params: CompleteRequestParams): Promise<CompleteResult> {
+  async #complete(params: CompleteRequestParams, ctx: ServerRequestContext): Promise<CompleteResult> {
     const completer: ArgumentCompleter | undefined | null =
       params.ref.type === "ref/prompt"
-        ? this.#prompts.completer(params.ref.name, params.argument.name)
+        ? this.#prompts.completer(params.ref.name, params.argument.name, ctx)
         : this.#resources.completer(params.ref.uri, params.argument.name);
     if (completer === null) {
       const what =

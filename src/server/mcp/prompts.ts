@@ -135,10 +135,13 @@ export class PromptRegistry {
     return toGetPromptResult(await prompt.run(args, ctx), prompt.definition.description);
   }
 
-  /** Completion of one argument, or undefined when the prompt or argument has no completer. */
-  completer(name: string, argument: string): ArgumentCompleter | undefined | null {
+  /**
+   * Completion of one argument, or undefined when the argument has no completer; null when the
+   * prompt does not exist or is hidden from this caller (refused alike, as by `get`).
+   */
+  completer(name: string, argument: string, ctx: ServerRequestContext): ArgumentCompleter | undefined | null {
     const prompt = this.#prompts.get(name);
-    if (!prompt) return null;
+    if (!prompt || !allows(prompt.visible, `prompt ${name}`, ctx)) return null;
     return Object.hasOwn(prompt.complete, argument) ? prompt.complete[argument] : undefined;
   }
 }

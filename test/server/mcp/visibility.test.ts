@@ -27,7 +27,11 @@ function tenantServer(options: ConstructorParameters<typeof MCPServer>[1] = {}) 
     () => "never",
   );
   mcp.prompt("welcome", {}, () => "hi");
-  mcp.prompt("audit", { visible: isAdmin }, () => "audit trail");
+  mcp.prompt(
+    "audit",
+    { visible: isAdmin, complete: { tenant: () => ["acme-secret-tenant", "globex"] } },
+    () => "audit trail",
+  );
   return { mcp, logger };
 }
 
@@ -68,6 +72,31 @@ describe("visible: per-caller tools and prompts", () => {
       await mcp.dispatch(request("tools/call", { name: "purge" }), { authInfo: admin }),
     );
     expect(allowed.content).toEqual([{ type: "text", text: "purged" }]);
+  });
+
+  it("refuses completion of a hidden prompt's arguments exactly as for a prompt that does not exist", async () => {
+    const { mcp } = tenantServer();
+    const complete = (name: string, authInfo: AuthInfo) =>
+      mcp.dispatch(
+        request("completion/complete", {
+          ref: { type: "ref/prompt", name },
+          argument: { name: "tenant", value: "" },
+        }),
+        { authInfo },
+      );
+    expect(errorOf(await complete("audit", member))).toEqual({
+      code: -32602,
+      message: "Unknown prompt: audit",
+    });
+    expect(errorOf(await complete("audix", member))).toEqual({
+      code: -32602,
+      message: "Unknown prompt: audix",
+    });
+    expect(resultOf(await complete("audit", admin)).completion).toEqual({
+      values: ["acme-secret-tenant", "globex"],
+      total: 2,
+      hasMore: false,
+    });
   });
 
   it("a hidden task-only tool is unknown too, not a -32021 that would confirm it", async () => {
