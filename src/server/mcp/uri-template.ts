@@ -109,6 +109,11 @@ function allowedAt(uri: string, stops: string | undefined, x: number): boolean {
 export class UriTemplate {
   readonly template: string;
   readonly variables: readonly string[];
+  /**
+   * The variables of simple and reserved expressions (`{id}`, `{+path}`): they have no prefix to
+   * mark them absent, so a URI that leaves one empty names nothing there.
+   */
+  readonly required: readonly string[];
   readonly #parts: Part[];
   /** Each part's prefix and stops, read on every match. */
   readonly #tokens: [prefix: string, stops: string | undefined][];
@@ -118,6 +123,9 @@ export class UriTemplate {
     this.#parts = parse(template);
     this.#tokens = this.#parts.map(token);
     this.variables = this.#parts.flatMap((part) => (typeof part === "string" ? [] : part.names));
+    this.required = this.#parts.flatMap((part) =>
+      typeof part === "string" || (part.operator !== "" && part.operator !== "+") ? [] : part.names,
+    );
   }
 
   /** True when the string contains at least one `{expression}`. */

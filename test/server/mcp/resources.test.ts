@@ -178,6 +178,39 @@ describe("resources/read", () => {
     });
   });
 
+  it("does not call a template's handler with an {id}-style variable left empty: -32602", async () => {
+    const mcp = quietServer("res");
+    const seen: unknown[] = [];
+    mcp.resource("users://{id}", {}, (variables) => {
+      seen.push(variables);
+      return "x";
+    });
+    mcp.resource("repos://{owner}/{+path}", {}, (variables) => {
+      seen.push(variables);
+      return "x";
+    });
+    mcp.resource("pairs://{a,b}", {}, (variables) => {
+      seen.push(variables);
+      return "x";
+    });
+    for (const uri of ["users://", "repos:///", "repos://acme/", "pairs://1", "pairs://1,"]) {
+      expect(errorOf(await send(mcp, "resources/read", { uri }))).toEqual({
+        code: -32602,
+        message: `Resource not found: ${uri}`,
+        data: { uri },
+      });
+    }
+    expect(seen).toEqual([]);
+    // Prefixed expressions ({?q}, {/seg}) may still be absent, as RFC 6570 expands an undefined one.
+    mcp.resource("search://all{?q}", {}, (variables) => JSON.stringify(variables));
+    expect(resultOf(await send(mcp, "resources/read", { uri: "search://all" })).contents).toEqual([
+      { uri: "search://all", text: "{}" },
+    ]);
+    expect(resultOf(await send(mcp, "resources/read", { uri: "pairs://1,2" })).contents).toEqual([
+      { uri: "pairs://1,2", text: "x" },
+    ]);
+  });
+
   it("answers a hostile URI against adjacent template expressions at once, with -32602", async () => {
     // Matched by the old regular expression, this 20 KB URI would have held the event loop for hours.
     const mcp = quietServer("res");
