@@ -145,8 +145,10 @@ export class ToolRegistry {
       return toolErrorResult(`Error executing tool ${params.name}`);
     }
     if (isInputRequiredResult(value) || !tool.output) return toCallToolResult(value, false);
-    // A hand-built CallToolResult carries its own structuredContent: that is what must match.
+    // A hand-built CallToolResult carries its own structuredContent: that is what must match. An
+    // error result is not output: the schema binds successful results only.
     const handBuilt = isCallToolResult(value) ? value : undefined;
+    if (handBuilt?.isError === true) return handBuilt;
     const checked = await tool.output.validate(handBuilt ? handBuilt.structuredContent : value);
     if (!checked.ok) {
       this.#logger.error(

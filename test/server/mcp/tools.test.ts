@@ -490,6 +490,37 @@ describe("tools/call return conversions", () => {
     });
   });
 
+  it("passes a hand-built isError result as-is: the output schema binds successful results only", async () => {
+    const mcp = quietServer("tools");
+    mcp.tool(
+      "lookup",
+      { input: z.object({ id: z.string() }), output: z.object({ name: z.string() }) },
+      ({ id }) => ({
+        content: [{ type: "text", text: `No record ${id}` }],
+        isError: true,
+      }),
+    );
+    expect(resultOf(await send(mcp, "tools/call", { name: "lookup", arguments: { id: "7" } }))).toEqual({
+      content: [{ type: "text", text: "No record 7" }],
+      isError: true,
+      resultType: "complete",
+      _meta: STAMP,
+    });
+  });
+
+  it("still checks a hand-built result that is not an error against the output schema", async () => {
+    const mcp = quietServer("tools");
+    mcp.tool("lookup", { output: z.object({ name: z.string() }) }, () => ({
+      content: [{ type: "text", text: "found" }],
+      isError: false,
+      structuredContent: { name: 7 },
+    }));
+    expect(resultOf(await send(mcp, "tools/call", { name: "lookup" }))).toMatchObject({
+      content: [{ type: "text", text: "Tool lookup returned output that does not match its outputSchema" }],
+      isError: true,
+    });
+  });
+
   it("passes an InputRequiredResult through even when the tool has an output schema", async () => {
     const mcp = quietServer("tools");
     mcp.tool("ask", { output: z.object({ count: z.number() }) }, () => ({
