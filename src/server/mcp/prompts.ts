@@ -24,7 +24,10 @@ export type ArgumentCompleter = (
 export interface PromptConfig {
   title?: string;
   description?: string;
-  /** The arguments: an object schema whose properties are strings (zod, Standard Schema or JSON Schema). */
+  /**
+   * The arguments: an object schema (zod, Standard Schema or JSON Schema). They arrive as strings;
+   * a property typed number, integer or boolean takes a string that spells one ("5", "true").
+   */
   arguments?: SchemaLike;
   icons?: Icon[];
   _meta?: Record<string, unknown>;
@@ -43,6 +46,8 @@ interface RegisteredPrompt {
   readonly definition: Prompt;
   readonly visible: Visibility | undefined;
   readonly args: CompiledSchema<Record<string, string>> | undefined;
+  /** The arguments whose schema wants a number, an integer or a boolean, by name. */
+  readonly scalars: ReadonlyMap<string, ScalarType>;
   readonly run: PromptRunner;
   readonly complete: Record<string, ArgumentCompleter>;
 }
@@ -56,6 +61,47 @@ function describeArguments(schema: Record<string, unknown>): PromptArgument[] {
     if (property.title !== undefined) argument.title = property.title;
     return argument;
   });
+}
+
+type ScalarType = "number" | "integer" | "boolean";
+
+/** The arguments typed as one non-string scalar (a schema that also takes a string is left alone). */
+function scalarArguments(schema: Record<string, unknown>): Map<string, ScalarType> {
+  const scalars = new Map<string, ScalarType>();
+  const properties = (schema.properties ?? {}) as Record<string, { type?: unknown }>;
+  for (const [name, property] of Object.entries(properties)) {
+    const type = property.type;
+    if (type === "number" || type === "integer" || type === "boolean") scalars.set(name, type);
+  }
+  return scalars;
+}
+
+/** JSON's number syntax: what a string must be to stand for a number argument. */
+const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/**
+ * Arguments arrive as strings; as the reference does, a property typed number, integer or boolean
+ * takes its value from a string that spells one ("5", "2.5", "true"). Anything else is left for
+ * the schema to refuse.
+ */
+function coerceArguments(
+  args: Record<string, string>,
+  scalars: ReadonlyMap<string, ScalarType>,
+): Record<string, unknown> {
+  if (scalars.size === 0) return args;
+  const coerced: Record<string, unknown> = { ...args };
+  for (const [name, type] of scalars) {
+    const text = Object.hasOwn(args, name) ? args[name] : undefined;
+    if (typeof text !== "string") continue;
+    if (type === "boolean") {
+      if (text === "true" || text === "false") coerced[name] = text === "true";
+    } else if (JSON_NUMBER.test(text)) {
+      const value = Number(text);
+      // "1e400" spells no JSON number: left as a string for the schema to refuse.
+      if (Number.isFinite(value)) coerced[name] = value;
+    }
+  }
+  return coerced;
 }
 
 function isMessage(value: unknown): value is PromptMessage {
@@ -97,6 +143,7 @@ export class PromptRegistry {
     this.#prompts.set(name, {
       definition,
       args,
+      scalars: args ? scalarArguments(args.jsonSchema) : new Map(),
       run,
       complete: config.complete ?? {},
       visible: config.visible,
@@ -123,7 +170,7 @@ export class PromptRegistry {
     }
     let args: Record<string, string> = params.arguments ?? {};
     if (prompt.args) {
-      const checked = await prompt.args.validate(args);
+      const checked = await prompt.args.validate(coerceArguments(args, prompt.scalars));
       if (!checked.ok) {
         throw new McpError(
           ErrorCode.InvalidParams,

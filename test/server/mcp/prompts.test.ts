@@ -136,6 +136,72 @@ describe("prompts/get returns", () => {
   });
 });
 
+describe("prompts/get arguments typed other than string", () => {
+  const Top = z.object({ n: z.number().int(), ratio: z.number().optional(), loud: z.boolean().optional() });
+
+  function topServer() {
+    const mcp = quietServer("prompts");
+    const seen: unknown[] = [];
+    mcp.prompt("top", { arguments: Top }, (args) => {
+      seen.push(args);
+      return "ok";
+    });
+    return { mcp, seen };
+  }
+
+  it("takes the strings that spell a number, an integer or a boolean, as the reference does", async () => {
+    const { mcp, seen } = topServer();
+    const args = { n: "5", ratio: "-2.5e1", loud: "true" };
+    expect(resultOf(await send(mcp, "prompts/get", { name: "top", arguments: args })).messages).toHaveLength(
+      1,
+    );
+    expect(seen).toEqual([{ n: 5, ratio: -25, loud: true }]);
+  });
+
+  it.each([
+    ["a fraction for an integer", { n: "1.5" }],
+    ["a hex literal", { n: "0x10" }],
+    ["an empty string", { n: "" }],
+    ["a number too large to hold", { n: "1", ratio: "1e400" }],
+    ["a boolean spelled otherwise", { n: "1", loud: "yes" }],
+  ])("leaves %s to the schema, which refuses it with -32602", async (_label, args) => {
+    const { mcp, seen } = topServer();
+    const error = errorOf(await send(mcp, "prompts/get", { name: "top", arguments: args }));
+    expect(error).toEqual({
+      code: -32602,
+      message: expect.stringMatching(/^Invalid arguments for prompt top: /),
+    });
+    expect(seen).toEqual([]);
+  });
+
+  it("leaves a number too large to hold as a string for a raw JSON Schema, which refuses it", async () => {
+    const mcp = quietServer("prompts");
+    let ran = false;
+    const schema = jsonSchema({ type: "object", properties: { n: { type: "number" } } });
+    mcp.prompt("raw", { arguments: schema }, () => {
+      ran = true;
+      return "ok";
+    });
+    const error = errorOf(await send(mcp, "prompts/get", { name: "raw", arguments: { n: "1e400" } }));
+    expect(error).toEqual({
+      code: -32602,
+      message: expect.stringMatching(/^Invalid arguments for prompt raw: /),
+    });
+    expect(ran).toBe(false);
+  });
+
+  it("leaves a property that also takes a string as it came", async () => {
+    const mcp = quietServer("prompts");
+    const seen: unknown[] = [];
+    mcp.prompt("either", { arguments: z.object({ v: z.union([z.string(), z.number()]) }) }, (args) => {
+      seen.push(args);
+      return "ok";
+    });
+    await send(mcp, "prompts/get", { name: "either", arguments: { v: "5" } });
+    expect(seen).toEqual([{ v: "5" }]);
+  });
+});
+
 describe("prompts/get errors", () => {
   it.each([
     ["missing required arguments", undefined],
