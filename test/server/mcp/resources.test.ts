@@ -159,6 +159,14 @@ describe("resources/read", () => {
     expect(seen).toEqual([{ variables: { org: "acme inc", id: "42" }, uri: "users://acme%20inc/42" }]);
   });
 
+  it("decodes %2F in a variable, so a handler must check a name before it reaches a path", async () => {
+    const mcp = quietServer("res");
+    mcp.resource("files://{name}", {}, ({ name }) => `name=${name}`);
+    expect(resultOf(await send(mcp, "resources/read", { uri: "files://..%2Fsecrets" })).contents).toEqual([
+      { uri: "files://..%2Fsecrets", text: "name=../secrets" },
+    ]);
+  });
+
   it("prefers a static resource over a template that also matches", async () => {
     const mcp = quietServer("res");
     mcp.resource("users://{id}", {}, ({ id }) => `template ${id}`);
