@@ -29,6 +29,16 @@ function within<T>(promise: Promise<T>, what: string): Promise<T> {
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
+/** Resolves once `done()` holds, or fails with `what` after two seconds. */
+async function until(done: () => boolean, what: string): Promise<void> {
+  await within(
+    (async () => {
+      while (!done()) await new Promise((resolve) => setTimeout(resolve, 5));
+    })(),
+    what,
+  );
+}
+
 /** Opens a raw connection and writes the requests back to back, without waiting for any answer. */
 async function pipeline(port: number, requests: string[]): Promise<Socket> {
   const socket = connect(port, "127.0.0.1");
@@ -148,12 +158,7 @@ describe("a dropped connection lets go of the requests pipelined behind an unfin
     const socket = await pipeline(port, [rawGet("/a"), rawGet("/b"), rawGet("/c")]);
     await within(arrivedAll, "the three requests to arrive");
     socket.destroy();
-    await within(
-      (async () => {
-        while (aborted.length < 3) await new Promise((resolve) => setTimeout(resolve, 5));
-      })(),
-      "the three signals to abort",
-    );
+    await until(() => aborted.length >= 3, "the three signals to abort");
     expect(aborted.sort()).toEqual(["/a", "/b", "/c"]);
   });
 
@@ -175,12 +180,7 @@ describe("a dropped connection lets go of the requests pipelined behind an unfin
     // Both streams have filled their buffers: the first on the socket, the second in Node's queue.
     await new Promise((resolve) => setTimeout(resolve, 100));
     socket.destroy();
-    await within(
-      (async () => {
-        while (cancelled.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
-      })(),
-      "both streams to be cancelled",
-    );
+    await until(() => cancelled.length >= 2, "both streams to be cancelled");
     expect(cancelled.sort()).toEqual(["/a", "/b"]);
   });
 
@@ -198,12 +198,7 @@ describe("a dropped connection lets go of the requests pipelined behind an unfin
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(settled).toEqual([]);
     socket.destroy();
-    await within(
-      (async () => {
-        while (settled.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
-      })(),
-      "both writers to finish",
-    );
+    await until(() => settled.length >= 2, "both writers to finish");
     expect(settled.sort()).toEqual(["/a", "/b"]);
   });
 
@@ -268,12 +263,7 @@ describe("a connection that finishes its responses cancels nothing", () => {
     });
     await new Promise<void>((resolve) => socket.once("connect", resolve));
     socket.write(rawGet("/a") + rawGet("/b"));
-    await within(
-      (async () => {
-        while (!text.endsWith('"/b"')) await new Promise((resolve) => setTimeout(resolve, 5));
-      })(),
-      "both answers",
-    );
+    await until(() => text.endsWith('"/b"'), "both answers");
     expect(text.match(/HTTP\/1\.1 200 OK\r\n/g)).toHaveLength(2);
     expect(text.indexOf('"/a"')).toBeLessThan(text.indexOf('"/b"'));
     socket.destroy();
