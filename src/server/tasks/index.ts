@@ -27,7 +27,10 @@ export {
  * declare the extension. Options are checked here (TTL, polling interval, inline window, capacity).
  *
  * @example
- * const mcp = new MCPServer("reports", { tasks: serverTasks({ pollIntervalMs: 2_000 }) });
+ * const tasks = serverTasks({ pollIntervalMs: 2_000 });
+ * const mcp = new MCPServer("reports", { tasks });
+ * // at shutdown, once the endpoints are closed:
+ * tasks.close();
  */
 export function serverTasks(options: TaskOptions = {}): TaskRunner {
   return new TaskService(options);

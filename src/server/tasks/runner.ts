@@ -21,4 +21,9 @@ export interface TaskRunner {
   install(server: Server): void;
   /** Serves one `tools/call` of a task-capable tool; `entry` runs the tool itself. */
   call(support: TaskSupport, ctx: ServerRequestContext, entry: ToolEntry): Promise<ResultObject>;
+  /**
+   * Cancels every task still running and drops them all (siblings following them over the events
+   * bus are told): call it when the server shuts down, after its endpoints have closed.
+   */
+  close(): void;
 }

@@ -175,21 +175,31 @@ export class TaskService implements TaskRunner {
     });
     const early = await Promise.race([first, window]);
     clearTimeout(timer);
-    request.removeEventListener("abort", forward);
-    // A full store (every task still running) answers inline: legal for a declaring client, and
-    // better than refusing work that has already started.
-    const outcome = early ?? (this.store.makeRoom() ? undefined : await first);
-    if (outcome !== undefined) {
-      if (outcome.ok) return outcome.value;
-      throw outcome.error;
+    // Cancelled before it became a task: no client could ever learn its id, so none is made (the
+    // work has its signal; the answer goes nowhere).
+    if (early === undefined && controller.signal.aborted) {
+      throw new McpError(ErrorCode.InternalError, "The request was cancelled before it became a task");
     }
-    const record = this.store.create(authenticatedPrincipal(ctx), controller);
+    const principal = authenticatedPrincipal(ctx);
+    // A full store answers inline, the request's cancel still reaching the work: legal for a
+    // declaring client, and better than refusing work that has already started.
+    const inline = early ?? (this.store.makeRoom(principal) ? undefined : await first);
+    request.removeEventListener("abort", forward);
+    if (inline !== undefined) {
+      if (inline.ok) return inline.value;
+      throw inline.error;
+    }
+    const record = this.store.create(principal, controller);
     // Siblings learn of it now, so a listen stream that lands on one can follow it from the start.
     if (this.#announce !== undefined) this.#changed(record);
     control.attach(record);
     void this.#drive(record, first, taskCtx, entry);
     const created: CreateTaskResult = { resultType: "task", ...record.snapshot() };
     return created as unknown as ResultObject;
+  }
+
+  close(): void {
+    this.store.clear();
   }
 
   #handlers(): Record<string, (ctx: ServerRequestContext, params: Record<string, unknown>) => unknown> {

@@ -6,6 +6,7 @@
 import { describeTaskProblem } from "../../types/core.js";
 import type { DetailedTask } from "../../types/index.js";
 import { isRecord } from "../../types/record.js";
+import { TERMINAL_TASK_STATUSES } from "../../types/tasks.js";
 import type { SharedTaskChange } from "../events.js";
 
 /**
@@ -33,6 +34,8 @@ interface Known {
   readonly principal: string | undefined;
   readonly expiresAt: number;
   readonly lastUpdatedAt: string;
+  /** Completed, failed or cancelled: final, whatever the bus delivers after it. */
+  readonly terminal: boolean;
 }
 
 /**
@@ -53,7 +56,8 @@ export class SharedTaskDirectory {
 
   /**
    * Remembers a change, and says whether streams should hear of it: not when it is older than one
-   * already passed on for the same task (a bus may reorder), from another principal than the
+   * already passed on for the same task (a bus may reorder), when it would reopen a finished task,
+   * from another principal than the
    * task's first one (both dropped), or the task's end (its owner dropped it: no news for streams,
    * but it is no longer followed).
    */
@@ -62,6 +66,8 @@ export class SharedTaskDirectory {
     if (previous !== undefined) {
       if (previous.principal !== change.principal) return false;
       if (change.task.lastUpdatedAt < previous.lastUpdatedAt) return false;
+      // Timestamps are per millisecond: a change of the same one, reordered, must not reopen a task.
+      if (previous.terminal && !TERMINAL_TASK_STATUSES.has(change.task.status)) return false;
       this.#tasks.delete(change.taskId);
     } else if (this.#tasks.size >= MAX_SHARED_TASKS) {
       const oldest = this.#tasks.keys().next().value;
@@ -71,6 +77,7 @@ export class SharedTaskDirectory {
       principal: change.principal,
       expiresAt: change.expiresAt,
       lastUpdatedAt: change.task.lastUpdatedAt,
+      terminal: TERMINAL_TASK_STATUSES.has(change.task.status),
     });
     return change.expiresAt > this.#now();
   }

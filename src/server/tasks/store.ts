@@ -17,7 +17,10 @@ export interface TaskOptions {
    * call that finishes, fails or asks a question sooner answers inline, as without tasks.
    */
   immediateResultMs?: number;
-  /** Most tasks held at once (default 1,000); finished ones are dropped first to make room. */
+  /**
+   * Most tasks held at once (default 1,000). When full, a caller's new task drops that caller's
+   * oldest finished one; a caller with none answers inline.
+   */
   maxTasks?: number;
   /**
    * Prepended to every task id (default none): behind a load balancer, give each instance its own
@@ -41,15 +44,19 @@ export const DEFAULT_MAX_TASKS = 1_000;
 
 const PREFIX = /^[A-Za-z0-9._-]{1,32}$/;
 
+/** The longest delay a timer takes (about 24.8 days): Node runs a longer one after 1 ms. */
+const MAX_TIMER_MS = 2_147_483_647;
+
 function positiveInteger(
   value: number | undefined,
   fallback: number,
   what: string,
-  allowZero = false,
+  { allowZero = false, max }: { allowZero?: boolean; max?: number } = {},
 ): number {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < (allowZero ? 0 : 1)) {
-    throw new TypeError(`${what} must be a ${allowZero ? "non-negative" : "positive"} integer`);
+  if (!Number.isInteger(value) || value < (allowZero ? 0 : 1) || (max !== undefined && value > max)) {
+    const atMost = max === undefined ? "" : ` of at most ${max}`;
+    throw new TypeError(`${what} must be a ${allowZero ? "non-negative" : "positive"} integer${atMost}`);
   }
   return value;
 }
@@ -80,7 +87,7 @@ export class TaskStore {
     onChange: (record: TaskRecord) => void = () => {},
     onForget: (record: TaskRecord) => void = () => {},
   ) {
-    this.ttlMs = positiveInteger(options.ttlMs, DEFAULT_TASK_TTL_MS, "tasks.ttlMs");
+    this.ttlMs = positiveInteger(options.ttlMs, DEFAULT_TASK_TTL_MS, "tasks.ttlMs", { max: MAX_TIMER_MS });
     this.pollIntervalMs = positiveInteger(
       options.pollIntervalMs,
       DEFAULT_TASK_POLL_INTERVAL_MS,
@@ -90,7 +97,7 @@ export class TaskStore {
       options.immediateResultMs,
       DEFAULT_IMMEDIATE_RESULT_MS,
       "tasks.immediateResultMs",
-      true,
+      { allowZero: true, max: MAX_TIMER_MS },
     );
     this.maxTasks = positiveInteger(options.maxTasks, DEFAULT_MAX_TASKS, "tasks.maxTasks");
     if (options.taskIdPrefix !== undefined && !PREFIX.test(options.taskIdPrefix)) {
@@ -105,11 +112,14 @@ export class TaskStore {
     return this.#tasks.size;
   }
 
-  /** True when a new task fits, after dropping the oldest finished task if needed. */
-  makeRoom(): boolean {
+  /**
+   * True when a new task of `principal` fits, after dropping that principal's oldest finished task
+   * if needed: one caller's new tasks never drop another's result before its TTL.
+   */
+  makeRoom(principal: string | undefined): boolean {
     if (this.#tasks.size < this.maxTasks) return true;
     for (const record of this.#tasks.values()) {
-      if (record.terminal) {
+      if (record.terminal && record.principal === principal) {
         this.#forget(record.taskId);
         return true;
       }

@@ -113,6 +113,14 @@ describe("TaskStore", () => {
       /immediateResultMs must be a non-negative/,
     );
     expect(() => new TaskStore({ maxTasks: 0 })).toThrow(/maxTasks/);
+    // Longer than a timer can wait: Node would fire it after 1 ms and drop the task at once.
+    expect(() => new TaskStore({ ttlMs: 2_592_000_000 })).toThrow(
+      new TypeError("tasks.ttlMs must be a positive integer of at most 2147483647"),
+    );
+    expect(() => new TaskStore({ immediateResultMs: 2_147_483_648 })).toThrow(
+      new TypeError("tasks.immediateResultMs must be a non-negative integer of at most 2147483647"),
+    );
+    expect(new TaskStore({ ttlMs: 2_147_483_647 }).ttlMs).toBe(2_147_483_647);
     expect(new TaskStore({ immediateResultMs: 0 }).immediateResultMs).toBe(0);
     for (const taskIdPrefix of ["", "a b", "x".repeat(33), "é."]) {
       expect(() => new TaskStore({ taskIdPrefix })).toThrow(/taskIdPrefix must be 1-32 characters/);
@@ -158,12 +166,24 @@ describe("TaskStore", () => {
     const store = new TaskStore({ maxTasks: 2 });
     const first = store.create(undefined, new AbortController());
     const second = store.create(undefined, new AbortController());
-    expect(store.makeRoom()).toBe(false);
+    expect(store.makeRoom(undefined)).toBe(false);
     second.complete({ content: [] });
     first.complete({ content: [] });
-    expect(store.makeRoom()).toBe(true);
+    expect(store.makeRoom(undefined)).toBe(true);
     expect(() => store.get(first.taskId, undefined)).toThrow(/Task not found/);
     expect(store.get(second.taskId, undefined).status).toBe("completed");
+    store.clear();
+  });
+
+  it("makes room only from the caller's own finished tasks: another's result stays until its TTL", () => {
+    const store = new TaskStore({ maxTasks: 2 });
+    const alices = store.create("alice", new AbortController());
+    store.create("bob", new AbortController());
+    alices.complete({ content: [] });
+    expect(store.makeRoom("bob")).toBe(false);
+    expect(store.get(alices.taskId, "alice").status).toBe("completed");
+    expect(store.makeRoom("alice")).toBe(true);
+    expect(() => store.get(alices.taskId, "alice")).toThrow(/Task not found/);
     store.clear();
   });
 

@@ -8,6 +8,7 @@ import {
   samplingRequest,
 } from "../../../src/server/mcp/index.js";
 import { serverTasks } from "../../../src/server/tasks/index.js";
+import type { TaskService } from "../../../src/server/tasks/service.js";
 import { ErrorCode, McpError } from "../../../src/types/core.js";
 import type { ClientCapabilities } from "../../../src/types/index.js";
 import { describeTaskProblem, TASKS_EXTENSION } from "../../../src/types/tasks.js";
@@ -179,6 +180,26 @@ describe("MCPServer tasks: creation and the inline shortcut", () => {
     const again = resultOf(await call(mcp, "tools/call", { name: "slow", arguments: {} }));
     expect(again.resultType).toBe("complete");
   });
+
+  it("still lets the request's cancel reach a call answering inline because the store is full", async () => {
+    const mcp = server({ tasks: serverTasks({ immediateResultMs: 10, maxTasks: 1 }) });
+    const signals: AbortSignal[] = [];
+    mcp.tool("forever", { task: "optional" }, (_args, ctx) => {
+      signals.push(ctx.signal);
+      return new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve("stopped")));
+    });
+    expect(resultOf(await call(mcp, "tools/call", { name: "forever", arguments: {} })).resultType).toBe(
+      "task",
+    );
+    const cancel = new AbortController();
+    const inline = mcp.dispatch(request("tools/call", { name: "forever", arguments: {} }, TASKS), {
+      signal: cancel.signal,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    cancel.abort();
+    expect(await inline).toBeUndefined();
+    expect(signals.map((signal) => signal.aborted)).toEqual([false, true]);
+  });
 });
 
 describe("MCPServer tasks: outcomes", () => {
@@ -289,7 +310,8 @@ describe("MCPServer tasks: outcomes", () => {
   });
 
   it("cancelling the request during the window cancels the work; after the task exists it does not", async () => {
-    const mcp = server({ tasks: serverTasks({ immediateResultMs: 30 }) });
+    const runner = serverTasks({ immediateResultMs: 30 }) as TaskService;
+    const mcp = server({ tasks: runner });
     const signals: AbortSignal[] = [];
     mcp.tool("watch", { task: "optional" }, (_args, ctx) => {
       signals.push(ctx.signal);
@@ -302,6 +324,8 @@ describe("MCPServer tasks: outcomes", () => {
     early.abort();
     expect(await pending).toBeUndefined();
     expect(signals[0]?.aborted).toBe(true);
+    // No task was made for it: no client could ever have learned its id.
+    expect(runner.store.size).toBe(0);
     // A request already cancelled when the call starts: the handler sees a fired signal at once.
     const gone = new AbortController();
     gone.abort();

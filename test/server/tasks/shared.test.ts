@@ -14,21 +14,20 @@ import { ALICE, acknowledged, BOB, listen, settle, TASKS, until } from "./listen
 
 /** One instance of a fleet: a `job` tool that runs as a task until the test lets it finish. */
 function instance(events: ServerEventBus, prefix: string, shareOverEvents = true) {
-  const mcp = new MCPServer("fleet", {
-    logger: silentLogger,
-    events,
-    tasks: serverTasks({ immediateResultMs: 0, taskIdPrefix: prefix, shareOverEvents }),
-  });
+  const tasks = serverTasks({ immediateResultMs: 0, taskIdPrefix: prefix, shareOverEvents });
+  const mcp = new MCPServer("fleet", { logger: silentLogger, events, tasks });
   let finish!: () => void;
   const finished = new Promise<void>((resolve) => {
     finish = resolve;
   });
+  const signals: AbortSignal[] = [];
   mcp.tool("job", { task: "optional" }, async (_args, ctx) => {
+    signals.push(ctx.signal);
     ctx.task?.setStatusMessage("started");
     await finished;
     return "job done";
   });
-  return { mcp, finish };
+  return { mcp, finish, tasks, signals };
 }
 
 async function createTask(mcp: MCPServer, authInfo = ALICE): Promise<string> {
@@ -125,6 +124,30 @@ describe("tasks shared over the events bus", () => {
     expect(taskNotes(following.seen)).toHaveLength(1);
     following.stop();
     await following.done;
+  });
+
+  it("tasks.close() at shutdown cancels the running tasks, drops them, and siblings stop following", async () => {
+    const { bus } = jsonBus();
+    const a = instance(bus, "a.");
+    const b = instance(bus, "b.");
+    const taskId = await createTask(a.mcp);
+    await settle();
+    const following = listen(b.mcp, { taskIds: [taskId] }, TASKS, ALICE);
+    await settle();
+    expect(acknowledged(following.seen)).toEqual({ taskIds: [taskId] });
+    a.tasks.close();
+    expect(a.signals.map((signal) => signal.aborted)).toEqual([true]);
+    const gone = await a.mcp.dispatch(request("tasks/get", { taskId }, TASKS), { authInfo: ALICE });
+    expect(gone).toMatchObject({
+      error: { code: -32602, message: "Failed to retrieve task: Task not found" },
+    });
+    await settle();
+    const late = listen(b.mcp, { taskIds: [taskId] }, TASKS, ALICE);
+    await settle();
+    expect(acknowledged(late.seen)).toEqual({});
+    following.stop();
+    late.stop();
+    await Promise.all([following.done, late.done]);
   });
 
   it("without shareOverEvents nothing about tasks crosses the bus, and a sibling follows nothing", async () => {
@@ -238,5 +261,22 @@ describe("SharedTaskDirectory", () => {
     expect(known.visible("t-2", undefined)).toBe(false);
     expect(known.visible("t-3", undefined)).toBe(true);
     expect(known.visible(`t-${MAX_SHARED_TASKS + 2}`, undefined)).toBe(true);
+  });
+
+  it("never passes on a change that would reopen a finished task, even one of the same millisecond", () => {
+    const known = new SharedTaskDirectory(() => 1_000);
+    const at = (status: DetailedTask["status"], lastUpdatedAt: string) => ({
+      taskId: "t-1",
+      expiresAt: 10_000,
+      task: { taskId: "t-1", status, createdAt: "t", lastUpdatedAt, ttlMs: 1 } as DetailedTask,
+    });
+    expect(known.record(at("working", "2026-12-01T08:00:01.000Z"))).toBe(true);
+    expect(known.record(at("cancelled", "2026-12-01T08:00:01.000Z"))).toBe(true);
+    expect(known.record(at("working", "2026-12-01T08:00:01.000Z"))).toBe(false);
+    expect(known.record(at("input_required", "2026-12-01T08:00:02.000Z"))).toBe(false);
+    // A working change of the same millisecond as another working one still goes through.
+    const other = new SharedTaskDirectory(() => 1_000);
+    expect(other.record(at("working", "2026-12-01T08:00:01.000Z"))).toBe(true);
+    expect(other.record(at("input_required", "2026-12-01T08:00:01.000Z"))).toBe(true);
   });
 });
