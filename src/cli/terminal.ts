@@ -56,9 +56,18 @@ export function createStyle(enabled: boolean): Style {
   };
 }
 
-/** Bidirectional formatting characters: they can make a URL or a message read differently than it is. */
+/**
+ * Unicode's Bidi_Control characters (all 12): they can make a URL or a message read differently
+ * than it is.
+ */
 function isBidiControl(code: number): boolean {
-  return (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069) || code === 0x200f;
+  return (
+    code === 0x061c ||
+    code === 0x200e ||
+    code === 0x200f ||
+    (code >= 0x202a && code <= 0x202e) ||
+    (code >= 0x2066 && code <= 0x2069)
+  );
 }
 
 /**

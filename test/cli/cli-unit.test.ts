@@ -337,6 +337,13 @@ describe("terminal safety and trace summaries", () => {
   it("sanitize defuses escapes, control characters and bidi overrides", () => {
     expect(sanitize("a\u001b[2Jb\u0007c\u009bd")).toBe("a\ufffd[2Jb\ufffdc\ufffdd");
     expect(sanitize("evil\u202Egnp.exe")).toBe("evil\ufffdgnp.exe");
+    // Unicode's Bidi_Control property: ALM, LRM, RLM, LRE…RLO, LRI…PDI.
+    const bidiControls = [
+      0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069,
+    ];
+    for (const code of bidiControls) {
+      expect(sanitize(`a${String.fromCodePoint(code)}b`), `U+${code.toString(16)}`).toBe("a\ufffdb");
+    }
     expect(sanitize("two\nlines\r\n")).toBe("two\nlines\n");
     expect(sanitize("two\nlines", true)).toBe("two lines");
   });
