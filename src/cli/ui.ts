@@ -11,6 +11,10 @@ export type TerminalStream = Writable & { isTTY?: boolean; columns?: number };
 
 const BAR_WIDTH = 24;
 
+function finiteNumber(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+}
+
 /**
  * The stderr side of the CLI: lines, and a one-line progress bar (redrawn in place on a terminal,
  * one line per update otherwise).
@@ -41,11 +45,17 @@ export class Ui {
     this.stream.write(`${text}\n`);
   }
 
-  /** Shows a progress notification (its message is server text, so it is sanitized). */
+  /**
+   * Shows a progress notification. Every field is server data, whatever its declared type: counts
+   * are printed only when they are finite numbers (else "?"), a string message is sanitized, any
+   * other message is left out.
+   */
   progress(params: ProgressNotificationParams): void {
-    const message = params.message === undefined ? "" : ` ${sanitize(params.message, true)}`;
-    const total = typeof params.total === "number" && params.total > 0 ? params.total : undefined;
-    const counts = total === undefined ? `${params.progress}` : `${params.progress}/${total}`;
+    const message = typeof params.message === "string" ? ` ${sanitize(params.message, true)}` : "";
+    const done = finiteNumber(params.progress);
+    const reportedTotal = finiteNumber(params.total);
+    const total = reportedTotal !== undefined && reportedTotal > 0 ? reportedTotal : undefined;
+    const counts = `${done ?? "?"}${total === undefined ? "" : `/${total}`}`;
     if (!this.isTTY) {
       const text = `progress ${counts}${message}`;
       if (text !== this.#lastPlain) this.stream.write(`${text}\n`);
@@ -53,9 +63,9 @@ export class Ui {
       return;
     }
     let bar: string;
-    if (total === undefined) bar = this.style.cyan("…");
+    if (total === undefined || done === undefined) bar = this.style.cyan("…");
     else {
-      const ratio = Math.min(1, Math.max(0, params.progress / total));
+      const ratio = Math.min(1, Math.max(0, done / total));
       const filled = Math.round(ratio * BAR_WIDTH);
       bar = `${this.style.cyan("█".repeat(filled))}${this.style.dim("░".repeat(BAR_WIDTH - filled))} ${Math.round(ratio * 100)}%`;
     }

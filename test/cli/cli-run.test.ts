@@ -12,6 +12,7 @@ import { mcp as roots } from "../../examples/resolver-roots.js";
 import { mcp as writer } from "../../examples/resolver-sample.js";
 import { mcp as reports } from "../../examples/resource-template-ask.js";
 import { mcp as github } from "../../examples/url-elicitation.js";
+import { MCPServer } from "../../src/server/index.js";
 import type { Dispatcher } from "../../src/shared/dispatch.js";
 import { type HttpServerHandle, serveHttp } from "../../src/transports/http/node.js";
 import { createCliServer, REGISTER_STATE } from "./fixtures/cli-server.js";
@@ -33,6 +34,7 @@ let writerUrl = "";
 let reportsUrl = "";
 let githubUrl = "";
 let closedUrl = "";
+let hostileUrl = "";
 
 const REGISTER_ANSWER = JSON.stringify({
   name: "Grace Hopper",
@@ -42,6 +44,28 @@ const REGISTER_ANSWER = JSON.stringify({
   seats: 7,
   tags: ["beta"],
 });
+
+/** A server whose notifications break their declared types (the CLI must cope). */
+function hostileServer(): MCPServer {
+  const mcp = new MCPServer("Hostile", { version: "1.0.0" });
+  mcp.server.logger.warn = () => {};
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+  mcp.tool("escape-progress", { description: "a progress value carrying escapes" }, async (_args, ctx) => {
+    await ctx.progress("1\u001b]0;pwned\u0007\u001b[2J" as unknown as number, 3, "step");
+    await settle();
+    return "done";
+  });
+  mcp.tool(
+    "number-message",
+    { description: "a progress message that is not a string" },
+    async (_args, ctx) => {
+      await ctx.progress(1, 3, 42 as unknown as string);
+      await settle();
+      return "done";
+    },
+  );
+  return mcp;
+}
 
 function recording(target: Dispatcher): Dispatcher {
   return {
@@ -70,14 +94,15 @@ beforeAll(async () => {
     serveHttp(writer, { port: 0 }),
     serveHttp(reports, { port: 0 }),
     serveHttp(github, { port: 0 }),
+    serveHttp(hostileServer(), { port: 0 }),
     serveHttp(createCliServer(), { port: 0 }),
   ]);
-  servers.push(...handles.slice(0, 7));
-  [fixture, punycode, briefingUrl, rootsUrl, writerUrl, reportsUrl, githubUrl] = handles.map((h) =>
-    String(h.url),
-  ) as [string, string, string, string, string, string, string];
+  servers.push(...handles.slice(0, 8));
+  [fixture, punycode, briefingUrl, rootsUrl, writerUrl, reportsUrl, githubUrl, hostileUrl] = handles.map(
+    (h) => String(h.url),
+  ) as [string, string, string, string, string, string, string, string];
   // A port that was just listening and is now closed: connections are refused.
-  const closed = handles[7] as HttpServerHandle;
+  const closed = handles[8] as HttpServerHandle;
   closedUrl = String(closed.url);
   await closed.close();
 });
@@ -240,6 +265,16 @@ describe.concurrent("roundtrip without a terminal", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("all steps done\n");
     expect(run.stderr).toBe("progress 1/3 step 1\nprogress 2/3 step 2\nprogress 3/3 step 3\n");
+  });
+
+  it("prints a progress value that is not a number as ?, never its escapes", async ({ expect }) => {
+    const run = await runInProcess(["call", hostileUrl, "escape-progress"]);
+    expect(run).toEqual({ code: 0, stdout: "done\n", stderr: "progress ?/3 step\n" });
+  });
+
+  it("leaves out a progress message that is not a string, and the call goes on", async ({ expect }) => {
+    const run = await runInProcess(["call", hostileUrl, "number-message"]);
+    expect(run).toEqual({ code: 0, stdout: "done\n", stderr: "progress 1/3\n" });
   });
 
   it("answers sampling with --sampling-command (the request JSON on its stdin)", async ({ expect }) => {

@@ -24,6 +24,7 @@ import { inspectUrl, openerFor, renderUrl } from "../../src/cli/url.js";
 import type {
   ElicitRequestFormParams,
   ElicitRequestURLParams,
+  ProgressNotificationParams,
   RequestedSchema,
 } from "../../src/types/index.js";
 
@@ -407,6 +408,21 @@ describe("the progress bar", () => {
     ui.progress({ progressToken: "t", progress: 1, message: "x\u001b[31m" });
     ui.progress({ progressToken: "t", progress: 2, total: 2 });
     expect(text()).toBe("progress 1 x\ufffd[31m\nprogress 2/2\n");
+  });
+
+  it("prints only finite counts (else ?) and only a string message, whatever the server sends", () => {
+    const hostile = (fields: Record<string, unknown>) =>
+      ({ progressToken: "t", ...fields }) as unknown as ProgressNotificationParams;
+    const plain = capture(false);
+    const ui = new Ui(plain.stream, createStyle(false));
+    ui.progress(hostile({ progress: "1\u001b]0;pwned\u0007", total: 3, message: "step" }));
+    ui.progress(hostile({ progress: 2, total: "3\u001b[2J", message: 42 }));
+    ui.progress(hostile({ progress: Number.POSITIVE_INFINITY, total: Number.NaN, message: { text: "x" } }));
+    expect(plain.text()).toBe("progress ?/3 step\nprogress 2\nprogress ?\n");
+
+    const terminal = capture(true);
+    new Ui(terminal.stream, createStyle(false)).progress(hostile({ progress: "1\u001b[2J", total: 4 }));
+    expect(terminal.text()).toBe("\r\u001b[2K… ?/4");
   });
 });
 
