@@ -75,6 +75,9 @@ export type CliAuth =
 
 export type ParsedCommandLine = { kind: "help" } | { kind: "version" } | { kind: "run"; options: CliOptions };
 
+/** Node's timers hold at most 2^31-1 ms: a longer `--timeout` would fire after 1 ms. */
+const MAX_TIMEOUT_MS = 2_147_483_647;
+
 type OptionKind = "flag" | "value";
 const OPTIONS: Record<string, OptionKind> = {
   "--arg": "value",
@@ -276,6 +279,9 @@ export function parseCommandLine(argv: readonly string[], cwd: string): ParsedCo
           break;
         case "--timeout":
           options.timeoutMs = parseCount(name, value, 1);
+          if (options.timeoutMs > MAX_TIMEOUT_MS) {
+            throw new UsageError(`--timeout is at most ${MAX_TIMEOUT_MS} ms (about 24 days), got ${value}`);
+          }
           break;
         case "--env": {
           const [key, text] = splitPair(name, value);

@@ -33,7 +33,7 @@ Options:
   --no-tasks              do not declare the Tasks extension: task-capable tools run inline (and
                           tools that require a task are refused)
   --max-rounds n          input rounds allowed per request (default 10)
-  --timeout ms            per-request timeout in milliseconds (default 60000)
+  --timeout ms            per-request timeout in milliseconds (default 60000, at most 2147483647)
   --env KEY=VALUE         an environment variable for the stdio server (repeatable)
   --bearer-env NAME       HTTP: send the token in environment variable NAME as a bearer token
   --oauth                 HTTP: sign in with OAuth when the server asks: the consent page is

@@ -260,6 +260,19 @@ describe.concurrent("roundtrip without a terminal", () => {
     expect(help.stdout).toContain("Exit codes: 0 complete");
   });
 
+  it("exits 2 on a --timeout longer than Node's timers hold, instead of timing out at once", async ({
+    expect,
+  }) => {
+    const run = await runInProcess(["call", fixture, "progress", "--timeout", "3000000000"]);
+    expect(run).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        "roundtrip: --timeout is at most 2147483647 ms (about 24 days), got 3000000000\n" +
+        "Run roundtrip --help for the usage.\n",
+    });
+  });
+
   it("shows progress notifications on stderr", async ({ expect }) => {
     const run = await runInProcess(["call", fixture, "progress"]);
     expect(run.code).toBe(0);

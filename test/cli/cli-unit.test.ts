@@ -100,6 +100,10 @@ describe("the command line", () => {
     expect(() => rootFrom("https://example.com", "/")).toThrow(UsageError);
   });
 
+  it("takes a --timeout up to the longest delay Node's timers hold", () => {
+    expect(run(["tools", URL_TARGET, "--timeout", "2147483647"]).timeoutMs).toBe(2_147_483_647);
+  });
+
   it("reads the authentication options: a token's environment variable, or an OAuth sign-in", () => {
     expect(run(["tools", URL_TARGET]).auth).toEqual({ kind: "none" });
     expect(run(["tools", URL_TARGET, "--bearer-env", "MCP_TOKEN"]).auth).toEqual({
@@ -127,6 +131,10 @@ describe("the command line", () => {
   it.each([
     [["tools", URL_TARGET, "--bearer-env", "eyJhbGciOi.secret-token"], "not a token"],
     [["tools", URL_TARGET, "--bearer-env", "T", "--oauth"], "choose one"],
+    [
+      ["tools", URL_TARGET, "--timeout", "2147483648"],
+      "--timeout is at most 2147483647 ms (about 24 days), got 2147483648",
+    ],
     [["tools", URL_TARGET, "--oauth-client-id", "c"], "go with --oauth"],
     [["tools", URL_TARGET, "--oauth-port", "80"], "go with --oauth"],
     [["tools", URL_TARGET, "--oauth-store", "f.json"], "go with --oauth"],
