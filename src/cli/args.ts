@@ -170,7 +170,16 @@ function targetFrom(operand: string | undefined): string {
   if (operand === undefined) {
     throw new UsageError('missing <target>: a Streamable HTTP URL, or "-- command args..." for stdio');
   }
-  if (!/^https?:\/\//i.test(operand) || !URL.canParse(operand)) {
+  const parsed = URL.canParse(operand) ? new URL(operand) : undefined;
+  if (parsed !== undefined && (parsed.username !== "" || parsed.password !== "")) {
+    // fetch refuses such a URL, and the error would then print the password: refuse it here,
+    // without echoing it.
+    throw new UsageError(
+      "the target URL must not contain a user name or password; pass a token with --bearer-env NAME, " +
+        "or sign in with --oauth",
+    );
+  }
+  if (!/^https?:\/\//i.test(operand) || parsed === undefined) {
     throw new UsageError(
       `${JSON.stringify(operand)} is not an http(s) URL; for a stdio server put its command line ` +
         'after "--", e.g. roundtrip tools -- node server.js',

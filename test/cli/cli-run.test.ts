@@ -260,6 +260,17 @@ describe.concurrent("roundtrip without a terminal", () => {
     expect(help.stdout).toContain("Exit codes: 0 complete");
   });
 
+  it("exits 2 on a target URL with credentials, echoing neither them nor the URL", async ({ expect }) => {
+    const run = await runInProcess(["tools", "http://alice:s3cretpw@127.0.0.1:1/mcp"]);
+    expect(run).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        "roundtrip: the target URL must not contain a user name or password; pass a token with " +
+        "--bearer-env NAME, or sign in with --oauth\nRun roundtrip --help for the usage.\n",
+    });
+  });
+
   it("exits 2 on a --timeout longer than Node's timers hold, instead of timing out at once", async ({
     expect,
   }) => {

@@ -130,6 +130,8 @@ describe("the command line", () => {
 
   it.each([
     [["tools", URL_TARGET, "--bearer-env", "eyJhbGciOi.secret-token"], "not a token"],
+    [["tools", "http://alice:s3cret@127.0.0.1:8000/mcp"], "must not contain a user name or password"],
+    [["tools", "https://token@example.com/mcp"], "must not contain a user name or password"],
     [["tools", URL_TARGET, "--bearer-env", "T", "--oauth"], "choose one"],
     [
       ["tools", URL_TARGET, "--timeout", "2147483648"],
