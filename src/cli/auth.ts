@@ -44,8 +44,13 @@ export async function cliAuth(
   if (auth.kind === "none") return NONE;
   if (auth.kind === "bearer") {
     const token = context.env[auth.env];
-    if (token === undefined || token === "")
-      throw new UsageError(`the environment variable ${auth.env} is not set`);
+    if (token === undefined || token === "") {
+      throw new UsageError(
+        looksLikeVariableName(auth.env)
+          ? `the environment variable ${auth.env} is not set`
+          : "the environment variable given to --bearer-env is not set (was a token passed instead of a variable name?)",
+      );
+    }
     return { provider: () => token, close: async () => {} };
   }
   const file = auth.store === undefined ? undefined : fileStore(auth.store);
@@ -72,6 +77,14 @@ export async function cliAuth(
     },
   });
   return { provider, close: callback.close };
+}
+
+/**
+ * Whether a `--bearer-env` value is in the usual NAME_STYLE, and so safe to echo: anything else
+ * may be a token passed by mistake, which must not reach a terminal or a CI log.
+ */
+function looksLikeVariableName(name: string): boolean {
+  return name.length <= 40 && /^[A-Z0-9_]+$/.test(name);
 }
 
 /**

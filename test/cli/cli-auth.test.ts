@@ -70,8 +70,26 @@ describe.concurrent("the roundtrip process against a protected server", { timeou
 
   it("exits 2 when the --bearer-env variable is not set", async ({ expect }) => {
     const run = await runCli(["call", url, "whoami", "--bearer-env", "MCP_TOKEN_MISSING"]);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain("the environment variable MCP_TOKEN_MISSING is not set");
+    expect(run).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "roundtrip: the environment variable MCP_TOKEN_MISSING is not set\n",
+    });
+  });
+
+  it("exits 2 without echoing a token passed to --bearer-env instead of a variable name", async ({
+    expect,
+  }) => {
+    // Shaped like a variable name, so the parser lets it through; only its length and case give it away.
+    const token = "ghp_R4nd0mT0k3nV4lu3AbCdEfGhIjKlMnOpQrSt";
+    const run = await runCli(["call", url, "whoami", "--bearer-env", token]);
+    expect(run).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        "roundtrip: the environment variable given to --bearer-env is not set " +
+        "(was a token passed instead of a variable name?)\n",
+    });
   });
 
   it("exits 3 on the 401 without authentication", async ({ expect }) => {
