@@ -189,6 +189,12 @@ export function checkString(field: Extract<Field, { kind: "string" }>, text: str
 }
 
 /**
+ * A number as people write it: decimal digits, an optional fraction and exponent. `Number()` alone
+ * would also take hex, octal and binary literals (0x10 is 16), "Infinity" and the empty string.
+ */
+export const DECIMAL_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/**
  * What is wrong with a number (typed as text), or undefined. An empty optional answer is acceptable.
  *
  * @example
@@ -198,7 +204,7 @@ export function checkNumberText(field: Extract<Field, { kind: "number" }>, text:
   const trimmed = text.trim();
   if (trimmed === "") return field.required ? "A value is required" : undefined;
   const value = Number(trimmed);
-  if (!Number.isFinite(value) || !/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(trimmed)) {
+  if (!Number.isFinite(value) || !DECIMAL_NUMBER.test(trimmed)) {
     return field.integer ? "Expected a whole number" : "Expected a number";
   }
   return checkNumber(field, value);

@@ -21,6 +21,7 @@ import { type CliOptions, parseCommandLine } from "./args.js";
 import { type CliAuthSession, cliAuth } from "./auth.js";
 import { createCallbacks } from "./callbacks.js";
 import { describeError, ExitCode, exitCodeFor, UsageError } from "./exit.js";
+import { DECIMAL_NUMBER } from "./form.js";
 import {
   formatDiscover,
   formatPromptResult,
@@ -75,8 +76,9 @@ function typesOf(property: unknown): string[] {
 }
 
 /**
- * A `--arg` value typed by the tool's input schema: strings stay strings; numbers, booleans,
- * objects and arrays are parsed. Without a schema for the argument, the value is a string.
+ * A `--arg` value typed by the tool's input schema: strings stay strings; numbers (decimal only,
+ * whole for an integer), booleans, objects and arrays are parsed. Without a schema for the
+ * argument, the value is a string.
  *
  * @example
  * coerceArgument("count", "3", { type: "integer" }); // 3
@@ -85,8 +87,12 @@ export function coerceArgument(key: string, text: string, property: unknown): un
   const types = typesOf(property);
   if (types.length === 0 || types.includes("string")) return text;
   if (types.includes("number") || types.includes("integer")) {
-    const value = Number(text);
-    if (text.trim() !== "" && Number.isFinite(value)) return value;
+    const trimmed = text.trim();
+    const value = Number(trimmed);
+    if (DECIMAL_NUMBER.test(trimmed) && Number.isFinite(value)) {
+      if (types.includes("number") || Number.isInteger(value)) return value;
+      throw new UsageError(`--arg ${key}: ${JSON.stringify(text)} is not an integer`);
+    }
   }
   if (types.includes("boolean") && (text === "true" || text === "false")) return text === "true";
   if (types.some((type) => type === "object" || type === "array" || type === "null")) {

@@ -446,6 +446,23 @@ describe("--arg typing", () => {
     expect(() => coerceArgument("n", "three", { type: "number" })).toThrow(UsageError);
     expect(() => coerceArgument("b", "yes", { type: "boolean" })).toThrow(UsageError);
   });
+
+  it("takes numbers in decimal syntax only, and whole ones for an integer", () => {
+    expect(coerceArgument("n", " -1.5e2 ", { type: "number" })).toBe(-150);
+    expect(coerceArgument("n", "2.0", { type: "integer" })).toBe(2);
+    expect(coerceArgument("n", "1.5", { type: ["integer", "number"] })).toBe(1.5);
+    for (const text of ["0x10", "0o17", "0b11", "Infinity", "1e400", ""]) {
+      expect(() => coerceArgument("n", text, { type: "number" }), text).toThrow(
+        new UsageError(`--arg n: ${JSON.stringify(text)} is not a valid number`),
+      );
+    }
+    expect(() => coerceArgument("n", "1.5", { type: "integer" })).toThrow(
+      new UsageError('--arg n: "1.5" is not an integer'),
+    );
+    expect(() => coerceArgument("n", "1.5", { type: ["integer", "null"] })).toThrow(
+      new UsageError('--arg n: "1.5" is not an integer'),
+    );
+  });
 });
 
 type Step = {
