@@ -73,6 +73,14 @@ function plainChoices(values: unknown, names?: unknown): Choice[] {
 }
 
 /**
+ * Whether `value` is one of `choices`. A default that is not would be pre-selected without being
+ * shown, so the user could neither see nor untick it and every submit would be refused.
+ */
+function isChoice(choices: readonly Choice[], value: unknown): value is string {
+  return typeof value === "string" && choices.some((choice) => choice.value === value);
+}
+
+/**
  * One field per property of the schema, in the schema's order.
  *
  * @example
@@ -93,7 +101,7 @@ function fieldOf(key: string, property: PrimitiveSchemaDefinition, required: boo
     const items = (typeof p.items === "object" && p.items !== null ? p.items : {}) as Loose;
     const choices = Array.isArray(items.anyOf) ? titledChoices(items.anyOf) : plainChoices(items.enum);
     const fallback = Array.isArray(p.default)
-      ? p.default.filter((v): v is string => typeof v === "string")
+      ? p.default.filter((value) => isChoice(choices, value))
       : undefined;
     return {
       ...base,
@@ -106,7 +114,7 @@ function fieldOf(key: string, property: PrimitiveSchemaDefinition, required: boo
   }
   if (p.type === "string" && (Array.isArray(p.enum) || Array.isArray(p.oneOf))) {
     const choices = Array.isArray(p.oneOf) ? titledChoices(p.oneOf) : plainChoices(p.enum, p.enumNames);
-    return { ...base, kind: "enum", choices, default: str(p.default) };
+    return { ...base, kind: "enum", choices, default: isChoice(choices, p.default) ? p.default : undefined };
   }
   if (p.type === "number" || p.type === "integer") {
     return {

@@ -228,6 +228,18 @@ describe("form fields", () => {
     });
   });
 
+  it("drops a default that is not one of the choices, which could be neither seen nor unticked", () => {
+    const [plan, tags] = fieldsOf({
+      type: "object",
+      properties: {
+        plan: { type: "string", enum: ["free", "pro"], default: "gold" },
+        tags: { type: "array", items: { type: "string", enum: ["a", "b"] }, default: ["zzz", "b", 3] },
+      },
+    } as RequestedSchema);
+    expect(plan).toMatchObject({ kind: "enum", default: undefined });
+    expect(tags).toMatchObject({ kind: "multi", default: ["b"] });
+  });
+
   it("checks string lengths (in characters) and formats", () => {
     const name = field("name", "string");
     expect(checkString(name, "")).toBe("A value is required");
@@ -544,6 +556,27 @@ describe("the form dialog", () => {
     expect(result).toEqual({ action: "accept", content: { name: "Grace H", size: 2, ok: true } });
     expect(asked[6]).toMatchObject({ kind: "text", initial: "Grace" });
     expect(asked[7]).toMatchObject({ kind: "text", initial: "2" });
+  });
+
+  it("pre-selects only defaults the user can see, so a submit goes through at once", async () => {
+    const params = {
+      message: "Tags?",
+      requestedSchema: {
+        type: "object",
+        properties: {
+          plan: { type: "string", enum: ["free", "pro"], default: "gold" },
+          tags: { type: "array", items: { type: "string", enum: ["a", "b"] }, default: ["zzz"] },
+        },
+      },
+    } as ElicitRequestFormParams;
+    const { prompter, asked } = scripted(["accept", "\u0000skip", [], "send"]);
+    expect(await askForm(prompter, quietUi(), ASKER, params)).toEqual({ action: "accept", content: {} });
+    expect(asked.map((step) => [step.kind, step.initial])).toEqual([
+      ["select", "accept"],
+      ["select", "\u0000skip"],
+      ["multiselect", []],
+      ["select", "send"],
+    ]);
   });
 
   it("decline and cancel come from the first choice; Escape anywhere cancels", async () => {
