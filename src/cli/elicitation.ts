@@ -48,7 +48,8 @@ const ACTIONS = new Set(["accept", "decline", "cancel"]);
  */
 export function answerFromJson(key: string, params: ElicitRequestParams, value: unknown): ElicitResult {
   const bad = (why: string) => new UsageError(`--answer ${key}: ${why}`);
-  if (typeof value === "string" && ACTIONS.has(value)) value = { action: value };
+  const shorthand = typeof value === "string" && ACTIONS.has(value);
+  if (shorthand) value = { action: value };
   if (typeof value === "boolean" && isUrlMode(params)) value = { action: value ? "accept" : "decline" };
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw bad(
@@ -59,15 +60,18 @@ export function answerFromJson(key: string, params: ElicitRequestParams, value: 
   }
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record);
+  const fields = isUrlMode(params) ? [] : fieldsOf(params.requestedSchema);
+  // When the form has a field named "action", {"action": …} is that field's value; only the full
+  // envelope (with "content") then stands for an action.
   const explicit =
     typeof record.action === "string" &&
     ACTIONS.has(record.action) &&
-    keys.every((name) => name === "action" || name === "content");
+    keys.every((name) => name === "action" || name === "content") &&
+    (shorthand || keys.includes("content") || !fields.some((field) => field.key === "action"));
   if (isUrlMode(params)) {
     if (!explicit) throw bad('a URL elicitation takes "accept", "decline" or "cancel"');
     return { action: record.action as ElicitResult["action"] };
   }
-  const fields = fieldsOf(params.requestedSchema);
   if (explicit && record.action !== "accept") return { action: record.action as ElicitResult["action"] };
   const content = explicit ? record.content : record;
   if (content === undefined) {

@@ -311,6 +311,34 @@ describe("--answer values", () => {
     expect(() => answerFromJson("k", FORM, 42)).toThrow(UsageError);
   });
 
+  it("a form with a field named action reads {action} as that field; only the envelope with content is an action", () => {
+    const withAction: ElicitRequestFormParams = {
+      mode: "form",
+      message: "What should happen to the old deployment?",
+      requestedSchema: {
+        type: "object",
+        properties: { action: { type: "string", enum: ["accept", "decline", "cancel"] } },
+        required: ["action"],
+      },
+    };
+    expect(answerFromJson("deploy", withAction, { action: "decline" })).toEqual({
+      action: "accept",
+      content: { action: "decline" },
+    });
+    expect(answerFromJson("deploy", withAction, { action: "decline", content: {} })).toEqual({
+      action: "decline",
+    });
+    expect(answerFromJson("deploy", withAction, { action: "accept", content: { action: "cancel" } })).toEqual(
+      {
+        action: "accept",
+        content: { action: "cancel" },
+      },
+    );
+    expect(answerFromJson("deploy", withAction, "cancel")).toEqual({ action: "cancel" });
+    // Without such a field, {action} alone is still the action.
+    expect(answerFromJson("k", FORM, { action: "decline" })).toEqual({ action: "decline" });
+  });
+
   it("a URL elicitation takes an action (or a boolean consent), nothing else", () => {
     expect(answerFromJson("s", URL_PARAMS, "accept")).toEqual({ action: "accept" });
     expect(answerFromJson("s", URL_PARAMS, true)).toEqual({ action: "accept" });
