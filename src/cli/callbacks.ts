@@ -66,10 +66,20 @@ export function createCallbacks(setup: AnswerSetup): { callbacks: ClientCallback
         result = answerFromJson(who.key, params, answer.value);
         if (params.mode === "url" && result.action === "accept") {
           // An --answer is the consent; the URL is still shown in full before it is used.
-          await lock.run(async () => {
+          const opened = await lock.run(async () => {
             const view = showUrl(ui, who, params);
             if (view.openable) await openConsented(ui, view.href, setup);
+            return view.openable;
           });
+          // Consent to a URL the user was never given to open must not be claimed.
+          if (!opened) {
+            ui.line(
+              ui.style.yellow(
+                `  --answer ${sanitize(who.key, true)}: declined, as the URL will not be opened.`,
+              ),
+            );
+            result = { action: "decline" };
+          }
         }
       } else if (params.mode === "url") {
         const url = params;

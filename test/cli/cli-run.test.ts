@@ -35,6 +35,7 @@ let reportsUrl = "";
 let githubUrl = "";
 let closedUrl = "";
 let hostileUrl = "";
+let scriptUrl = "";
 
 const REGISTER_ANSWER = JSON.stringify({
   name: "Grace Hopper",
@@ -95,14 +96,24 @@ beforeAll(async () => {
     serveHttp(reports, { port: 0 }),
     serveHttp(github, { port: 0 }),
     serveHttp(hostileServer(), { port: 0 }),
+    serveHttp(createCliServer({ signInUrl: "javascript:alert(document.cookie)" }), { port: 0 }),
     serveHttp(createCliServer(), { port: 0 }),
   ]);
-  servers.push(...handles.slice(0, 8));
-  [fixture, punycode, briefingUrl, rootsUrl, writerUrl, reportsUrl, githubUrl, hostileUrl] = handles.map(
-    (h) => String(h.url),
-  ) as [string, string, string, string, string, string, string, string];
+  servers.push(...handles.slice(0, 9));
+  [fixture, punycode, briefingUrl, rootsUrl, writerUrl, reportsUrl, githubUrl, hostileUrl, scriptUrl] =
+    handles.map((h) => String(h.url)) as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
   // A port that was just listening and is now closed: connections are refused.
-  const closed = handles[8] as HttpServerHandle;
+  const closed = handles[9] as HttpServerHandle;
   closedUrl = String(closed.url);
   await closed.close();
 });
@@ -362,6 +373,24 @@ describe.concurrent("roundtrip without a terminal", () => {
     expect(run.stderr).toContain("Domain: 127.0.0.1");
     expect(run.stderr).toContain(`Open this URL in your browser: ${pageUrl}`);
     expect(pageHits).toBe(0);
+  });
+
+  it("answers decline for a URL it refuses to open, whatever --answer says", async ({ expect }) => {
+    const run = await runInProcess(["call", scriptUrl, "signin", "--answer", 'signin="accept"']);
+    expect(run).toEqual({
+      code: 0,
+      stdout: "Sign-in answer: decline.\n",
+      stderr: [
+        "",
+        'Signup desk asks you to open a URL (input request "signin"):',
+        "  Sign in to continue.",
+        "  URL:    javascript:alert(document.cookie)",
+        "  ⚠ The scheme javascript: is not http(s); it will not be opened.",
+        "  Nothing has been opened or fetched.",
+        "  --answer signin: declined, as the URL will not be opened.",
+        "",
+      ].join("\n"),
+    });
   });
 
   it("warns on a Punycode domain and shows how it displays", async ({ expect }) => {
