@@ -116,11 +116,30 @@ export function fileStore(path: string): OAuthStore {
   };
 }
 
+/** The base a request's target is read against: only its path and query matter. */
+const LOOPBACK_BASE = "http://127.0.0.1";
+
+/**
+ * A request target as a URL, or undefined when it does not parse (`//`, for one): anything
+ * thrown in the listener would be uncaught and end the CLI.
+ */
+function requestUrl(target: string | undefined): URL | undefined {
+  try {
+    return new URL(target ?? "/", LOOPBACK_BASE);
+  } catch {
+    return undefined;
+  }
+}
+
 /** A listener for the authorization server's redirect, on 127.0.0.1 (a native app's redirect URI). */
 async function listenForCallback(port: number) {
   let deliver: ((url: URL) => void) | undefined;
   const server: Server = createServer((req, res) => {
-    const url = new URL(req.url ?? "/", redirectUri);
+    const url = requestUrl(req.url);
+    if (url === undefined) {
+      res.writeHead(400).end();
+      return;
+    }
     if (url.pathname !== "/callback" || deliver === undefined) {
       res.writeHead(404).end();
       return;

@@ -129,6 +129,39 @@ describe.concurrent("the roundtrip process against a protected server", { timeou
   );
 
   it.skipIf(process.platform !== "linux")(
+    "--oauth: the loopback listener answers 400 to a target it cannot parse, and keeps waiting",
+    async ({ expect }) => {
+      const bin = join(tmp, "bin-hostile");
+      mkdirSync(bin, { recursive: true });
+      const statusFile = join(tmp, "hostile-status.txt");
+      // A stand-in browser that first sends the listener "GET //" (new URL("//", base) throws),
+      // then follows the real redirect.
+      const browser = join(bin, "browser.mjs");
+      writeFileSync(
+        browser,
+        [
+          'import { writeFileSync } from "node:fs";',
+          'const consent = await fetch(process.argv[2], { redirect: "manual" });',
+          'const callback = new URL(consent.headers.get("location"));',
+          'const hostile = await fetch(callback.origin + "//");',
+          "writeFileSync(process.argv[3], String(hostile.status));",
+          "await fetch(callback);",
+        ].join("\n"),
+      );
+      writeFileSync(join(bin, "xdg-open"), `#!/bin/sh\nexec node '${browser}' "$1" '${statusFile}'\n`);
+      chmodSync(join(bin, "xdg-open"), 0o755);
+      const run = await runCli(["call", url, "whoami", "--oauth", "--open"], {
+        PATH: `${bin}:${process.env.PATH ?? ""}`,
+      });
+      expect(readFileSync(statusFile, "utf8")).toBe("400");
+      expect({ code: run.code, stdout: run.stdout }).toEqual({
+        code: 0,
+        stdout: expect.stringMatching(/^hello client-\d+\n$/),
+      });
+    },
+  );
+
+  it.skipIf(process.platform !== "linux")(
     "--oauth --open signs in through the browser and the loopback listener, then calls the tool",
     async ({ expect }) => {
       const bin = join(tmp, "bin");
