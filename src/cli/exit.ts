@@ -18,7 +18,10 @@ export const ExitCode = {
   ToolError: 1,
   /** Bad arguments, or a question arrived that nobody can answer (no `--answer`, no terminal). */
   Usage: 2,
-  /** The server answered a JSON-RPC error, the transport failed, or the rounds ran out. */
+  /**
+   * The server answered a JSON-RPC error, the transport failed, or the rounds ran out (also: the
+   * result could not be written to stdout).
+   */
   Protocol: 3,
   /** The user stopped the command (Ctrl-C, or refused a sampling request). */
   Aborted: 130,

@@ -18,6 +18,10 @@ process.on("SIGINT", () => {
   setTimeout(() => process.exit(ExitCode.Aborted), EXIT_GRACE_MS * 2).unref();
 });
 
+// Write errors reach run() through each write's callback (EPIPE, a reader that stopped early,
+// ends the run quietly); unheard, the stream's 'error' event would crash the process.
+process.stdout.on("error", () => {});
+
 const code = await run(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,

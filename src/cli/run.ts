@@ -62,9 +62,16 @@ export function cliVersion(): string {
   }
 }
 
+/**
+ * Writes to stdout; fails on a write error, except EPIPE: a reader that stopped early (`| head`)
+ * is not a failure of the run, which keeps its exit code.
+ */
 function write(stream: Writable, text: string): Promise<void> {
-  return new Promise((resolve) => {
-    stream.write(text.endsWith("\n") ? text : `${text}\n`, () => resolve());
+  return new Promise((resolve, reject) => {
+    stream.write(text.endsWith("\n") ? text : `${text}\n`, (error) => {
+      if (error && (error as NodeJS.ErrnoException).code !== "EPIPE") reject(error);
+      else resolve();
+    });
   });
 }
 
@@ -157,7 +164,11 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     }
     options = parsed.options;
   } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
+    if (!(error instanceof UsageError)) {
+      // Writing the help or the version failed.
+      ui.line(`roundtrip: ${sanitize(describeError(error))}`);
+      return exitCodeFor(error);
+    }
     ui.line(`roundtrip: ${error.message}`);
     ui.line("Run roundtrip --help for the usage.");
     return ExitCode.Usage;

@@ -1,15 +1,27 @@
 // The real binary, run from source as a child process with pipes (stdin is not a terminal): the
 // process exit codes 0/1/2/3, --json on stdout, a stdio server after --, and --open handing the
 // URL to the platform opener.
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, it } from "vitest";
+import { MCPServer, ToolError } from "../../src/server/index.js";
 import { type HttpServerHandle, serveHttp } from "../../src/transports/http/node.js";
 import { createCliServer } from "./fixtures/cli-server.js";
-import { runCli, STDIO_FIXTURE } from "./harness.js";
+import { CLI, ROOT, runCli, STDIO_FIXTURE } from "./harness.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "roundtrip-cli-process-"));
 let http: HttpServerHandle;
@@ -17,6 +29,39 @@ let page: Server;
 let pageHits = 0;
 let pageUrl = "";
 let url = "";
+let big: HttpServerHandle;
+let bigUrl = "";
+
+/** Answers far more than a pipe holds, so a reader that stops early closes the pipe mid-write. */
+function bigServer(): MCPServer {
+  const mcp = new MCPServer("Big", { version: "1.0.0" });
+  mcp.server.logger.warn = () => {};
+  mcp.tool("big", { description: "a large answer" }, () => "x".repeat(4_000_000));
+  mcp.tool("big-error", { description: "a large tool error" }, () => {
+    throw new ToolError("x".repeat(4_000_000));
+  });
+  return mcp;
+}
+
+/** Runs the CLI with its stdout given to `stdout`: a pipe closed after the first chunk, or a file. */
+function runCliWithStdout(
+  args: readonly string[],
+  stdout: "closed after the first chunk" | number,
+): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(CLI[0] as string, [...CLI.slice(1), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
+      stdio: ["ignore", typeof stdout === "number" ? stdout : "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr?.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    child.stdout?.once("data", () => child.stdout?.destroy());
+    child.on("close", (code) => resolve({ code, stderr }));
+  });
+}
 
 const ANSWER = `account=${JSON.stringify({ name: "Grace Hopper", email: "grace@example.com", plan: "team", newsletter: false })}`;
 
@@ -29,10 +74,13 @@ beforeAll(async () => {
   pageUrl = `http://127.0.0.1:${(page.address() as AddressInfo).port}/device?code=ABCD`;
   http = await serveHttp(createCliServer({ signInUrl: pageUrl }), { port: 0 });
   url = String(http.url);
+  big = await serveHttp(bigServer(), { port: 0 });
+  bigUrl = String(big.url);
 });
 
 afterAll(async () => {
   await http.close();
+  await big.close();
   await new Promise<void>((resolve) => page.close(() => resolve()));
   rmSync(tmp, { recursive: true, force: true });
 });
@@ -66,6 +114,38 @@ describe.concurrent("the roundtrip process", { timeout: 60_000 }, () => {
     expect(run.code).toBe(3);
     expect(run.stderr).toContain("the server answered error");
   });
+
+  it("ends quietly with the run's exit code when the reader of stdout stops early (EPIPE)", async ({
+    expect,
+  }) => {
+    expect(await runCliWithStdout(["call", bigUrl, "big"], "closed after the first chunk")).toEqual({
+      code: 0,
+      stderr: "",
+    });
+    expect(await runCliWithStdout(["call", bigUrl, "big-error"], "closed after the first chunk")).toEqual({
+      code: 1,
+      stderr: "roundtrip: the tool reported an error (isError: true)\n",
+    });
+  });
+
+  it.skipIf(process.platform !== "linux")(
+    "reports another stdout failure (a full disk) as a failed run",
+    async ({ expect }) => {
+      const full = openSync("/dev/full", "w");
+      try {
+        expect(await runCliWithStdout(["call", bigUrl, "big"], full)).toEqual({
+          code: 3,
+          stderr: "roundtrip: ENOSPC: no space left on device, write\n",
+        });
+        expect(await runCliWithStdout(["--version"], full)).toEqual({
+          code: 3,
+          stderr: "roundtrip: ENOSPC: no space left on device, write\n",
+        });
+      } finally {
+        closeSync(full);
+      }
+    },
+  );
 
   it("talks to a stdio server given after --", async ({ expect }) => {
     const run = await runCli([
