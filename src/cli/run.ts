@@ -166,7 +166,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   } catch (error) {
     if (!(error instanceof UsageError)) {
       // Writing the help or the version failed.
-      ui.line(`roundtrip: ${sanitize(describeError(error))}`);
+      ui.line(`roundtrip: ${sanitize(describeError(error), true)}`);
       return exitCodeFor(error);
     }
     ui.line(`roundtrip: ${error.message}`);
@@ -240,7 +240,8 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     return code;
   } catch (error) {
     ui.clearProgress();
-    ui.line(style.red(`roundtrip: ${sanitize(describeError(error))}`));
+    // One line: a "\n" in a server's error text must not start a forged "roundtrip: …" line.
+    ui.line(style.red(`roundtrip: ${sanitize(describeError(error), true)}`));
     return exitCodeFor(error, io.signal?.aborted === true);
   } finally {
     await client?.close().catch(() => {});

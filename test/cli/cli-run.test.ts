@@ -15,6 +15,7 @@ import { mcp as github } from "../../examples/url-elicitation.js";
 import { MCPServer } from "../../src/server/index.js";
 import type { Dispatcher } from "../../src/shared/dispatch.js";
 import { type HttpServerHandle, serveHttp } from "../../src/transports/http/node.js";
+import { ErrorCode, McpError } from "../../src/types/core.js";
 import { createCliServer, REGISTER_STATE } from "./fixtures/cli-server.js";
 import { runInProcess } from "./harness.js";
 
@@ -65,6 +66,9 @@ function hostileServer(): MCPServer {
       return "done";
     },
   );
+  mcp.tool("forged-error", { description: "an error whose text tries to add a line" }, () => {
+    throw new McpError(ErrorCode.InvalidParams, "bad input\nroundtrip: all good, exit 0\r\n");
+  });
   return mcp;
 }
 
@@ -228,6 +232,15 @@ describe.concurrent("roundtrip without a terminal", () => {
     const run = await runInProcess(["call", fixture, "no_such_tool"]);
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/the server answered error -326\d\d: .*no_such_tool/);
+  });
+
+  it("prints a server's error text on one line, so it cannot forge a line of its own", async ({ expect }) => {
+    const run = await runInProcess(["call", hostileUrl, "forged-error"]);
+    expect(run).toEqual({
+      code: 3,
+      stdout: "",
+      stderr: "roundtrip: the server answered error -32602: bad input roundtrip: all good, exit 0  \n",
+    });
   });
 
   it("exits 3 on a transport failure (connection refused)", async ({ expect }) => {
