@@ -66,13 +66,13 @@ export function createCallbacks(setup: AnswerSetup): { callbacks: ClientCallback
         result = answerFromJson(who.key, params, answer.value);
         if (params.mode === "url" && result.action === "accept") {
           // An --answer is the consent; the URL is still shown in full before it is used.
-          const opened = await lock.run(async () => {
+          const openable = await lock.run(async () => {
             const view = showUrl(ui, who, params);
             if (view.openable) await openConsented(ui, view.href, setup);
             return view.openable;
           });
           // Consent to a URL the user was never given to open must not be claimed.
-          if (!opened) {
+          if (!openable) {
             ui.line(
               ui.style.yellow(
                 `  --answer ${sanitize(who.key, true)}: declined, as the URL will not be opened.`,
