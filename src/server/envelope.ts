@@ -20,6 +20,13 @@ function invalidEnvelope(message: string): McpError {
   return new McpError(ErrorCode.InvalidParams, message, undefined, { httpStatus: 400 });
 }
 
+function unsupportedVersion(supportedVersions: readonly string[], requested: string): McpError {
+  return new McpError(ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", {
+    supported: [...supportedVersions],
+    requested,
+  });
+}
+
 /**
  * Steps 1–2 of the validation ladder for a modern request: the `_meta` envelope must be present
  * and well formed (-32602), and its protocol version served here (-32022 with `supported` and
@@ -29,6 +36,11 @@ function invalidEnvelope(message: string): McpError {
 export function validateEnvelope(request: JSONRPCRequest, supportedVersions: readonly string[]): Envelope {
   const params = request.params;
   if (!isRecord(params) || !isRecord(params._meta)) {
+    // A 2025 client's initialize, here where no 2025 era is served: it cannot fall forward, so
+    // the answer names the versions that are (the spec's SHOULD).
+    const requested =
+      request.method === "initialize" && isRecord(params) ? params.protocolVersion : undefined;
+    if (typeof requested === "string") throw unsupportedVersion(supportedVersions, requested);
     throw invalidEnvelope("Missing required params._meta envelope");
   }
   const meta = params._meta;
@@ -36,12 +48,7 @@ export function validateEnvelope(request: JSONRPCRequest, supportedVersions: rea
   if (version === undefined) throw invalidEnvelope(`Missing required _meta key ${MetaKey.ProtocolVersion}`);
   if (typeof version !== "string")
     throw invalidEnvelope(`_meta key ${MetaKey.ProtocolVersion} must be a string`);
-  if (!supportedVersions.includes(version)) {
-    throw new McpError(ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", {
-      supported: [...supportedVersions],
-      requested: version,
-    });
-  }
+  if (!supportedVersions.includes(version)) throw unsupportedVersion(supportedVersions, version);
   const capabilities = meta[MetaKey.ClientCapabilities];
   if (capabilities === undefined) {
     throw invalidEnvelope(`Missing required _meta key ${MetaKey.ClientCapabilities}`);

@@ -1,5 +1,5 @@
 import { LOGGING_LEVEL_ORDER, NotificationMethod } from "../types/core.js";
-import type { LoggingLevel, ProgressNotificationParams } from "../types/index.js";
+import type { JSONRPCNotification, LoggingLevel, ProgressNotificationParams } from "../types/index.js";
 import type { ServerRequestContext } from "./context.js";
 
 /**
@@ -26,6 +26,22 @@ export async function sendProgress(
 export function logLevelAllows(requested: LoggingLevel | undefined, level: LoggingLevel): boolean {
   if (requested === undefined) return false;
   return LOGGING_LEVEL_ORDER.indexOf(level) >= LOGGING_LEVEL_ORDER.indexOf(requested);
+}
+
+/**
+ * Whether a handler's message may go on its request's stream: a notification (a 2026 server never
+ * sends the client a request), and a log message only as the request's `logLevel` allows, however
+ * the handler built it.
+ *
+ * @example
+ * streamAllows({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info" } }, undefined); // false
+ */
+export function streamAllows(message: JSONRPCNotification, logLevel: LoggingLevel | undefined): boolean {
+  if ("id" in message) return false;
+  if (message.method !== NotificationMethod.Message) return true;
+  // A missing or unknown level ranks below every level, so it never passes.
+  const level = (message.params as { level?: LoggingLevel } | undefined)?.level;
+  return logLevelAllows(logLevel, level as LoggingLevel);
 }
 
 /**

@@ -48,6 +48,7 @@ import { HANDLER_METHODS, type RequestHandler, type ServerHandlers } from "./han
 import type { LegacyOptions } from "./legacy/options.js";
 import { LegacyService } from "./legacy/service.js";
 import { consoleLogger } from "./logger.js";
+import { streamAllows } from "./notify.js";
 import {
   checkCacheHints,
   checkResult,
@@ -408,6 +409,7 @@ export class Server implements Dispatcher {
           logger: this.logger,
           notify: async (notification) => {
             if (finished || cancelled() || !notify) return;
+            if (!streamAllows(notification, meta[MetaKey.LogLevel] as LoggingLevel | undefined)) return;
             await notify(notification);
           },
         },

@@ -88,7 +88,16 @@ describe("the era lock of one connection", () => {
       method: "initialize",
       params: INITIALIZE,
     });
-    expect(response).toMatchObject({ error: { code: -32602 } });
+    // A 2025 client cannot fall forward: the refusal names the versions served (the spec's SHOULD).
+    expect(response).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      error: {
+        code: -32022,
+        message: "Unsupported protocol version",
+        data: { supported: ["2026-07-28"], requested: INITIALIZE.protocolVersion },
+      },
+    });
   });
 });
 

@@ -239,7 +239,19 @@ describe("bounds on live sessions", () => {
     const response = await post(url, initializeRequest());
     expect(response.status).toBe(400);
     expect(response.headers.get("mcp-session-id")).toBeNull();
-    expect(await response.json()).toMatchObject({
+    expect(await response.json()).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      error: {
+        code: -32022,
+        message: "Unsupported protocol version",
+        data: { supported: ["2026-07-28"], requested: "2025-11-25" },
+      },
+    });
+    // Anything else without the envelope is still the -32602 it always was.
+    const bare = await post(url, { jsonrpc: "2.0", id: 2, method: "tools/list" });
+    expect(bare.status).toBe(400);
+    expect(await bare.json()).toMatchObject({
       error: { code: -32602, message: "Missing required params._meta envelope" },
     });
   });

@@ -62,6 +62,46 @@ describe("request-scoped notifications", () => {
     expect(seen).toEqual([]);
   });
 
+  it("holds a handler's own ctx.notify to the same rules: no request, no log the request did not ask for", async () => {
+    const server = new Server("raw", {
+      logger: silentLogger,
+      onCallTool: async (ctx) => {
+        const log = (level: unknown) =>
+          ctx.notify({ jsonrpc: "2.0", method: "notifications/message", params: { level, data: level } });
+        await log("debug");
+        await log("error");
+        await log("loud");
+        await ctx.notify({
+          jsonrpc: "2.0",
+          id: 99,
+          method: "elicitation/create",
+          params: { message: "?", requestedSchema: { type: "object", properties: {} } },
+        } as never);
+        await ctx.notify({
+          jsonrpc: "2.0",
+          method: "notifications/progress",
+          params: { progressToken: 1, progress: 1 },
+        });
+        return { content: [] };
+      },
+    });
+    const run = async (logLevel?: string) => {
+      const seen: JSONRPCNotification[] = [];
+      const req = request("tools/call", { name: "t" });
+      if (logLevel)
+        req.params._meta = { ...req.params._meta, "io.modelcontextprotocol/logLevel": logLevel } as never;
+      await server.dispatch(req, { notify: (n) => void seen.push(n) });
+      return seen.map((n) => `${n.method} ${JSON.stringify(n.params?.level ?? null)}`);
+    };
+    expect(await run()).toEqual(["notifications/progress null"]);
+    expect(await run("warning")).toEqual(['notifications/message "error"', "notifications/progress null"]);
+    expect(await run("debug")).toEqual([
+      'notifications/message "debug"',
+      'notifications/message "error"',
+      "notifications/progress null",
+    ]);
+  });
+
   it("routes a request's notifications to that request on the client", async () => {
     const tap = wireTap();
     const session = await ClientSession.connect(new MemoryTransport(chattyServer(), { onWire: tap.onWire }), {
