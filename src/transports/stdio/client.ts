@@ -28,6 +28,13 @@ export const DEFAULT_CLIENT_MAX_LINE_BYTES = 32 * 1024 * 1024;
 const PIPE_CLOSE_GRACE_MS = 1_000;
 
 /**
+ * How long a closed stdout waits for the process's exit before counting as a lost connection: an
+ * exiting server's stdout closes a moment before its exit is reported, and that exit is the better
+ * report.
+ */
+const EXIT_AFTER_STDOUT_GRACE_MS = 100;
+
+/**
  * How to launch a stdio server.
  *
  * @example
@@ -98,6 +105,8 @@ export class StdioClientTransport implements Transport {
   #state: State = "new";
   #exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   #graceTimer: ReturnType<typeof setTimeout> | undefined;
+  #stdoutLostTimer: ReturnType<typeof setTimeout> | undefined;
+  #closeReported = false;
   readonly #exited: Promise<void>;
   #markExited: () => void = () => {};
   readonly #finalized: Promise<void>;
@@ -191,7 +200,7 @@ export class StdioClientTransport implements Transport {
     const child = this.#child;
     if (this.#state === "new" || !child) {
       this.#state = "closed";
-      this.onclose?.();
+      this.#reportClosed();
       return;
     }
     if (this.#state === "closed" || this.#state === "closing") {
@@ -199,6 +208,11 @@ export class StdioClientTransport implements Transport {
       return;
     }
     this.#state = "closing";
+    await this.#shutDown(child);
+  }
+
+  /** The spec's shutdown, `closeTimeoutMs` apart; ends in #finalize even if the pipes stay held. */
+  async #shutDown(child: ChildProcess): Promise<void> {
     const timeout = this.#params.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
     child.stdin?.end();
     if (!(await this.#exitedWithin(timeout))) {
@@ -223,6 +237,11 @@ export class StdioClientTransport implements Transport {
     );
     stdout?.on("data", (chunk: Buffer) => lines.push(chunk));
     stdout?.on("end", () => lines.end());
+    // 'close' also covers a stdout destroyed by an error, which never emits 'end'.
+    stdout?.once("close", () => {
+      if (this.#state !== "open" || this.#exit) return;
+      this.#stdoutLostTimer = setTimeout(() => this.#loseStdout(child), EXIT_AFTER_STDOUT_GRACE_MS);
+    });
     stdout?.on("error", (error) => this.onerror?.(error));
     if (this.#stderr && child.stderr) child.stderr.pipe(this.#stderr);
     child.on("error", (error) => this.onerror?.(error));
@@ -253,16 +272,35 @@ export class StdioClientTransport implements Transport {
     this.onmessage?.(message as JSONRPCMessage);
   }
 
+  /**
+   * The server closed its stdout but keeps running: no response can arrive any more, so the
+   * connection is lost now, and the server is shut down as close() would, so it does not linger.
+   */
+  #loseStdout(child: ChildProcess): void {
+    if (this.#state !== "open" || this.#exit) return;
+    this.#state = "closing";
+    this.onerror?.(new ConnectionClosedError("The MCP server closed its stdout while still running"));
+    this.#reportClosed();
+    void this.#shutDown(child);
+  }
+
   #finalize(): void {
     if (this.#state === "closed") return;
     const unexpected = this.#state !== "closing";
     this.#state = "closed";
     if (this.#graceTimer) clearTimeout(this.#graceTimer);
+    if (this.#stdoutLostTimer) clearTimeout(this.#stdoutLostTimer);
     this.#markExited();
     this.#markFinalized();
     if (unexpected) {
       this.onerror?.(new StdioServerExitError(this.#exit?.code ?? null, this.#exit?.signal ?? null));
     }
+    this.#reportClosed();
+  }
+
+  #reportClosed(): void {
+    if (this.#closeReported) return;
+    this.#closeReported = true;
     this.onclose?.();
   }
 

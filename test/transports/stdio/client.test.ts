@@ -11,6 +11,7 @@ import {
   provisionerTransport,
   REPO_ROOT,
   SERVER_INFO,
+  STDOUT_CLOSING,
   STUBBORN,
   trackTransport,
   until,
@@ -183,6 +184,64 @@ describe("StdioClientTransport + ClientSession against a real child process", ()
     expect(stderr.text()).toContain("ignoring SIGTERM");
     expect(transport.exitStatus).toEqual({ code: null, signal: "SIGKILL" });
     expect(closes).toBe(1);
+  });
+
+  it("treats a stdout closed by a running server as the connection lost, and shuts the server down", async () => {
+    const transport = trackTransport(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ["--import", "tsx", STDOUT_CLOSING],
+        cwd: REPO_ROOT,
+        stderr: "pipe",
+        closeTimeoutMs: 300,
+      }),
+    );
+    const stderr = collect(transport.stderr);
+    const errors: Error[] = [];
+    let closes = 0;
+    transport.onclose = () => closes++;
+    transport.onerror = (error) => errors.push(error);
+    await transport.start();
+    await transport.send({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: ENVELOPE } });
+    await until(() => closes === 1, "onclose after the server closed its stdout");
+    expect(transport.exitStatus).toBeUndefined();
+    expect(errors).toEqual([
+      new ConnectionClosedError("The MCP server closed its stdout while still running"),
+    ]);
+    expect(errors[0]).toBeInstanceOf(ConnectionClosedError);
+    await expect(transport.send({ jsonrpc: "2.0", id: 2, method: "tools/list" })).rejects.toThrow(
+      new ConnectionClosedError("The stdio server is not running"),
+    );
+    // The server ignores stdin EOF, so only the escalation's SIGTERM ends it.
+    await until(() => transport.exitStatus !== undefined, "the server to be shut down");
+    expect(transport.exitStatus).toEqual({ code: null, signal: "SIGTERM" });
+    expect(stderr.text()).toBe("stdout closed\nignoring EOF\n");
+    await transport.close();
+    expect(closes).toBe(1);
+    expect(errors).toHaveLength(1);
+  });
+
+  it("fails a pending call at once with ConnectionClosedError when the server closes its stdout", async () => {
+    const transport = trackTransport(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ["--import", "tsx", STDOUT_CLOSING],
+        cwd: REPO_ROOT,
+        stderr: "ignore",
+        closeTimeoutMs: 300,
+      }),
+    );
+    const session = await ClientSession.connect(transport);
+    const startedAt = Date.now();
+    const error = await session.callTool("slow").then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+    expect(error).toEqual(new ConnectionClosedError("Connection closed"));
+    expect(error).toBeInstanceOf(ConnectionClosedError);
+    // Far below the request timeout (60 s) and the shutdown escalation (300 ms + 300 ms).
+    expect(Date.now() - startedAt).toBeLessThan(1_000);
+    await session.close();
   });
 
   it("rejects start() when the command cannot be spawned", async () => {
