@@ -290,6 +290,12 @@ export class StdioClientTransport implements Transport {
     this.#state = "closed";
     if (this.#graceTimer) clearTimeout(this.#graceTimer);
     if (this.#stdoutLostTimer) clearTimeout(this.#stdoutLostTimer);
+    // A grandchild may still hold the pipes; their handles would keep the host's event loop alive.
+    const child = this.#child;
+    child?.stdin?.destroy();
+    child?.stdout?.destroy();
+    child?.stderr?.destroy();
+    this.#stderr?.end();
     this.#markExited();
     this.#markFinalized();
     if (unexpected) {

@@ -7,12 +7,14 @@ import type { JSONRPCMessage } from "../../../src/types/index.js";
 import {
   collect,
   ENVELOPE,
+  GRANDCHILD,
   killSpawned,
   provisionerTransport,
   REPO_ROOT,
   SERVER_INFO,
   STDOUT_CLOSING,
   STUBBORN,
+  track,
   trackTransport,
   until,
 } from "./helpers.js";
@@ -242,6 +244,36 @@ describe("StdioClientTransport + ClientSession against a real child process", ()
     // Far below the request timeout (60 s) and the shutdown escalation (300 ms + 300 ms).
     expect(Date.now() - startedAt).toBeLessThan(1_000);
     await session.close();
+  });
+
+  it("lets go of the server's pipes on close() even when a grandchild still holds them", async () => {
+    const openPipes = () => process.getActiveResourcesInfo().filter((name) => name === "PipeWrap").length;
+    const pipesBefore = openPipes();
+    const transport = trackTransport(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ["--import", "tsx", GRANDCHILD],
+        cwd: REPO_ROOT,
+        stderr: "pipe",
+        closeTimeoutMs: 300,
+      }),
+    );
+    const stderr = collect(transport.stderr);
+    let stderrEnded = false;
+    transport.stderr?.on("end", () => {
+      stderrEnded = true;
+    });
+    await transport.start();
+    await until(() => /GRANDCHILD \d+\n/.test(stderr.text()), "the grandchild's pid");
+    track(Number(/GRANDCHILD (\d+)/.exec(stderr.text())?.[1]));
+    let closes = 0;
+    transport.onclose = () => closes++;
+    await transport.close();
+    expect(transport.exitStatus).toEqual({ code: 0, signal: null });
+    expect(closes).toBe(1);
+    // At most: a previous test's pipes may still have been closing when the count was taken.
+    await until(() => openPipes() <= pipesBefore, "the server's pipes to be released");
+    await until(() => stderrEnded, "transport.stderr to end");
   });
 
   it("rejects start() when the command cannot be spawned", async () => {

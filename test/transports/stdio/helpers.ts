@@ -7,6 +7,9 @@ export const PROVISIONER = fileURLToPath(
   new URL("../../fixtures/stdio/provisioner-server.ts", import.meta.url),
 );
 export const STUBBORN = fileURLToPath(new URL("../../fixtures/stdio/stubborn-server.ts", import.meta.url));
+export const GRANDCHILD = fileURLToPath(
+  new URL("../../fixtures/stdio/grandchild-server.ts", import.meta.url),
+);
 export const STDOUT_CLOSING = fileURLToPath(
   new URL("../../fixtures/stdio/stdout-closing-server.ts", import.meta.url),
 );
