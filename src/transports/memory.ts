@@ -2,8 +2,13 @@ import { Cancellation } from "../shared/cancellation.js";
 import type { AuthInfo, Dispatcher } from "../shared/dispatch.js";
 import { LazyDispatchContext } from "../shared/lazy-signal.js";
 import type { MessageInfo, Transport } from "../shared/transport.js";
-import { MetaKey, NotificationMethod, validCancelledNotificationParams } from "../types/core.js";
-import type { CancelledNotificationParams, JSONRPCMessage, RequestId } from "../types/index.js";
+import { ErrorCode, MetaKey, NotificationMethod, validCancelledNotificationParams } from "../types/core.js";
+import type {
+  CancelledNotificationParams,
+  JSONRPCErrorResponse,
+  JSONRPCMessage,
+  RequestId,
+} from "../types/index.js";
 
 /**
  * What a dual-era target (`Server`, `MCPServer`) offers a message pipe through `legacy.connect`:
@@ -30,6 +35,11 @@ function eraLockOf(
 function opensLegacySession(wire: Record<string, unknown>): boolean {
   const meta = (wire.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
   return wire.method === "initialize" && meta?.[MetaKey.ProtocolVersion] === undefined;
+}
+
+/** The answer a stdio pipe gives a request it could not answer otherwise. */
+function internalError(id: RequestId): JSONRPCErrorResponse {
+  return { jsonrpc: "2.0", id, error: { code: ErrorCode.InternalError, message: "Internal error" } };
 }
 
 /** Which way a message crossed the in-memory wire. */
@@ -97,10 +107,25 @@ export class MemoryTransport implements Transport {
       (notification) => this.#deliver(notification, { relatedRequestId: id }),
       this.#options.authInfo,
     );
-    void (this.#legacy ?? this.#target).dispatch(wire, context).then((response) => {
-      this.#inFlight.delete(id);
+    void this.#answer(wire, context, id, pending);
+  }
+
+  async #answer(
+    wire: Record<string, unknown>,
+    context: LazyDispatchContext,
+    id: RequestId,
+    pending: Cancellation,
+  ) {
+    try {
+      const response = await (this.#legacy ?? this.#target).dispatch(wire, context);
       if (response && !pending.cancelled()) this.#deliver(response, {});
-    });
+    } catch {
+      // A failed dispatch, or a response that cannot cross as JSON (a BigInt): the client still
+      // gets an answer for its id, as on a stdio pipe, and never the server's error text.
+      if (!pending.cancelled()) this.#deliver(internalError(id), {});
+    } finally {
+      this.#inFlight.delete(id);
+    }
   }
 
   async close(): Promise<void> {
