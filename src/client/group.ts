@@ -3,6 +3,7 @@
  * routed to the server that listed the name, through that server's own `Client` (its era, its
  * callbacks, its automatic multi-round-trip loop).
  */
+import { ConnectionClosedError } from "../shared/errors.js";
 import { ErrorCode, McpError } from "../types/core.js";
 import type {
   CallToolResult,
@@ -94,6 +95,8 @@ export class ClientSessionGroup implements AsyncDisposable {
   readonly #nameOf: ComponentNameHook;
   readonly #warn: (message: string) => void;
   readonly #maxPages: number | undefined;
+  /** Counts close() calls: a join that began before one must not commit after it. */
+  #closes = 0;
 
   constructor(options: ClientSessionGroupOptions = {}) {
     this.#nameOf = options.componentNameHook ?? ((name) => name);
@@ -129,9 +132,10 @@ export class ClientSessionGroup implements AsyncDisposable {
    * const billing = await group.connect({ command: "node", args: ["billing.js"] }, { elicitation });
    */
   async connect(target: ClientTarget, options?: ClientOptions): Promise<Client> {
+    const closes = this.#closes;
     const client = await Client.connect(target, options);
     try {
-      await this.#join(client, true, client.serverInfo);
+      await this.#join(client, true, client.serverInfo, closes);
     } catch (error) {
       await client.close().catch(() => {});
       throw error;
@@ -149,7 +153,7 @@ export class ClientSessionGroup implements AsyncDisposable {
    * await group.add(await Client.connect(server), { name: "billing", version: "1" });
    */
   async add(client: Client, serverInfo: Implementation | undefined = client.serverInfo): Promise<Client> {
-    await this.#join(client, false, serverInfo);
+    await this.#join(client, false, serverInfo, this.#closes);
     return client;
   }
 
@@ -250,8 +254,12 @@ export class ClientSessionGroup implements AsyncDisposable {
     return client.getPrompt(item.name, args, options as AutoCallOptions);
   }
 
-  /** Closes every client the group opened and empties it; clients added with `add` stay open. */
+  /**
+   * Closes every client the group opened and empties it; clients added with `add` stay open. A
+   * `connect` or `add` still in flight fails with ConnectionClosedError (a client it opened is closed).
+   */
   async close(): Promise<void> {
+    this.#closes++;
     const owned = [...this.#members].filter(([, member]) => member.owned).map(([client]) => client);
     this.#members.clear();
     for (const kind of KINDS) this.#entries[kind].clear();
@@ -264,13 +272,19 @@ export class ClientSessionGroup implements AsyncDisposable {
     await this.close();
   }
 
-  async #join(client: Client, owned: boolean, serverInfo: Implementation | undefined): Promise<void> {
+  async #join(
+    client: Client,
+    owned: boolean,
+    serverInfo: Implementation | undefined,
+    closes: number,
+  ): Promise<void> {
     if (this.#members.has(client)) {
       throw new McpError(ErrorCode.InvalidParams, "This client is already a member of the group");
     }
     const contribution = await this.#read(client, serverInfo, false);
     // Checked and committed with no await in between, so members joining at once cannot both
-    // take a name.
+    // take a name, and a group closed meanwhile stays empty.
+    if (this.#closes !== closes) throw new ConnectionClosedError("The group was closed while connecting");
     if (this.#members.has(client)) {
       throw new McpError(ErrorCode.InvalidParams, "This client is already a member of the group");
     }

@@ -12,6 +12,7 @@ import type { ElicitationCallback } from "../../src/client/index.js";
 import { silentLogger } from "../../src/server/logger.js";
 import { MCPServer } from "../../src/server/mcp/mcp-server.js";
 import { Server } from "../../src/server/server.js";
+import { ConnectionClosedError } from "../../src/shared/errors.js";
 import { type ElicitResult, ErrorCode, type InputRequiredResult, McpError } from "../../src/types/index.js";
 import { buildTheirServer } from "../fixtures/interop/their-server.js";
 import { type Exchange, listen, posts, recordingHandler } from "../interop/helpers.js";
@@ -73,6 +74,12 @@ function openClientServer(server: string, tool: string): MCPServer {
   mcp.tool(tool, {}, async () => tool);
   return mcp;
 }
+
+/** This process's child processes (the stdio servers still running). */
+const children = () =>
+  execFileSync("ps", ["-o", "pid=", "--ppid", String(process.pid)], { encoding: "utf8" })
+    .split("\n")
+    .filter((line) => line.trim() !== "");
 
 function group(options: ConstructorParameters<typeof ClientSessionGroup>[0] = {}) {
   const made = new ClientSessionGroup(options);
@@ -194,10 +201,6 @@ describe("ClientSessionGroup refusals", () => {
   });
 
   it("closes the process of a server it refused", async () => {
-    const children = () =>
-      execFileSync("ps", ["-o", "pid=", "--ppid", String(process.pid)], { encoding: "utf8" })
-        .split("\n")
-        .filter((line) => line.trim() !== "");
     const members = group();
     await members.connect(spawnTarget(OFFICIAL_LEGACY), { elicitation });
     const running = children().length;
@@ -364,6 +367,30 @@ describe("ClientSessionGroup membership over time", () => {
     );
     expect(members.clients).toEqual([client]);
     expect([...members.tools.keys()]).toEqual(["once"]);
+  });
+
+  it("close fails a connect still in flight, closes the process it started, and stays empty", async () => {
+    const running = children().length;
+    const members = new ClientSessionGroup();
+    const joining = members.connect(spawnTarget(OFFICIAL_LEGACY), { elicitation });
+    await members.close();
+    const refusal = await joining.catch((error: unknown) => error);
+    expect(refusal).toEqual(new ConnectionClosedError("The group was closed while connecting"));
+    expect(refusal).toBeInstanceOf(ConnectionClosedError);
+    expect(members.clients).toEqual([]);
+    expect(members.tools.size).toBe(0);
+    await until(() => children().length === running, "the late member's server process to end");
+  });
+
+  it("close fails an add still in flight and leaves that client open", async () => {
+    const members = new ClientSessionGroup();
+    const mine = await openClient("late", "still-mine");
+    const joining = members.add(mine);
+    await members.close();
+    await expect(joining).rejects.toThrow(new ConnectionClosedError("The group was closed while connecting"));
+    expect(members.clients).toEqual([]);
+    expect(members.tools.size).toBe(0);
+    expect(textOf(await mine.callTool("still-mine"))).toBe("still-mine");
   });
 
   it("close reports a client that failed to close, after closing the others", async () => {
