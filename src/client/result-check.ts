@@ -93,8 +93,8 @@ export function checkResult(
 /** A task handle carries the metadata alone: whatever its status, the payload is read with tasks/get. */
 function checkCreateTask(result: ResultObject, allowTask: boolean): ResultObject {
   const problem = isTaskStatus(result.status)
-    ? describeTaskProblem({ ...result, status: "working" })
-    : describeTaskProblem(result);
+    ? describeTaskProblem({ ...result, status: "working" }, "receives")
+    : describeTaskProblem(result, "receives");
   if (problem)
     throw new ProtocolError(`The server sent a malformed CreateTaskResult for tools/call (${problem})`);
   if (!allowTask) throw new TaskCreatedError(result as unknown as CreateTaskResult);
@@ -103,7 +103,7 @@ function checkCreateTask(result: ResultObject, allowTask: boolean): ResultObject
 
 function checkDetailedTask(result: ResultObject): ResultObject {
   const problem =
-    describeTaskProblem(result) ??
+    describeTaskProblem(result, "receives") ??
     (result.inputRequests === undefined || validInputRequests(result.inputRequests)
       ? hasProtoKey(result.inputRequests)
         ? PROTO_KEY_PROBLEM

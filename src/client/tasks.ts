@@ -118,8 +118,8 @@ class TaskWatch {
 /**
  * Drives a task to its end and returns the original `tools/call` result: `completed` returns it
  * (checked like a direct answer), `failed` throws the `McpError` the request itself would have,
- * `cancelled` throws `TaskCancelledError`. Polls wait the latest `pollIntervalMs` (default 1 s,
- * clamped to 10 ms – 60 s); a handle still `working` is polled after one interval, any other
+ * `cancelled` throws `TaskCancelledError`. Polls wait the latest `pollIntervalMs` (default 1 s;
+ * any finite number the server suggests, clamped to 10 ms – 60 s); a handle still `working` is polled after one interval, any other
  * status at once (its payload lives on `tasks/get`). Each `input_required` key is answered once
  * over the task's lifetime, however often polls repeat it, concurrently and with one
  * `tasks/update` per round carrying only the new answers.

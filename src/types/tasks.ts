@@ -39,7 +39,7 @@ export interface Task {
   lastUpdatedAt: string;
   /** Lifetime from creation in integer milliseconds; `null` for unlimited. */
   ttlMs: number | null;
-  /** Suggested polling interval in integer milliseconds. */
+  /** Suggested polling interval in milliseconds: a positive integer as sent; a client clamps what it gets. */
   pollIntervalMs?: number;
 }
 
@@ -85,6 +85,13 @@ function isPositiveInteger(value: unknown): boolean {
   return typeof value === "number" && Number.isInteger(value) && value > 0;
 }
 
+function describePollIntervalProblem(value: unknown, side: TaskCheckSide): string | undefined {
+  if (value === undefined) return undefined;
+  if (side === "receives")
+    return Number.isFinite(value) ? undefined : "pollIntervalMs must be a finite number";
+  return isPositiveInteger(value) ? undefined : "pollIntervalMs must be a positive integer";
+}
+
 /** True for the five task statuses. */
 export function isTaskStatus(value: unknown): value is TaskStatus {
   return typeof value === "string" && STATUSES.has(value);
@@ -106,14 +113,21 @@ export function isCreateTaskResult(value: unknown): value is CreateTaskResult {
 }
 
 /**
- * What is wrong with a task as received, or `undefined` when it is a well-formed `DetailedTask`:
- * the metadata, then the payload its status requires (and none its status forbids).
+ * Whose task `describeTaskProblem` checks: one a server `"emits"` suggests its `pollIntervalMs` as a
+ * positive integer; one a client `"receives"` may suggest any finite number, since the client clamps
+ * the pause anyway (the spec types it only as a number).
+ */
+export type TaskCheckSide = "emits" | "receives";
+
+/**
+ * What is wrong with a task, or `undefined` when it is a well-formed `DetailedTask`: the metadata,
+ * then the payload its status requires (and none its status forbids).
  *
  * @example
- * const problem = describeTaskProblem(result);
+ * const problem = describeTaskProblem(result, "receives");
  * if (problem) throw new Error(`bad tasks/get result: ${problem}`);
  */
-export function describeTaskProblem(value: unknown): string | undefined {
+export function describeTaskProblem(value: unknown, side: TaskCheckSide = "emits"): string | undefined {
   if (!isRecord(value)) return "a task must be a JSON object";
   if (typeof value.taskId !== "string" || value.taskId === "") return "taskId must be a non-empty string";
   if (!isTaskStatus(value.status)) {
@@ -123,9 +137,8 @@ export function describeTaskProblem(value: unknown): string | undefined {
   if (typeof value.lastUpdatedAt !== "string") return "lastUpdatedAt must be an ISO 8601 string";
   if (value.ttlMs !== null && !isPositiveInteger(value.ttlMs))
     return "ttlMs must be null or a positive integer";
-  if (value.pollIntervalMs !== undefined && !isPositiveInteger(value.pollIntervalMs)) {
-    return "pollIntervalMs must be a positive integer";
-  }
+  const pollIntervalProblem = describePollIntervalProblem(value.pollIntervalMs, side);
+  if (pollIntervalProblem) return pollIntervalProblem;
   if (value.statusMessage !== undefined && typeof value.statusMessage !== "string") {
     return "statusMessage must be a string";
   }

@@ -93,11 +93,43 @@ describe("checking tasks/get answers", () => {
       /inputRequests: the key "__proto__" cannot be answered/,
     ],
     ["failed without an error", { status: "failed" }, /a failed task needs an error/],
+    [
+      "a pollIntervalMs that is not a number",
+      { status: "working", pollIntervalMs: "250" },
+      /^The server sent a malformed tasks\/get result \(pollIntervalMs must be a finite number\)$/,
+    ],
   ])("%s is a ProtocolError that leaves the task alone", async (_name, state, message) => {
     const stub = scripted(handle({ status: "input_required" }), [complete(state)]);
     const { client, tap } = await connectTapped(stub, { tasks: true });
     await expect(client.callTool("t")).rejects.toThrow(message);
     expect(sentFor(tap, "tasks/cancel")).toEqual([]);
+  });
+
+  it.each([0, 250.5, -5])(
+    "takes a suggested pollIntervalMs of %s and drives the task on",
+    async (pollIntervalMs) => {
+      const stub = scripted(handle({ status: "input_required" }), [
+        complete({ pollIntervalMs }),
+        complete({ status: "completed", result: text("done") }),
+      ]);
+      const { client, tap } = await connectTapped(stub, { tasks: true });
+      expect(await client.callTool("t")).toMatchObject(text("done"));
+      expect(sentFor(tap, "tasks/get")).toHaveLength(2);
+      expect(sentFor(tap, "tasks/cancel")).toEqual([]);
+    },
+  );
+
+  it("a handle whose pollIntervalMs is not a number is a ProtocolError, and nothing is polled", async () => {
+    const stub = scripted(handle({ pollIntervalMs: null }), []);
+    const { client, tap } = await connectTapped(stub, { tasks: true });
+    const error = await client.callTool("t").catch((e: unknown) => e);
+    expect(error).toEqual(
+      new ProtocolError(
+        "The server sent a malformed CreateTaskResult for tools/call (pollIntervalMs must be a finite number)",
+      ),
+    );
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect(sentFor(tap, "tasks/get")).toEqual([]);
   });
 
   it("acknowledgements must be complete", async () => {
@@ -139,10 +171,13 @@ describe("polling pace (fake timers)", () => {
     expect(await pending).toMatchObject(text("done"));
   });
 
-  it("no pollIntervalMs means 1 s; suggestions are clamped to 10 ms .. 60 s", async () => {
+  it("no pollIntervalMs means 1 s; any finite suggestion is clamped to 10 ms .. 60 s", async () => {
     for (const [suggested, expected] of [
       [undefined, 1_000],
       [1, 10],
+      [0, 10],
+      [-5, 10],
+      [9.5, 10],
       [3_600_000, 60_000],
     ] as const) {
       vi.useRealTimers();

@@ -218,6 +218,12 @@ describe("describeTaskProblem", () => {
       { ...base, pollIntervalMs: 1.5 },
       "pollIntervalMs must be a positive integer",
     ],
+    ["a zero pollIntervalMs", { ...base, pollIntervalMs: 0 }, "pollIntervalMs must be a positive integer"],
+    [
+      "a negative pollIntervalMs",
+      { ...base, pollIntervalMs: -5 },
+      "pollIntervalMs must be a positive integer",
+    ],
     ["a non-string statusMessage", { ...base, statusMessage: 3 }, "statusMessage must be a string"],
     [
       "input_required without requests",
@@ -236,6 +242,20 @@ describe("describeTaskProblem", () => {
     ],
   ])("names what is wrong with %s", (_label, task, problem) => {
     expect(describeTaskProblem(task)).toContain(problem);
+  });
+
+  it("received by a client, takes any finite pollIntervalMs (the client clamps it), nothing else", () => {
+    for (const pollIntervalMs of [0, 250.5, -5, 1]) {
+      expect(describeTaskProblem({ ...base, pollIntervalMs }, "receives")).toBeUndefined();
+    }
+    for (const pollIntervalMs of ["250", null, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(describeTaskProblem({ ...base, pollIntervalMs }, "receives")).toBe(
+        "pollIntervalMs must be a finite number",
+      );
+    }
+    expect(describeTaskProblem({ ...base, pollIntervalMs: 0 }, "emits")).toBe(
+      "pollIntervalMs must be a positive integer",
+    );
   });
 
   it("takes a task whose ttlMs is null (no expiry) and a cancelled one with no payload", () => {
