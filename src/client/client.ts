@@ -338,7 +338,13 @@ export class Client implements AsyncDisposable {
     checkTotal(options.maxTotalTimeoutMs);
     const total = options.maxTotalTimeoutMs ?? this.#host.maxTotalTimeoutMs;
     return scoped(`task ${taskId}`, options.signal, total, (signal) =>
-      driveTask(taskId, this.session, this.#host.dispatch, signal, driveOptions(this.#host, options)),
+      driveTask(
+        taskId,
+        this.session,
+        this.#host.dispatch,
+        signal,
+        driveOptions(this.#host, options, this.#host.maxRounds),
+      ),
     );
   }
 }

@@ -63,7 +63,9 @@ export class TaskCancelledError extends RoundtripError {
 
 /**
  * The automatic loop hit its cap: the server still answered `input_required` after
- * `maxRounds` retries. Carries the last result so the caller can resume the flow by hand.
+ * `maxRounds` retries. Carries the last result so the caller can resume the flow by hand. A task
+ * that keeps asking hits the same cap on its input rounds; it is cancelled, `taskId` names it, and
+ * `lastResult` holds the questions it asked last.
  *
  * @example
  * try {
@@ -75,16 +77,23 @@ export class TaskCancelledError extends RoundtripError {
 export class InputRequiredRoundsExceededError extends RoundtripError {
   readonly maxRounds: number;
   readonly lastResult: InputRequiredResult;
+  /** The task whose input rounds ran out, when the flow was a task. */
+  readonly taskId: string | undefined;
 
-  constructor(maxRounds: number, lastResult: InputRequiredResult) {
+  constructor(maxRounds: number, lastResult: InputRequiredResult, taskId?: string) {
     super(
-      `The server still required input after ${maxRounds} retries (the inputRequiredMaxRounds cap). ` +
-        "Raise inputRequiredMaxRounds, or drive the loop yourself with " +
-        "client.session.callTool(..., { allowInputRequired: true }); the last InputRequiredResult is on " +
-        ".lastResult.",
+      taskId === undefined
+        ? `The server still required input after ${maxRounds} retries (the inputRequiredMaxRounds cap). ` +
+            "Raise inputRequiredMaxRounds, or drive the loop yourself with " +
+            "client.session.callTool(..., { allowInputRequired: true }); the last InputRequiredResult is on " +
+            ".lastResult."
+        : `Task ${taskId} still required input after ${maxRounds} rounds (the inputRequiredMaxRounds cap), ` +
+            "so it was cancelled. Raise inputRequiredMaxRounds, or drive the task yourself with " +
+            "getTask/updateTask; its last questions are on .lastResult.",
     );
     this.maxRounds = maxRounds;
     this.lastResult = lastResult;
+    this.taskId = taskId;
   }
 }
 

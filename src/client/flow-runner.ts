@@ -75,13 +75,18 @@ export async function cachedRead<R extends ResultObject>(
 }
 
 /**
- * A call's options for the task driver: it follows the task's notifications where the server has tasks.
+ * A call's options for the task driver: it follows the task's notifications where the server has
+ * tasks, and answers at most `maxRounds` input rounds.
  *
  * @example
- * await driveTask(taskId, host.session, host.dispatch, signal, driveOptions(host, options));
+ * await driveTask(taskId, host.session, host.dispatch, signal, driveOptions(host, options, host.maxRounds));
  */
-export function driveOptions<O extends object>(host: FlowHost, options: O): O & { follow: boolean } {
-  return Object.assign({}, options, { follow: host.followTasks });
+export function driveOptions<O extends object>(
+  host: FlowHost,
+  options: O,
+  maxRounds: number,
+): O & { follow: boolean; maxRounds: number } {
+  return Object.assign({}, options, { follow: host.followTasks, maxRounds });
 }
 
 /**
@@ -147,7 +152,9 @@ export async function runFlow<R extends ResultObject>(
         });
     // Only tools/call answers with a task, and its R is CallToolResult: the task's own result.
     if (!isCreateTaskResult(outcome)) return outcome;
-    return (await driveTask(outcome, host.session, host.dispatch, signal, driveOptions(host, options))) as R;
+    const maxRounds = options.inputRequiredMaxRounds ?? host.maxRounds;
+    const drive = driveOptions(host, options, maxRounds);
+    return (await driveTask(outcome, host.session, host.dispatch, signal, drive)) as R;
   } catch (error) {
     throw scope.failure(error);
   } finally {

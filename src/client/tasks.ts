@@ -14,8 +14,13 @@ import type {
   GetTaskResult,
   ResultObject,
 } from "../types/index.js";
-import { abortableSleep, type DispatchInputRequest, dispatchAll } from "./driver.js";
-import { TaskCancelledError } from "./errors.js";
+import {
+  abortableSleep,
+  DEFAULT_INPUT_REQUIRED_MAX_ROUNDS,
+  type DispatchInputRequest,
+  dispatchAll,
+} from "./driver.js";
+import { InputRequiredRoundsExceededError, TaskCancelledError } from "./errors.js";
 import type { Subscription } from "./listen.js";
 import type { WaitForTaskOptions } from "./options.js";
 import { checkResult } from "./result-check.js";
@@ -47,11 +52,13 @@ const CANCEL_TIMEOUT_MS = 5_000;
 
 /**
  * What the driver takes from a call's options: `timeoutMs` per `tasks/*` request, `onLog`, `meta`,
- * `onTask`; and `follow`, set when the server advertises the extension: the driver then also
- * listens for the task's `notifications/tasks` and polls as soon as one arrives.
+ * `onTask`; `follow`, set when the server advertises the extension: the driver then also
+ * listens for the task's `notifications/tasks` and polls as soon as one arrives; and `maxRounds`,
+ * the input rounds answered over the task's lifetime (default 10, as `inputRequiredMaxRounds`).
  */
 type DriveOptions = Pick<WaitForTaskOptions, "timeoutMs" | "onLog" | "meta" | "onTask"> & {
   follow?: boolean;
+  maxRounds?: number;
 };
 
 /**
@@ -122,7 +129,8 @@ class TaskWatch {
  * any finite number the server suggests, clamped to 10 ms – 60 s); a handle still `working` is polled after one interval, any other
  * status at once (its payload lives on `tasks/get`). Each `input_required` key is answered once
  * over the task's lifetime, however often polls repeat it, concurrently and with one
- * `tasks/update` per round carrying only the new answers.
+ * `tasks/update` per round carrying only the new answers. One round past `maxRounds` cancels the
+ * task and throws `InputRequiredRoundsExceededError`, before any callback runs.
  *
  * When the client gives up by itself (abort, total budget, a callback or `onTask` failing) it
  * sends `tasks/cancel`, best effort, then raises the original error. When the server or the
@@ -151,6 +159,8 @@ export async function driveTask(
     meta: options.meta,
   };
   const answered = new Set<string>();
+  const maxRounds = options.maxRounds ?? DEFAULT_INPUT_REQUIRED_MAX_ROUNDS;
+  let rounds = 0;
   const watch = options.follow === true ? new TaskWatch(session, taskId) : undefined;
   let latest: DetailedTask | undefined;
   // Only a handle still `working` has nothing to fetch yet; any other status's payload is on tasks/get.
@@ -180,6 +190,14 @@ export async function driveTask(
       if (task.status === "cancelled") throw new TaskCancelledError(taskId, task.statusMessage);
       const fresh = Object.entries(task.inputRequests ?? {}).filter(([key]) => !answered.has(key));
       if (fresh.length === 0) continue;
+      // A server asking on every poll would otherwise run the callbacks (a person, a model) forever.
+      if (++rounds > maxRounds) {
+        const lastResult = {
+          resultType: "input_required" as const,
+          inputRequests: Object.fromEntries(fresh),
+        };
+        throw new InputRequiredRoundsExceededError(maxRounds, lastResult, taskId);
+      }
       for (const [key] of fresh) answered.add(key);
       const responses = await dispatchAll(fresh, dispatch, signal);
       talking = true;

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "../../src/client/client.js";
-import { TaskCancelledError } from "../../src/client/errors.js";
+import { InputRequiredRoundsExceededError, TaskCancelledError } from "../../src/client/errors.js";
 import type { ClientOptions } from "../../src/client/options.js";
 import { ProtocolError, RequestAbortedError, RequestTimeoutError } from "../../src/shared/errors.js";
 import type { DetailedTask, ElicitResult } from "../../src/types/index.js";
@@ -180,6 +180,71 @@ describe("Client.callTool drives a task", () => {
     expect(stub.count("tasks/cancel")).toBe(0);
   });
 
+  it("a task asking past inputRequiredMaxRounds is cancelled and raises InputRequiredRoundsExceededError", async () => {
+    const stub = taskServer(
+      (poll): Partial<DetailedTask> => ({
+        status: "input_required",
+        inputRequests: { [`k${poll}`]: ELICIT },
+      }),
+    );
+    const asked: string[] = [];
+    const client = await connect(stub.server, {
+      inputRequiredMaxRounds: 2,
+      elicitation: (ctx) => {
+        asked.push(String(ctx.requestId));
+        return accept("x");
+      },
+    });
+    const error = (await client
+      .callTool("interview")
+      .catch((e: unknown) => e)) as InputRequiredRoundsExceededError;
+    expect(error).toBeInstanceOf(InputRequiredRoundsExceededError);
+    expect(error.message).toBe(
+      `Task ${TASK_ID} still required input after 2 rounds (the inputRequiredMaxRounds cap), so it was ` +
+        "cancelled. Raise inputRequiredMaxRounds, or drive the task yourself with getTask/updateTask; its " +
+        "last questions are on .lastResult.",
+    );
+    expect([error.maxRounds, error.taskId]).toEqual([2, TASK_ID]);
+    expect(error.lastResult).toEqual({ resultType: "input_required", inputRequests: { k2: ELICIT } });
+    expect(asked).toEqual(["k0", "k1"]);
+    expect(stub.methods()).toEqual([
+      "tools/call",
+      "tasks/get",
+      "tasks/update",
+      "tasks/get",
+      "tasks/update",
+      "tasks/get",
+      "tasks/cancel",
+    ]);
+  });
+
+  it("counts rounds with new questions only, and takes the per-call inputRequiredMaxRounds", async () => {
+    // A question repeated by later polls is still its first round: four polls, two rounds.
+    const repeating = taskServer((poll): Partial<DetailedTask> => {
+      if (poll < 3) return { status: "input_required", inputRequests: { a: ELICIT } };
+      if (poll === 3) return { status: "input_required", inputRequests: { a: ELICIT, b: ELICIT } };
+      return { status: "completed", result: text("ok") };
+    });
+    const patient = await connect(repeating.server, { elicitation: () => accept("x") });
+    expect(await patient.callTool("t", {}, { inputRequiredMaxRounds: 2 })).toMatchObject(text("ok"));
+    expect(repeating.count("tasks/update")).toBe(2);
+    const asking = taskServer([{ status: "input_required", inputRequests: { q: ELICIT } }]);
+    let asked = 0;
+    const strict = await connect(asking.server, {
+      elicitation: () => {
+        asked++;
+        return accept("x");
+      },
+    });
+    await expect(strict.callTool("t", {}, { inputRequiredMaxRounds: 0 })).rejects.toMatchObject({
+      name: "InputRequiredRoundsExceededError",
+      maxRounds: 0,
+      taskId: TASK_ID,
+    });
+    expect(asked).toBe(0);
+    expect(asking.methods()).toEqual(["tools/call", "tasks/get", "tasks/cancel"]);
+  });
+
   it("an MRTR round can lead to a task: the retry's answer is driven like a first one", async () => {
     const stub = taskServer([{ status: "completed", result: text("provisioned") }]);
     const legs: Record<string, unknown>[] = [];
@@ -225,6 +290,22 @@ describe("Client.waitForTask resumes a task by id", () => {
       ["tasks/get", "task-7"],
     ]);
     expect(statuses).toEqual(["input_required", "completed"]);
+  });
+
+  it("a wait answers at most the client's inputRequiredMaxRounds input rounds, then cancels the task", async () => {
+    const stub = taskServer(
+      (poll): Partial<DetailedTask> => ({
+        status: "input_required",
+        inputRequests: { [`k${poll}`]: ELICIT },
+      }),
+    );
+    const client = await connect(stub.server, { inputRequiredMaxRounds: 1, elicitation: () => accept("x") });
+    await expect(client.waitForTask(TASK_ID)).rejects.toMatchObject({
+      name: "InputRequiredRoundsExceededError",
+      maxRounds: 1,
+      lastResult: { resultType: "input_required", inputRequests: { k1: ELICIT } },
+    });
+    expect(stub.methods()).toEqual(["tasks/get", "tasks/update", "tasks/get", "tasks/cancel"]);
   });
 
   it("aborting a wait cancels the task and raises an abort error naming the task", async () => {
