@@ -9,11 +9,13 @@ import type { Writable } from "node:stream";
 export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
 
 const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
 
 /**
  * Splits a byte stream into newline-delimited lines without ever holding more than
- * `maxLineBytes` of one line: an over-long line is dropped as it streams in (`onOverflow` fires
- * once for it) and framing resumes at the next newline, so one bad message never costs the stream.
+ * `maxLineBytes` of one line (not counting a CRLF's "\r"): an over-long line is dropped as it
+ * streams in (`onOverflow` fires once for it) and framing resumes at the next newline, so one bad
+ * message never costs the stream.
  *
  * Splitting happens on bytes, not characters: 0x0A never occurs inside a multi-byte UTF-8
  * sequence, and decoding whole lines avoids tearing a character across two chunks.
@@ -45,7 +47,8 @@ export class LineSplitter {
       const newline = data.indexOf(NEWLINE, start);
       const end = newline === -1 ? data.length : newline;
       if (!this.#discarding) {
-        if (this.#size + (end - start) > this.#maxLineBytes) {
+        const lastByte = end > start ? data[end - 1] : this.#lastByte();
+        if (this.#tooLong(this.#size + (end - start), lastByte)) {
           this.#reset();
           this.#discarding = true;
           this.#onOverflow();
@@ -66,6 +69,18 @@ export class LineSplitter {
     if (!this.#discarding && this.#size > 0) this.#emit();
     this.#reset();
     this.#discarding = false;
+  }
+
+  /** The limit is on content: a trailing "\r" may be a CRLF's, which is framing. */
+  #tooLong(size: number, lastByte: number | undefined): boolean {
+    const content = lastByte === CARRIAGE_RETURN ? size - 1 : size;
+    return content > this.#maxLineBytes;
+  }
+
+  /** The last byte held of the current line (chunks are only held when they add bytes). */
+  #lastByte(): number | undefined {
+    const last = this.#chunks.at(-1);
+    return last?.[last.length - 1];
   }
 
   #emit(): void {

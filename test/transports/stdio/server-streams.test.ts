@@ -72,6 +72,35 @@ describe("LineSplitter", () => {
     lines.end();
     expect(seen).toEqual(["abcd", "overflow", "xy", "overflow"]);
   });
+
+  it("does not count a CRLF's carriage return against the limit, wherever the chunks split it", () => {
+    const seen: string[] = [];
+    const lines = new LineSplitter(
+      8,
+      (line) => seen.push(line),
+      () => seen.push("overflow"),
+    );
+    lines.push("12345678\r\n");
+    lines.push("abcdefgh\r");
+    lines.push("\n");
+    lines.push("ABCDEFGH");
+    lines.push("\r\n");
+    lines.push("123456789\r\n"); // nine bytes of content
+    lines.push("123456789\n");
+    lines.push("abcdefgh\r");
+    lines.push("i\n"); // the \r was content after all: ten bytes
+    lines.push("last5678\r");
+    lines.end();
+    expect(seen).toEqual([
+      "12345678",
+      "abcdefgh",
+      "ABCDEFGH",
+      "overflow",
+      "overflow",
+      "overflow",
+      "last5678",
+    ]);
+  });
 });
 
 describe("serveStdio with in-process streams", () => {
