@@ -1,4 +1,5 @@
 import type { ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
 import { PassThrough, type Readable } from "node:stream";
 import { ConnectionClosedError, RoundtripError } from "../../shared/errors.js";
 import type { Transport } from "../../shared/transport.js";
@@ -173,7 +174,7 @@ export class StdioClientTransport implements Transport {
         this.#state = "closed";
         this.#markExited();
         this.#markFinalized();
-        reject(error);
+        reject(spawnFailure(error, cwd));
       });
     });
   }
@@ -313,6 +314,20 @@ export class StdioClientTransport implements Transport {
   #exitedWithin(ms: number): Promise<boolean> {
     return this.#exit ? Promise.resolve(true) : within(this.#exited, ms);
   }
+}
+
+/**
+ * The error a failed spawn rejects with. Node reports a missing working directory as
+ * `spawn <command> ENOENT`, which reads as a missing command, so that case names the directory.
+ */
+function spawnFailure(error: NodeJS.ErrnoException, cwd: string | undefined): Error {
+  if (error.code !== "ENOENT" || cwd === undefined || existsSync(cwd)) return error;
+  const missing: NodeJS.ErrnoException = new Error(
+    `The MCP server's working directory does not exist: ${cwd}`,
+    { cause: error },
+  );
+  missing.code = "ENOENT";
+  return missing;
 }
 
 /** True if `promise` settles within `ms`; the timer never outlives the wait. */

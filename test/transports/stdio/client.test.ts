@@ -1,3 +1,4 @@
+import { inspect } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { ClientSession } from "../../../src/client/session.js";
 import { ConnectionClosedError, RequestAbortedError } from "../../../src/shared/errors.js";
@@ -277,8 +278,28 @@ describe("StdioClientTransport + ClientSession against a real child process", ()
   });
 
   it("rejects start() when the command cannot be spawned", async () => {
-    const transport = new StdioClientTransport({ command: "/nonexistent/roundtrip-server" });
-    await expect(transport.start()).rejects.toMatchObject({ code: "ENOENT" });
+    const transport = new StdioClientTransport({ command: "/nonexistent/roundtrip-server", cwd: REPO_ROOT });
+    await expect(transport.start()).rejects.toMatchObject({
+      code: "ENOENT",
+      message: "spawn /nonexistent/roundtrip-server ENOENT",
+    });
     await expect(transport.start()).rejects.toThrow("already started");
+  });
+
+  it("names the working directory, not the command, when cwd does not exist; never the env", async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      cwd: "/nonexistent/roundtrip-cwd",
+      env: { API_TOKEN: "s3cr3t-value" },
+    });
+    const error = (await transport.start().catch((e: unknown) => e)) as NodeJS.ErrnoException;
+    expect(error).toBeInstanceOf(Error);
+    expect(error.message).toBe(
+      "The MCP server's working directory does not exist: /nonexistent/roundtrip-cwd",
+    );
+    expect(error.code).toBe("ENOENT");
+    expect((error.cause as NodeJS.ErrnoException).code).toBe("ENOENT");
+    expect(inspect(error, { depth: 5 })).not.toContain("s3cr3t-value");
+    expect(transport.exitStatus).toBeUndefined();
   });
 });
