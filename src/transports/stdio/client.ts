@@ -153,13 +153,22 @@ export class StdioClientTransport implements Transport {
       if (value === undefined) delete env[name];
       else env[name] = value;
     }
-    const child = spawnerFor(process.platform)(command, [...args], {
-      cwd,
-      env,
-      stdio: ["pipe", "pipe", this.#params.stderr ?? "inherit"],
-      shell: false,
-      windowsHide: true,
-    });
+    let child: ChildProcess;
+    try {
+      child = spawnerFor(process.platform)(command, [...args], {
+        cwd,
+        env,
+        stdio: ["pipe", "pipe", this.#params.stderr ?? "inherit"],
+        shell: false,
+        windowsHide: true,
+      });
+    } catch (error) {
+      // Some refusals are thrown at once rather than emitted: the transport ends the same way.
+      this.#state = "closed";
+      this.#markExited();
+      this.#markFinalized();
+      return Promise.reject(spawnRefused(error as NodeJS.ErrnoException, cwd));
+    }
     this.#child = child;
     let spawned = false;
     return new Promise<void>((resolve, reject) => {
@@ -328,6 +337,29 @@ function spawnFailure(error: NodeJS.ErrnoException, cwd: string | undefined): Er
   );
   missing.code = "ENOENT";
   return missing;
+}
+
+/**
+ * The error for a spawn Node refused at once. Its own messages quote the offending value, which
+ * may be an environment secret, so an invalid argument is reported without it.
+ */
+function spawnRefused(error: NodeJS.ErrnoException, cwd: string | undefined): Error {
+  if (error.code === "ENOTDIR") {
+    const notDirectory: NodeJS.ErrnoException = new Error(
+      `The MCP server's working directory is not a directory: ${cwd}`,
+    );
+    notDirectory.code = "ENOTDIR";
+    return notDirectory;
+  }
+  if (error.code === "ERR_INVALID_ARG_VALUE") {
+    const invalid: NodeJS.ErrnoException = new TypeError(
+      "Cannot spawn the MCP server: the command, an argument, the working directory or an environment " +
+        "value holds a NUL byte",
+    );
+    invalid.code = error.code;
+    return invalid;
+  }
+  return error;
 }
 
 /** True if `promise` settles within `ms`; the timer never outlives the wait. */

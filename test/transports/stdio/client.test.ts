@@ -302,4 +302,35 @@ describe("StdioClientTransport + ClientSession against a real child process", ()
     expect(inspect(error, { depth: 5 })).not.toContain("s3cr3t-value");
     expect(transport.exitStatus).toBeUndefined();
   });
+
+  it("rejects start() (never throws) when cwd is a file, naming it", async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      cwd: `${REPO_ROOT}/package.json`,
+    });
+    const started = transport.start();
+    await expect(started).rejects.toMatchObject({
+      code: "ENOTDIR",
+      message: `The MCP server's working directory is not a directory: ${REPO_ROOT}/package.json`,
+    });
+    await expect(transport.start()).rejects.toThrow("already started");
+    await transport.close();
+  });
+
+  it("refuses an environment value with a NUL byte without quoting it", async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      cwd: REPO_ROOT,
+      env: { API_TOKEN: "s3cr3t\0value" },
+    });
+    const error = (await transport.start().catch((e: unknown) => e)) as NodeJS.ErrnoException;
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error).toMatchObject({
+      code: "ERR_INVALID_ARG_VALUE",
+      message:
+        "Cannot spawn the MCP server: the command, an argument, the working directory or an environment " +
+        "value holds a NUL byte",
+    });
+    expect(inspect(error, { depth: 5 })).not.toContain("s3cr3t");
+  });
 });
