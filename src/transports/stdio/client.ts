@@ -33,7 +33,7 @@ const PIPE_CLOSE_GRACE_MS = 1_000;
  * exiting server's stdout closes a moment before its exit is reported, and that exit is the better
  * report.
  */
-const EXIT_AFTER_STDOUT_GRACE_MS = 100;
+const EXIT_AFTER_STDOUT_GRACE_MS = 500;
 
 /**
  * How to launch a stdio server.

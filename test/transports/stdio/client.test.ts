@@ -242,8 +242,8 @@ describe("StdioClientTransport + ClientSession against a real child process", ()
     );
     expect(error).toEqual(new ConnectionClosedError("Connection closed"));
     expect(error).toBeInstanceOf(ConnectionClosedError);
-    // Far below the request timeout (60 s) and the shutdown escalation (300 ms + 300 ms).
-    expect(Date.now() - startedAt).toBeLessThan(1_000);
+    // Far below the request timeout (60 s): the lost stdout ends it, not the timeout.
+    expect(Date.now() - startedAt).toBeLessThan(10_000);
     await session.close();
   });
 
