@@ -156,6 +156,29 @@ describe("requests of a 2025 session", () => {
     });
   });
 
+  it("holds a handler's own ctx.notify to logging/setLevel, and never lets a request out through it", async () => {
+    const server = buildDualEraServer();
+    server.tool("t", {}, async (_args, { request: ctx }) => {
+      for (const level of ["debug", "error", "loud"]) {
+        await ctx.notify({ jsonrpc: "2.0", method: "notifications/message", params: { level, data: level } });
+      }
+      await ctx.notify({ jsonrpc: "2.0", id: 99, method: "roots/list" } as never);
+      return "ok";
+    });
+    const client = await initialized({}, "2025-11-25", server);
+    const logsOf = async () => {
+      client.written.length = 0;
+      await client.call("t");
+      expect(client.written.filter((m) => "id" in m)).toEqual([]);
+      return client.written.map((m) => (m.params as { level: string }).level);
+    };
+    expect(await logsOf()).toEqual([]);
+    expect(await client.request("logging/setLevel", { level: "error" })).toMatchObject({ result: {} });
+    expect(await logsOf()).toEqual(["error"]);
+    expect(await client.request("logging/setLevel", { level: "debug" })).toMatchObject({ result: {} });
+    expect(await logsOf()).toEqual(["debug", "error"]);
+  });
+
   it("a custom method's result gains no discriminator on a 2025 session", async () => {
     const server = new Server("custom", { logger: silentLogger });
     server.setRequestHandler("x/echo", (_ctx, params) => ({ resultType: "complete", echoed: params.value }));

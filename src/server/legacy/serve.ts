@@ -19,6 +19,7 @@ import type {
 } from "../../types/index.js";
 import { isRecord } from "../../types/record.js";
 import type { Logger, RefusedRequest, ServerRequestContext, ServerTelemetry } from "../context.js";
+import { streamAllows } from "../notify.js";
 import { BACK_CHANNEL, type BackChannel, type Outbox } from "./back-channel.js";
 import type { ResolvedLegacyOptions } from "./options.js";
 import {
@@ -134,7 +135,10 @@ export function legacyContext(
     http: io.http,
     signal: io.signal ?? NEVER_ABORTED,
     logger: core.logger,
-    notify: (notification) => send(notification),
+    // The same rules as sendLog and the modern path: logs as logging/setLevel allows, and never a
+    // request (the back-channel alone asks, with ids it tracks).
+    notify: (notification) =>
+      streamAllows(notification, facts.logLevel) ? send(notification) : Promise.resolve(),
   };
   return ctx;
 }
