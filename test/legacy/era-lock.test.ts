@@ -157,6 +157,7 @@ describe("over stdio, a real child process", () => {
       params: { ...INITIALIZE, capabilities: { elicitation: {} } },
     });
     await server.response(1);
+    server.write({ jsonrpc: "2.0", method: "notifications/initialized" });
     server.write({
       jsonrpc: "2.0",
       id: 2,

@@ -130,6 +130,38 @@ describe("requests of a 2025 session", () => {
     }
   });
 
+  it("asks the client nothing before notifications/initialized: the call fails saying why", async () => {
+    const client = new RawLegacyClient(buildDualEraServer());
+    await client.request("initialize", {
+      protocolVersion: "2025-11-25",
+      capabilities: { elicitation: {} },
+      clientInfo: CLIENT_INFO,
+    });
+    const early = await client.call("provision", { name: "orders" });
+    expect(client.serverRequests).toEqual([]);
+    // A resolver reports a back-channel that cannot ask as any other: an isError result naming it.
+    expect(early).toEqual({
+      jsonrpc: "2.0",
+      id: 2,
+      result: {
+        content: [
+          {
+            type: "text",
+            text:
+              "Resolver 'ask_region' could not ask the client: Invalid Request: send " +
+              "notifications/initialized before a request the server must ask you about",
+          },
+        ],
+        isError: true,
+      },
+    });
+    client.connection.notification({ method: "notifications/initialized" });
+    expect(await client.call("provision", { name: "orders" })).toMatchObject({
+      result: { content: [{ type: "text", text: "Provisioned orders in eu-west-1." }] },
+    });
+    expect(client.serverRequests.map((m) => m.method)).toEqual(["elicitation/create"]);
+  });
+
   it("serves handlers at the negotiated version (ctx.protocolVersion)", async () => {
     const client = await initialized({}, "2025-06-18");
     expect(await client.call("era")).toMatchObject({ result: { content: [{ text: "2025-06-18" }] } });

@@ -78,6 +78,19 @@ export interface LegacyIo {
   readonly signal: AbortSignal;
   readonly authInfo: AuthInfo | undefined;
   readonly http?: HttpRequestView | undefined;
+  /** Whether the client has sent `notifications/initialized`: until then the server asks it nothing. */
+  readonly clientReady: () => boolean;
+}
+
+/**
+ * The 2025 lifecycle: the server sends no requests but pings before `notifications/initialized`.
+ * A call that needs the client's answer before then fails, telling the client why.
+ */
+function notYetInitialized(): McpError {
+  return new McpError(
+    ErrorCode.InvalidRequest,
+    "Invalid Request: send notifications/initialized before a request the server must ask you about",
+  );
 }
 
 /** Methods of the modern core that no 2025 revision has. */
@@ -162,11 +175,13 @@ export async function serveLegacyRequest(
   const channel: BackChannel = {
     protocolVersion: facts.protocolVersion,
     ask: (question, asked = {}) =>
-      outbox.ask(send, question, facts.protocolVersion, {
-        signal: asked.signal ?? io.signal,
-        timeoutMs: asked.timeoutMs ?? options.requestTimeoutMs,
-        cancelVia: io.send,
-      }),
+      io.clientReady()
+        ? outbox.ask(send, question, facts.protocolVersion, {
+            signal: asked.signal ?? io.signal,
+            timeoutMs: asked.timeoutMs ?? options.requestTimeoutMs,
+            cancelVia: io.send,
+          })
+        : Promise.reject(notYetInitialized()),
   };
   // Set once the chain runs: what fails before it is a refusal, reported as such.
   let chained = false;

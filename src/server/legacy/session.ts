@@ -290,6 +290,7 @@ export class LegacySession {
         signal: controller.signal,
         authInfo: context.authInfo,
         http: context.http,
+        clientReady: () => this.#clientReady,
       });
     } finally {
       outer?.removeEventListener("abort", onAbort);
