@@ -227,6 +227,38 @@ describe("bounds on live sessions", () => {
     expect(refused.headers.get("mcp-session-id")).toBeNull();
   });
 
+  it("a full table never ends a session whose GET stream is open, and ends the requester's own first", async () => {
+    const url = await start({
+      legacy: { maxSessions: 3 },
+      verifyToken: (request) => {
+        const token = request.headers.get("authorization")?.slice(7);
+        return token ? { token, clientId: "app", scopes: [], subject: token } : undefined;
+      },
+    });
+    const open = (who: string) => openSession(url, {}, { authorization: `Bearer ${who}` });
+    const alice = await open("alice");
+    const controller = new AbortController();
+    const stream = await fetch(url, {
+      method: "GET",
+      headers: { ...alice.headers, accept: "text/event-stream" },
+      signal: controller.signal,
+    });
+    expect(stream.status).toBe(200);
+    const bob = await open("bob");
+    const mallory = await open("mallory");
+    // Full: mallory's next session replaces her own, not bob's older one nor alice's listening one.
+    const malloryAgain = await open("mallory");
+    expect((await post(url, call(2, "era"), mallory.headers)).status).toBe(404);
+    expect((await post(url, call(3, "era"), bob.headers)).status).toBe(200);
+    // Carol has none of her own: the least recently used quiet session goes (mallory's, since bob
+    // just called), never alice's listening one, the oldest of all.
+    expect((await open("carol")).status).toBe(200);
+    expect((await post(url, call(4, "era"), malloryAgain.headers)).status).toBe(404);
+    expect((await post(url, call(5, "era"), alice.headers)).status).toBe(200);
+    expect((await post(url, call(6, "era"), bob.headers)).status).toBe(200);
+    controller.abort();
+  });
+
   it("a session idle past sessionIdleTimeoutMs is gone (404)", async () => {
     const url = await start({ legacy: { sessionIdleTimeoutMs: 40 } });
     const { headers } = await openSession(url);

@@ -95,7 +95,7 @@ export class LegacySessionStore {
   /** Registers a session under a fresh id; undefined when the table is full of busy sessions. */
   add(session: LegacySession, authInfo: AuthInfo | undefined): SessionEntry | undefined {
     this.sweep();
-    if (this.#entries.size >= this.maxSessions && !this.#evictOne()) return undefined;
+    if (this.#entries.size >= this.maxSessions && !this.#evictOne(principalOf(authInfo))) return undefined;
     const entry: SessionEntry = {
       id: newSessionId(),
       session,
@@ -159,13 +159,21 @@ export class LegacySessionStore {
     );
   }
 
-  /** Ends the least recently used idle session to make room; false when all are busy. */
-  #evictOne(): boolean {
+  /**
+   * Ends the least recently used quiet session (idle, no GET stream open: a listening client is
+   * using its session) to make room, the requester's own first; false when none is quiet.
+   */
+  #evictOne(principal: string | undefined): boolean {
     let oldest: SessionEntry | undefined;
+    let oldestOwn: SessionEntry | undefined;
     for (const entry of this.#entries.values()) {
-      if (this.#idle(entry) && (!oldest || entry.lastSeen < oldest.lastSeen)) oldest = entry;
+      if (!this.#idle(entry) || entry.stream !== undefined) continue;
+      if (!oldest || entry.lastSeen < oldest.lastSeen) oldest = entry;
+      if (entry.principal === principal && (!oldestOwn || entry.lastSeen < oldestOwn.lastSeen))
+        oldestOwn = entry;
     }
-    return oldest !== undefined && this.delete(oldest.id);
+    const victim = oldestOwn ?? oldest;
+    return victim !== undefined && this.delete(victim.id);
   }
 
   #startSweeping(): void {
