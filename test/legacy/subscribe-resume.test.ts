@@ -1,10 +1,13 @@
 import { createServer } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "../../src/client/client.js";
+import { openDualEraConnection } from "../../src/server/legacy/connection.js";
 import { MAX_SUBSCRIBED_URI_LENGTH, MAX_SUBSCRIPTIONS } from "../../src/server/legacy/session.js";
 import { silentLogger } from "../../src/server/logger.js";
 import { MCPServer } from "../../src/server/mcp/mcp-server.js";
 import { type HttpServerHandle, serveHttp } from "../../src/transports/http/node.js";
+import type { JSONRPCMessage } from "../../src/types/index.js";
+import { CLIENT_INFO as CLIENT } from "./helpers.js";
 import { openSession, post, sseMessages } from "./http-helpers.js";
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -73,6 +76,40 @@ describe("2025-11-25 resources/subscribe", () => {
       session.headers,
     );
     expect(((await response.json()) as { error: { code: number } }).error.code).toBe(-32602);
+  });
+});
+
+describe("2025-11-25 resources/updated for a client that reads slowly", () => {
+  it("holds at most one unread update per URI, and sends the next once the client took it", async () => {
+    const mcp = new MCPServer("watch", { logger: silentLogger, listChanged: true });
+    mcp.resource("test://a", {}, () => "a");
+    mcp.resource("test://b", {}, () => "b");
+    const written: string[] = [];
+    const unread: (() => void)[] = [];
+    // A pipe whose reader does not keep up: each update's write waits until the test "reads" it.
+    const connection = openDualEraConnection(mcp, (message: JSONRPCMessage) => {
+      if (!("method" in message) || message.method !== "notifications/resources/updated")
+        return Promise.resolve();
+      written.push((message.params as { uri: string }).uri);
+      return new Promise<void>((resolve) => unread.push(resolve));
+    });
+    let id = 1;
+    const request = (method: string, params: Record<string, unknown>) =>
+      connection?.dispatch({ jsonrpc: "2.0", id: id++, method, params }, {});
+    await request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: CLIENT });
+    connection?.notification({ method: "notifications/initialized" });
+    await request("resources/subscribe", { uri: "test://a" });
+    await request("resources/subscribe", { uri: "test://b" });
+    for (let i = 0; i < 1_000; i++) {
+      mcp.server.notifyResourceUpdated(i % 2 === 0 ? "test://a" : "test://b");
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(written).toEqual(["test://a", "test://b"]);
+    for (const read of unread.splice(0)) read();
+    await new Promise((resolve) => setImmediate(resolve));
+    mcp.server.notifyResourceUpdated("test://a");
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(written).toEqual(["test://a", "test://b", "test://a"]);
   });
 });
 

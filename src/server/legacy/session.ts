@@ -87,6 +87,8 @@ export class LegacySession {
   readonly #inFlight = new Map<RequestId, AbortController>();
   #facts: SessionFacts | undefined;
   #clientReady = false;
+  /** URIs whose `resources/updated` is written but not yet taken by the client. */
+  readonly #updatesUnread = new Set<string>();
   #closed = false;
   readonly #subscriptions = new Set<string>();
   #unsolicited: ((message: JSONRPCMessage) => Promise<void>) | undefined;
@@ -106,14 +108,20 @@ export class LegacySession {
     this.#unsolicited = write;
   }
 
-  /** `notifications/resources/updated` when this session subscribed to `uri` (or a parent of it). */
+  /**
+   * `notifications/resources/updated` when this session subscribed to `uri` (or a parent of it).
+   * One per URI waits for the client to read its stream: a second says nothing the first does not
+   * (the client re-reads the resource), so a client that reads slowly holds at most one per URI.
+   */
   resourceUpdated(uri: string): void {
     const write = this.#unsolicited;
     if (this.#closed || write === undefined || this.#facts === undefined) return;
+    if (this.#updatesUnread.has(uri)) return;
     if (![...this.#subscriptions].some((subscribed) => coversUri(subscribed, uri))) return;
-    void write({ jsonrpc: "2.0", method: NotificationMethod.ResourcesUpdated, params: { uri } }).catch(
-      () => {},
-    );
+    this.#updatesUnread.add(uri);
+    void write({ jsonrpc: "2.0", method: NotificationMethod.ResourcesUpdated, params: { uri } })
+      .catch(() => {})
+      .finally(() => this.#updatesUnread.delete(uri));
   }
 
   /** The negotiated version, once `initialize` succeeded. */
