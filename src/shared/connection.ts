@@ -2,6 +2,7 @@ import { McpError, MetaKey, NotificationMethod } from "../types/core.js";
 import type { JSONRPCMessage, JSONRPCNotification, RequestId, ResultObject } from "../types/index.js";
 import { isRequestId } from "../types/record.js";
 import { ConnectionClosedError, RequestAbortedError, RequestTimeoutError } from "./errors.js";
+import { timerDelay } from "./timers.js";
 import type { MessageInfo, Transport } from "./transport.js";
 
 /** Per-request options of `JsonRpcConnection.request`. */
@@ -93,12 +94,13 @@ class PendingCall implements Pending {
       signal.addEventListener("abort", this.#onAbort, { once: true });
     }
     // An infinite timeout (listen streams) means none: setTimeout would treat it as 1 ms.
-    const finite = timeoutMs !== undefined && Number.isFinite(timeoutMs);
-    this.#timer = finite ? setTimeout(PendingCall.#timedOut, timeoutMs, this, timeoutMs) : undefined;
-    this.#restart =
-      finite && options.resetTimeoutOnProgress === true
-        ? restartPlan(timeoutMs, options.maxTimeoutMs ?? timeoutMs * 10)
-        : undefined;
+    if (timeoutMs !== undefined && Number.isFinite(timeoutMs)) {
+      if (options.resetTimeoutOnProgress === true) {
+        this.#restart = restartPlan(timeoutMs, options.maxTimeoutMs ?? timeoutMs * 10);
+      }
+      // The cap holds even for a request that never reports progress.
+      this.#timer = PendingCall.#arm(this, Math.min(timeoutMs, this.#restart?.maxMs ?? timeoutMs));
+    }
   }
 
   progressed(): void {
@@ -108,8 +110,13 @@ class PendingCall implements Pending {
     const left = restart.deadline - Date.now();
     this.#timer =
       left > restart.timeoutMs
-        ? setTimeout(PendingCall.#timedOut, restart.timeoutMs, this, restart.timeoutMs)
-        : setTimeout(PendingCall.#timedOut, Math.max(left, 0), this, restart.maxMs);
+        ? PendingCall.#arm(this, restart.timeoutMs)
+        : PendingCall.#arm(this, restart.maxMs, Math.max(left, 0));
+  }
+
+  /** Times `call` out after `delayMs`, reporting `timeoutMs` as the limit it ran into. */
+  static #arm(call: PendingCall, timeoutMs: number, delayMs = timeoutMs): ReturnType<typeof setTimeout> {
+    return setTimeout(PendingCall.#timedOut, timerDelay(delayMs), call, timeoutMs);
   }
 
   static #timedOut(call: PendingCall, timeoutMs: number): void {

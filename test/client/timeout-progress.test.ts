@@ -87,3 +87,12 @@ describe.each([
     expect((capped as Error).message).toBe("Request tools/call timed out after 350 ms");
   });
 });
+
+describe("timeoutMs beyond a timer's range", () => {
+  it("a client connected with a 30-day timeout does not fail a 40 ms call as timed out", async () => {
+    const client = await Client.connect(progressServer(), { timeoutMs: 30 * 24 * 3600 * 1000 });
+    closers.push(() => client.close());
+    const result = await client.callTool("work", { steps: 2, everyMs: 20, quietMs: 0 });
+    expect(result.content).toEqual([{ type: "text", text: "done" }]);
+  });
+});

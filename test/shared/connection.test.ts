@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { JsonRpcConnection } from "../../src/shared/connection.js";
+import { RequestTimeoutError } from "../../src/shared/errors.js";
 import type { Transport } from "../../src/shared/transport.js";
 import type { JSONRPCMessage } from "../../src/types/index.js";
 
@@ -71,4 +72,71 @@ describe("JsonRpcConnection: requests from the peer", () => {
       expect(dispatched).toEqual(["ping"]);
     },
   );
+});
+
+/** The longest delay a timer honours; Node turns a longer one into 1 ms. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+describe("JsonRpcConnection: timeouts", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** Starts a `tools/call` on a fresh connection and records how it settles. */
+  async function call(options: Parameters<JsonRpcConnection["request"]>[2]) {
+    const { transport } = loopback();
+    const connection = new JsonRpcConnection(transport);
+    await connection.start();
+    const outcome: { settled?: unknown } = {};
+    connection.request("tools/call", { name: "slow" }, options).then(
+      () => (outcome.settled = "resolved"),
+      (error: unknown) => (outcome.settled = error),
+    );
+    return outcome;
+  }
+
+  it("a timeoutMs beyond a timer's range waits the longest a timer can instead of failing at once", async () => {
+    vi.useFakeTimers();
+    const outcome = await call({ timeoutMs: 2 ** 31 });
+    await vi.advanceTimersByTimeAsync(LONGEST_TIMER_MS - 1);
+    expect(outcome).toEqual({});
+    await vi.advanceTimersByTimeAsync(1);
+    expect(outcome.settled).toBeInstanceOf(RequestTimeoutError);
+    expect((outcome.settled as Error).message).toBe(`Request tools/call timed out after ${2 ** 31} ms`);
+  });
+
+  it("so does a restarted timeout beyond a timer's range", async () => {
+    vi.useFakeTimers();
+    const { transport, deliver } = loopback();
+    const connection = new JsonRpcConnection(transport);
+    await connection.start();
+    let settled: unknown;
+    const params = { name: "slow", _meta: { progressToken: "p" } };
+    connection
+      .request("tools/call", params, {
+        timeoutMs: 2 ** 31,
+        resetTimeoutOnProgress: true,
+        onNotification: () => {},
+      })
+      .catch((error: unknown) => (settled = error));
+    deliver({
+      jsonrpc: "2.0",
+      method: "notifications/progress",
+      params: { progressToken: "p", progress: 1 },
+    });
+    await vi.advanceTimersByTimeAsync(LONGEST_TIMER_MS - 1);
+    expect(settled).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect((settled as Error).message).toBe(`Request tools/call timed out after ${2 ** 31} ms`);
+  });
+
+  it("maxTimeoutMs below timeoutMs caps a request that never reports progress", async () => {
+    vi.useFakeTimers();
+    const outcome = await call({ timeoutMs: 300, maxTimeoutMs: 20, resetTimeoutOnProgress: true });
+    await vi.advanceTimersByTimeAsync(19);
+    expect(outcome).toEqual({});
+    await vi.advanceTimersByTimeAsync(1);
+    expect(outcome.settled).toBeInstanceOf(RequestTimeoutError);
+    expect((outcome.settled as Error).message).toBe("Request tools/call timed out after 20 ms");
+  });
 });

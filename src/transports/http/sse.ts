@@ -3,6 +3,7 @@
  * the response, keep-alive comments while open) and the client's incremental parser.
  */
 
+import { timerDelay } from "../../shared/timers.js";
 import { serializeMessage } from "./body.js";
 import { MAX_RESPONSE_BYTES, ResponseTooLargeError } from "./errors.js";
 
@@ -47,7 +48,7 @@ export class SseStream {
       new CountQueuingStrategy({ highWaterMark: 32 }),
     );
     if (options.keepAliveMs > 0 && Number.isFinite(options.keepAliveMs)) {
-      this.#keepAlive = setInterval(() => this.#enqueue(": keep-alive\n\n"), options.keepAliveMs);
+      this.#keepAlive = setInterval(() => this.#enqueue(": keep-alive\n\n"), timerDelay(options.keepAliveMs));
     }
   }
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { silentLogger } from "../../../src/server/logger.js";
 import { sendProgress } from "../../../src/server/notify.js";
 import { Server } from "../../../src/server/server.js";
@@ -284,5 +284,22 @@ describe("an SSE stream whose reader is behind", () => {
     expect(stream.open).toBe(false);
     expect(cancelled).toBe(1);
     await expect(stream.write(note(99))).resolves.toBeUndefined();
+  });
+});
+
+describe("SSE keep-alives", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
+
+  it("a keepAliveMs beyond a timer's range spaces them the longest a timer can, not 1 ms", async () => {
+    vi.useFakeTimers();
+    const every = vi.spyOn(globalThis, "setInterval");
+    const stream = new SseStream({ keepAliveMs: 2 ** 31, onCancel: () => {} });
+    await vi.advanceTimersByTimeAsync(1_000);
+    stream.end();
+    expect(await new Response(stream.readable).text()).toBe("");
+    expect(every.mock.calls.map(([, ms]) => ms)).toEqual([2 ** 31 - 1]);
   });
 });
