@@ -110,9 +110,10 @@ export class SubscriptionHub {
         filter: honoured,
         deliver: (event) => {
           if (event.kind === "task") {
-            // The full task, as tasks/get would show it at this moment.
-            const params: Record<string, unknown> = { _meta: tag(ctx.requestId) };
-            Object.assign(params, event.snapshot());
+            // The full task, as tasks/get would show it at this moment, its own _meta included; the
+            // subscription tag wins over a key of the same name, since it routes the notification.
+            const snapshot: DetailedTask & { _meta?: Record<string, unknown> } = event.snapshot();
+            const params = { ...snapshot, _meta: { ...snapshot._meta, ...tag(ctx.requestId) } };
             void ctx.notify({ jsonrpc: "2.0", method: TASK_STATUS_NOTIFICATION, params });
             return;
           }

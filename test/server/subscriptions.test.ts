@@ -4,6 +4,7 @@ import { MCPServer } from "../../src/server/mcp/mcp-server.js";
 import { Server } from "../../src/server/server.js";
 import { serveHttp } from "../../src/transports/http/node.js";
 import type { JSONRPCNotification } from "../../src/types/index.js";
+import { TASKS_EXTENSION } from "../../src/types/tasks.js";
 import { errorOf, request, resultOf } from "../helpers.js";
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
@@ -18,13 +19,16 @@ function listening() {
   });
 }
 
-function open(server: Server, filter: Record<string, unknown>, id = 7) {
+function open(server: Server, filter: Record<string, unknown>, id = 7, capabilities = {}) {
   const seen: JSONRPCNotification[] = [];
   const controller = new AbortController();
-  const response = server.dispatch(request("subscriptions/listen", { notifications: filter }, {}, id), {
-    notify: (n) => void seen.push(n),
-    signal: controller.signal,
-  });
+  const response = server.dispatch(
+    request("subscriptions/listen", { notifications: filter }, capabilities, id),
+    {
+      notify: (n) => void seen.push(n),
+      signal: controller.signal,
+    },
+  );
   return { seen, controller, response };
 }
 
@@ -176,5 +180,34 @@ describe("subscriptions/listen", () => {
     } finally {
       await http.close();
     }
+  });
+});
+
+describe("notifications/tasks on a listen stream", () => {
+  it("carries the task's own _meta, with the subscription tag winning over a key of the same name", async () => {
+    const server = listening();
+    server.serveTaskNotifications(() => true);
+    const sub = open(server, { taskIds: ["t1"] }, 9, { extensions: { [TASKS_EXTENSION]: {} } });
+    await tick();
+    const task = {
+      taskId: "t1",
+      status: "working" as const,
+      createdAt: "2026-01-01T00:00:00Z",
+      lastUpdatedAt: "2026-01-01T00:00:00Z",
+      ttlMs: null,
+    };
+    server.notifyTaskChanged("t1", () => ({
+      ...task,
+      _meta: { "example.com/trace": "x", "io.modelcontextprotocol/subscriptionId": "forged" },
+    }));
+    await tick();
+    expect(sub.seen.filter((n) => n.method === "notifications/tasks")).toEqual([
+      {
+        jsonrpc: "2.0",
+        method: "notifications/tasks",
+        params: { ...task, _meta: { "example.com/trace": "x", "io.modelcontextprotocol/subscriptionId": 9 } },
+      },
+    ]);
+    server.closeSubscriptions();
   });
 });
