@@ -232,8 +232,12 @@ export class JsonRpcConnection {
 
   async close(): Promise<void> {
     if (this.#closed) return;
-    await this.#transport.close();
-    this.#handleClose();
+    // A transport that fails to close is gone all the same: pending calls must not hang on it.
+    try {
+      await this.#transport.close();
+    } finally {
+      this.#handleClose();
+    }
   }
 
   #cancelRemote(id: RequestId, reason: string): void {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { JsonRpcConnection } from "../../src/shared/connection.js";
-import { RequestTimeoutError } from "../../src/shared/errors.js";
+import { ConnectionClosedError, RequestTimeoutError } from "../../src/shared/errors.js";
 import type { Transport } from "../../src/shared/transport.js";
 import type { JSONRPCMessage } from "../../src/types/index.js";
 
@@ -138,5 +138,30 @@ describe("JsonRpcConnection: timeouts", () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(outcome.settled).toBeInstanceOf(RequestTimeoutError);
     expect((outcome.settled as Error).message).toBe("Request tools/call timed out after 20 ms");
+  });
+});
+
+describe("JsonRpcConnection: close", () => {
+  it("settles pending calls and rethrows when the transport fails to close", async () => {
+    const transport: Transport = {
+      start: async () => {},
+      send: async () => {},
+      close: async () => {
+        throw new Error("EPIPE");
+      },
+    };
+    const connection = new JsonRpcConnection(transport);
+    await connection.start();
+    let failure: unknown;
+    connection.request("tools/call", { name: "x" }).catch((error: unknown) => {
+      failure = error;
+    });
+    await expect(connection.close()).rejects.toThrow("EPIPE");
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(failure).toBeInstanceOf(ConnectionClosedError);
+    expect({ closed: connection.closed, message: (failure as Error).message }).toEqual({
+      closed: true,
+      message: "Connection closed",
+    });
   });
 });
