@@ -14,7 +14,7 @@ export interface Subscription {
    */
   readonly acknowledged: Promise<SubscriptionFilter>;
   /**
-   * Settles when the stream ends: the server's graceful close, or `close()`. Rejects on failure,
+   * Settles when the stream ends: the server's graceful close or `notifications/cancelled`, or `close()`. Rejects on failure,
    * including when a dropped stream could not be re-opened.
    */
   readonly closed: Promise<void>;
@@ -82,9 +82,10 @@ export function openSubscription(
   let agreed: SubscriptionFilter = filter;
   let failures = 0;
 
-  /** One listen request; resolves on the server's graceful close. */
-  const listenOnce = () =>
-    session.request(
+  /** One listen request; resolves on the server's graceful close or its cancel. */
+  const listenOnce = () => {
+    let streamAcknowledged = false;
+    return session.request(
       "subscriptions/listen",
       { notifications: filter },
       {
@@ -99,6 +100,9 @@ export function openSubscription(
             }
             return;
           }
+          // Only a stream's first acknowledgement counts: a repeat neither reconnects nor re-filters.
+          if (streamAcknowledged) return;
+          streamAcknowledged = true;
           const honoured = notification.params?.notifications;
           agreed = validSubscriptionFilter(honoured) ? (honoured as SubscriptionFilter) : {};
           failures = 0;
@@ -111,6 +115,7 @@ export function openSubscription(
         },
       },
     );
+  };
 
   const run = async (): Promise<void> => {
     for (;;) {

@@ -207,6 +207,7 @@ export class ClientSession {
         timeoutMs: options.timeoutMs ?? this.#timeoutMs,
         resetTimeoutOnProgress: options.resetTimeoutOnProgress,
         maxTimeoutMs: options.maxTimeoutMs,
+        endsOnPeerCancel: method === "subscriptions/listen",
         onNotification: notificationRouter(
           options.onProgress,
           options.onLog ?? this.#onLog,

@@ -16,6 +16,11 @@ export interface RequestOptions {
   maxTimeoutMs?: number | undefined;
   /** Notifications that belong to this request (its stream, or its progress token). */
   onNotification?: (notification: JSONRPCNotification) => void;
+  /**
+   * A listen stream, which ends with its result or a cancel: the peer's `notifications/cancelled`
+   * naming this request resolves it as the stream's graceful close would.
+   */
+  endsOnPeerCancel?: boolean;
 }
 
 /** Handler for server → client requests (the legacy back-channel); modern servers never send any. */
@@ -31,6 +36,7 @@ interface Pending {
   reject(error: Error): void;
   readonly onNotification?: ((notification: JSONRPCNotification) => void) | undefined;
   readonly progressToken?: unknown;
+  readonly endsOnPeerCancel?: boolean;
   /** The request reported progress. */
   progressed?(): void;
 }
@@ -54,6 +60,7 @@ function restartPlan(timeoutMs: number, maxMs: number) {
 class PendingCall implements Pending {
   readonly onNotification: ((notification: JSONRPCNotification) => void) | undefined;
   readonly progressToken: unknown;
+  readonly endsOnPeerCancel: boolean;
   readonly #book: CallBook;
   readonly #id: RequestId;
   readonly #method: string;
@@ -83,6 +90,7 @@ class PendingCall implements Pending {
     this.#reject = reject;
     this.onNotification = options.onNotification;
     this.progressToken = progressToken;
+    this.endsOnPeerCancel = options.endsOnPeerCancel === true;
     const { signal, timeoutMs } = options;
     this.#signal = signal;
     if (signal) {
@@ -286,6 +294,14 @@ export class JsonRpcConnection {
   }
 
   #routeNotification(notification: JSONRPCNotification, info: MessageInfo | undefined): void {
+    if (notification.method === NotificationMethod.Cancelled) {
+      const requestId = notification.params?.requestId as RequestId;
+      const cancelled = this.#pending.get(requestId);
+      if (cancelled?.endsOnPeerCancel) {
+        cancelled.resolve({ _meta: { [MetaKey.SubscriptionId]: requestId } });
+        return;
+      }
+    }
     // A listen stream's notifications name their subscription: the id of the listen request.
     const subscriptionId = (notification.params?._meta as Record<string, unknown> | undefined)?.[
       MetaKey.SubscriptionId

@@ -5,8 +5,10 @@
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "../../src/client/client.js";
-import type { JSONRPCNotification } from "../../src/types/index.js";
+import type { Transport } from "../../src/shared/transport.js";
+import type { JSONRPCMessage, JSONRPCNotification } from "../../src/types/index.js";
 import { killSpawned, REPO_ROOT, until } from "../transports/stdio/helpers.js";
+import { DISCOVERED } from "./stubs.js";
 
 const LISTEN_SERVER = fileURLToPath(new URL("../fixtures/stdio/listen-server.ts", import.meta.url));
 const SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
@@ -129,5 +131,72 @@ describe("Client.listen over stdio with two concurrent subscriptions", () => {
     first.close();
     second.close();
     await within(Promise.all([first.closed, second.closed]), "both streams to close");
+  });
+});
+
+/** A stdio-like 2026 server (no related request ids) whose listen streams the test scripts. */
+class ScriptedServer implements Transport {
+  onmessage?: (message: JSONRPCMessage) => void;
+  onclose?: () => void;
+  readonly listens: number[] = [];
+  async start(): Promise<void> {}
+  async send(message: JSONRPCMessage): Promise<void> {
+    const { id, method, params } = message as {
+      id: number;
+      method?: string;
+      params?: { notifications?: unknown };
+    };
+    if (method === "server/discover") {
+      queueMicrotask(() => this.onmessage?.({ jsonrpc: "2.0", id, result: DISCOVERED } as never));
+    } else if (method === "subscriptions/listen") {
+      this.listens.push(id);
+      queueMicrotask(() =>
+        this.push(id, "notifications/subscriptions/acknowledged", { notifications: params?.notifications }),
+      );
+    }
+  }
+  push(id: number, method: string, params: Record<string, unknown> = {}): void {
+    this.onmessage?.(onStream(id, method, params) as JSONRPCNotification);
+  }
+  async close(): Promise<void> {
+    this.onclose?.();
+  }
+}
+
+async function scripted() {
+  const server = new ScriptedServer();
+  const client = await Client.connect(server);
+  clients.push(client);
+  return { server, client };
+}
+
+describe("Client.listen against a scripted stdio server", () => {
+  it("ends the subscription, without listening again, when the server cancels the listen request", async () => {
+    const { server, client } = await scripted();
+    const sub = client.listen({ toolsListChanged: true }, () => {}, { reconnect: { initialDelayMs: 0 } });
+    await sub.acknowledged;
+    server.onmessage?.({
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { requestId: server.listens[0], reason: "server shutting down" },
+    });
+    await expect(within(sub.closed, "the end of the subscription", 1_000)).resolves.toBeUndefined();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(server.listens).toHaveLength(1);
+  });
+
+  it("counts only a stream's first acknowledgement: a repeat neither reconnects nor narrows the filter", async () => {
+    const { server, client } = await scripted();
+    const seen: string[] = [];
+    const reconnects: unknown[] = [];
+    const sub = client.listen({ toolsListChanged: true }, (n) => seen.push(n.method), {
+      onReconnect: (filter) => reconnects.push(filter),
+    });
+    await sub.acknowledged;
+    const id = server.listens[0] as number;
+    server.push(id, "notifications/subscriptions/acknowledged", { notifications: {} });
+    server.push(id, "notifications/tools/list_changed");
+    expect({ reconnects, seen }).toEqual({ reconnects: [], seen: ["notifications/tools/list_changed"] });
+    sub.close();
   });
 });
