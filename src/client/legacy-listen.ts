@@ -38,6 +38,54 @@ function listenersOf(session: ClientSession): Set<Listener> {
   return created;
 }
 
+/** One URI's `resources/subscribe` on a session, shared by every subscription that follows it. */
+interface ResourceFollow {
+  readonly uri: string;
+  holders: number;
+  readonly subscribed: Promise<unknown>;
+}
+
+/**
+ * Per session, the URIs subscribed on the server: a 2025 server keeps a set, not a count, so one
+ * subscription's unsubscribe would silence every other that follows the URI.
+ */
+const followsBySession = new WeakMap<ClientSession, Map<string, ResourceFollow>>();
+
+/** Follows `uri`: subscribes on the server for the first holder, shares that for the others. */
+function follow(session: ClientSession, uri: string): ResourceFollow {
+  let follows = followsBySession.get(session);
+  if (!follows) {
+    follows = new Map();
+    followsBySession.set(session, follows);
+  }
+  const existing = follows.get(uri);
+  if (existing) {
+    existing.holders++;
+    return existing;
+  }
+  const created: ResourceFollow = {
+    uri,
+    holders: 1,
+    subscribed: session.request("resources/subscribe", { uri }),
+  };
+  const table = follows;
+  // A refused subscribe is no subscription: the next subscription to follow the URI asks again.
+  created.subscribed.catch(() => {
+    if (table.get(uri) === created) table.delete(uri);
+  });
+  follows.set(uri, created);
+  return created;
+}
+
+/** Stops following: the last holder of a subscribe the server accepted unsubscribes. */
+function unfollow(session: ClientSession, followed: ResourceFollow): void {
+  followed.holders--;
+  const follows = followsBySession.get(session);
+  if (followed.holders > 0 || follows?.get(followed.uri) !== followed) return;
+  follows.delete(followed.uri);
+  void session.request("resources/unsubscribe", { uri: followed.uri }).catch(() => {});
+}
+
 /** What a 2025 server with these capabilities can send of `filter`. */
 function honouredBy(capabilities: ServerCapabilities, filter: SubscriptionFilter): SubscriptionFilter {
   const honoured: SubscriptionFilter = {};
@@ -80,14 +128,19 @@ export function openLegacySubscription(
     },
   };
   set.add(listener);
-  const acknowledged = Promise.all(uris.map((uri) => session.request("resources/subscribe", { uri }))).then(
-    () => honoured,
-    (error: unknown) => {
-      set.delete(listener);
-      settle(error instanceof Error ? error : new Error(String(error)));
-      throw error;
-    },
-  );
+  const follows = uris.map((uri) => follow(session, uri));
+  const release = () => {
+    for (const followed of follows) unfollow(session, followed);
+  };
+  // Every subscribe settles before a refusal is reported, so none is left subscribed behind it.
+  const acknowledged = Promise.allSettled(follows.map((followed) => followed.subscribed)).then((outcomes) => {
+    const refused = outcomes.find((outcome) => outcome.status === "rejected");
+    if (refused === undefined) return honoured;
+    if (set.delete(listener)) release();
+    const error: unknown = refused.reason;
+    settle(error instanceof Error ? error : new Error(String(error)));
+    throw error;
+  });
   // Callers may never await these; a failure must not become an unhandled rejection.
   acknowledged.catch(() => {});
   closed.catch(() => {});
@@ -96,7 +149,7 @@ export function openLegacySubscription(
     closed,
     close: () => {
       if (!set.delete(listener)) return;
-      for (const uri of uris) void session.request("resources/unsubscribe", { uri }).catch(() => {});
+      release();
       settle();
     },
   };

@@ -25,6 +25,8 @@ class ScriptedLegacyServer implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   onclose?: () => void;
   readonly received: string[] = [];
+  /** URIs whose resources/subscribe is answered with an error. */
+  readonly refused = new Set<string>();
   async start(): Promise<void> {}
   async send(message: JSONRPCMessage): Promise<void> {
     const { id, method } = message as { id?: number; method?: string };
@@ -39,7 +41,11 @@ class ScriptedLegacyServer implements Transport {
     } else if (method === "resources/subscribe" || method === "resources/unsubscribe") {
       const uri = (message as unknown as { params: { uri: string } }).params.uri;
       this.received.push(uri);
-      queueMicrotask(() => this.onmessage?.({ jsonrpc: "2.0", id: id as number, result: {} }));
+      const answer =
+        method === "resources/subscribe" && this.refused.has(uri)
+          ? { error: { code: -32602, message: "no such resource" } }
+          : { result: {} };
+      queueMicrotask(() => this.onmessage?.({ jsonrpc: "2.0", id: id as number, ...answer }));
     }
   }
   push(method: string): void {
@@ -126,5 +132,46 @@ describe("client.listen on a 2025 session", () => {
       "resources/unsubscribe",
       "file:///b",
     ]);
+  });
+
+  it("shares one server subscription per URI: only the last subscription to close unsubscribes", async () => {
+    const server = new ScriptedLegacyServer();
+    const client = await Client.connect(server, { mode: "legacy" });
+    closers.push(() => client.close());
+    const first = client.listen({ resourceSubscriptions: ["file:///x"] });
+    const second = client.listen({ resourceSubscriptions: ["file:///x"] });
+    await Promise.all([first.acknowledged, second.acknowledged]);
+    first.close();
+    await first.closed;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const wire = () => server.received.filter((m) => m.startsWith("resources/") || m.startsWith("file:"));
+    expect(wire()).toEqual(["resources/subscribe", "file:///x"]);
+    second.close();
+    await until(() => wire().length === 4);
+    expect(wire()).toEqual(["resources/subscribe", "file:///x", "resources/unsubscribe", "file:///x"]);
+  });
+
+  it("a refused URI rejects the subscription and unsubscribes the URIs the server accepted", async () => {
+    const server = new ScriptedLegacyServer();
+    server.refused.add("file:///bad");
+    const client = await Client.connect(server, { mode: "legacy" });
+    closers.push(() => client.close());
+    const sub = client.listen({ resourceSubscriptions: ["file:///good", "file:///bad"] });
+    await expect(sub.acknowledged).rejects.toMatchObject({ code: -32602, message: "no such resource" });
+    await expect(sub.closed).rejects.toMatchObject({ code: -32602 });
+    const wire = () => server.received.filter((m) => m.startsWith("resources/") || m.startsWith("file:"));
+    await until(() => wire().length === 6);
+    expect(wire()).toEqual([
+      "resources/subscribe",
+      "file:///good",
+      "resources/subscribe",
+      "file:///bad",
+      "resources/unsubscribe",
+      "file:///good",
+    ]);
+    // The refusal is not remembered: a later subscription asks the server again.
+    const retry = client.listen({ resourceSubscriptions: ["file:///bad"] });
+    await expect(retry.acknowledged).rejects.toMatchObject({ code: -32602 });
+    expect(wire().slice(6)).toEqual(["resources/subscribe", "file:///bad"]);
   });
 });
