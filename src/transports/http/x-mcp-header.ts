@@ -43,11 +43,12 @@ export function argumentAt(args: unknown, path: readonly string[]): unknown {
 }
 
 /**
- * How an argument value reads as a header: strings as-is, safe integers in decimal, booleans as
- * `true`/`false`; `undefined` for anything else (absent, null, objects, non-integer numbers).
+ * How an argument value reads as a header: well-formed strings as-is, safe integers in decimal,
+ * booleans as `true`/`false`; `undefined` for anything else (absent, null, objects, non-integer
+ * numbers, and strings with a lone surrogate, which UTF-8 cannot carry through the header).
  */
 export function headerTextOf(value: unknown): string | undefined {
-  if (typeof value === "string") return value;
+  if (typeof value === "string") return value.isWellFormed() ? value : undefined;
   if (typeof value === "boolean") return value ? "true" : "false";
   if (typeof value === "number" && Number.isSafeInteger(value)) return String(value);
   return undefined;

@@ -171,6 +171,17 @@ describe("StreamableHttpClientTransport with ClientSession", () => {
     await session.close();
   });
 
+  it("sends no Mcp-Param-* for a string with a lone surrogate, and the server takes the call", async () => {
+    const transport = new StreamableHttpClientTransport(endpoint.url);
+    const session = await ClientSession.connect(transport);
+    const { tools } = await session.listTools();
+    transport.paramHeaders = paramHeadersFromTools(tools);
+    const args = { region: "eu\ud800west", shards: 3, dryRun: true, target: { zone: "b" } };
+    const result = await session.callTool("route", args);
+    expect(result.content[0]).toMatchObject({ text: `route:${JSON.stringify(args)}` });
+    await session.close();
+  });
+
   it("mirrors x-mcp-header arguments once told the tools", async () => {
     const transport = new StreamableHttpClientTransport(endpoint.url);
     const session = await ClientSession.connect(transport);

@@ -195,6 +195,16 @@ describe("header values", () => {
       "Mcp-Param-B": "false",
     });
   });
+
+  it("skip a string with a lone surrogate, which UTF-8 cannot carry, but mirror a paired one", () => {
+    const declared = [
+      { name: "Lone", path: ["lone"], type: "string" as const },
+      { name: "Pair", path: ["pair"], type: "string" as const },
+    ];
+    expect(paramHeadersFor(declared, { lone: "ab\ud800cd", pair: "\ud83d\ude00" })).toEqual({
+      "Mcp-Param-Pair": "=?base64?8J+YgA==?=",
+    });
+  });
 });
 
 describe("Accept negotiation", () => {
