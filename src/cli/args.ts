@@ -5,6 +5,7 @@
 import { basename, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { StdioTarget } from "../client/targets.js";
+import { MAX_TIMER_DELAY_MS } from "../shared/timers.js";
 import type { Root } from "../types/index.js";
 import { UsageError } from "./exit.js";
 
@@ -74,9 +75,6 @@ export type CliAuth =
     };
 
 export type ParsedCommandLine = { kind: "help" } | { kind: "version" } | { kind: "run"; options: CliOptions };
-
-/** Node's timers hold at most 2^31-1 ms: a longer `--timeout` would fire after 1 ms. */
-const MAX_TIMEOUT_MS = 2_147_483_647;
 
 type OptionKind = "flag" | "value";
 const OPTIONS: Record<string, OptionKind> = {
@@ -288,8 +286,10 @@ export function parseCommandLine(argv: readonly string[], cwd: string): ParsedCo
           break;
         case "--timeout":
           options.timeoutMs = parseCount(name, value, 1);
-          if (options.timeoutMs > MAX_TIMEOUT_MS) {
-            throw new UsageError(`--timeout is at most ${MAX_TIMEOUT_MS} ms (about 24 days), got ${value}`);
+          if (options.timeoutMs > MAX_TIMER_DELAY_MS) {
+            throw new UsageError(
+              `--timeout is at most ${MAX_TIMER_DELAY_MS} ms (about 24 days), got ${value}`,
+            );
           }
           break;
         case "--env": {

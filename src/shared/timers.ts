@@ -1,5 +1,5 @@
 /** The longest delay `setTimeout`/`setInterval` honour (2^31 - 1 ms, about 24.8 days). */
-const MAX_TIMER_DELAY_MS = 2_147_483_647;
+export const MAX_TIMER_DELAY_MS = 2_147_483_647;
 
 /**
  * `ms` cut to the longest delay a timer honours: Node turns a longer one into 1 ms, so a timeout

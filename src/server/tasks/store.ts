@@ -1,3 +1,4 @@
+import { MAX_TIMER_DELAY_MS } from "../../shared/timers.js";
 import { ErrorCode, McpError } from "../../types/core.js";
 import { TaskRecord } from "./record.js";
 
@@ -44,9 +45,6 @@ export const DEFAULT_MAX_TASKS = 1_000;
 
 const PREFIX = /^[A-Za-z0-9._-]{1,32}$/;
 
-/** The longest delay a timer takes (about 24.8 days): Node runs a longer one after 1 ms. */
-const MAX_TIMER_MS = 2_147_483_647;
-
 function positiveInteger(
   value: number | undefined,
   fallback: number,
@@ -87,7 +85,9 @@ export class TaskStore {
     onChange: (record: TaskRecord) => void = () => {},
     onForget: (record: TaskRecord) => void = () => {},
   ) {
-    this.ttlMs = positiveInteger(options.ttlMs, DEFAULT_TASK_TTL_MS, "tasks.ttlMs", { max: MAX_TIMER_MS });
+    this.ttlMs = positiveInteger(options.ttlMs, DEFAULT_TASK_TTL_MS, "tasks.ttlMs", {
+      max: MAX_TIMER_DELAY_MS,
+    });
     this.pollIntervalMs = positiveInteger(
       options.pollIntervalMs,
       DEFAULT_TASK_POLL_INTERVAL_MS,
@@ -97,7 +97,7 @@ export class TaskStore {
       options.immediateResultMs,
       DEFAULT_IMMEDIATE_RESULT_MS,
       "tasks.immediateResultMs",
-      { allowZero: true, max: MAX_TIMER_MS },
+      { allowZero: true, max: MAX_TIMER_DELAY_MS },
     );
     this.maxTasks = positiveInteger(options.maxTasks, DEFAULT_MAX_TASKS, "tasks.maxTasks");
     if (options.taskIdPrefix !== undefined && !PREFIX.test(options.taskIdPrefix)) {
