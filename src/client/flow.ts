@@ -1,4 +1,5 @@
 import { RequestAbortedError, RequestTimeoutError } from "../shared/errors.js";
+import { timerDelay } from "../shared/timers.js";
 import type { InputResponses } from "../types/index.js";
 
 /**
@@ -36,7 +37,7 @@ export function flowScope(method: string, signal?: AbortSignal, totalTimeoutMs?:
                 `${method} did not complete within maxTotalTimeoutMs (${totalTimeoutMs} ms)`,
               ),
             ),
-          totalTimeoutMs,
+          timerDelay(totalTimeoutMs),
         );
   return {
     signal: controller.signal,

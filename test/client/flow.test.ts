@@ -31,6 +31,22 @@ describe("Client flow bounds", () => {
     expect(callbackSignal?.aborted).toBe(true);
   });
 
+  it("a maxTotalTimeoutMs longer than a timer can wait (a month) does not end the flow early", async () => {
+    const server = stubServer((method, params) => {
+      if (method !== "tools/call") return undefined;
+      if (params.inputResponses) return { content: [{ type: "text", text: "answered" }] };
+      return { resultType: "input_required", inputRequests: { q: ELICIT } };
+    });
+    const { client } = await connectTapped(server, {
+      maxTotalTimeoutMs: 30 * 24 * 3_600_000,
+      elicitation: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return { action: "accept", content: {} };
+      },
+    });
+    expect(await client.callTool("t")).toMatchObject({ content: [{ type: "text", text: "answered" }] });
+  });
+
   it("maxTotalTimeoutMs per call overrides the client's, and bounds a leg the server never answers", async () => {
     const server = stubServer((method, params) => {
       if (method !== "tools/call") return undefined;

@@ -138,6 +138,17 @@ describe("outcomes and errors match the modern path", () => {
     });
   });
 
+  it("a legacy.requestTimeoutMs longer than a timer can wait (a month) still waits for the answer", async () => {
+    const client = await session(ELICIT, { legacy: { requestTimeoutMs: 30 * 24 * 3_600_000 } });
+    client.answer = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return { result: { action: "accept", content: { region: "eu-west-1" } } };
+    };
+    expect(await client.call("provision", { name: "x" })).toMatchObject({
+      result: text("Provisioned x in eu-west-1."),
+    });
+  });
+
   it("a cancelled request cancels its question and sends no response", async () => {
     const client = await session();
     client.answer = () => new Promise(() => {});

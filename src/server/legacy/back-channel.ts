@@ -4,6 +4,7 @@
  * served, and matched to the client's responses by id. Modern requests never carry one.
  */
 import { RequestAbortedError, RequestTimeoutError } from "../../shared/errors.js";
+import { timerDelay } from "../../shared/timers.js";
 import { LegacyMethod, McpError, NotificationMethod } from "../../types/core.js";
 import type { InputRequest, JSONRPCMessage, RequestId, ResultObject } from "../../types/index.js";
 import type { ServerRequestContext } from "../context.js";
@@ -94,7 +95,7 @@ export class Outbox {
             new RequestTimeoutError(`no answer to ${request.method} within ${timeoutMs} ms`),
             "timeout",
           ),
-        timeoutMs,
+        timerDelay(timeoutMs),
       );
       signal?.addEventListener("abort", onAbort, { once: true });
       this.#pending.set(id, {

@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Dispatcher } from "../../shared/dispatch.js";
+import { timerDelay } from "../../shared/timers.js";
 import { ErrorCode } from "../../types/core.js";
 import type { Reply } from "./body.js";
 import {
@@ -244,7 +245,7 @@ class InFlight {
   drained(timeoutMs: number): Promise<void> {
     if (this.#open === 0 || timeoutMs === 0) return Promise.resolve();
     return new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, timeoutMs);
+      const timer = setTimeout(resolve, timerDelay(timeoutMs));
       this.#idle = () => {
         clearTimeout(timer);
         resolve();

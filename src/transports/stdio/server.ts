@@ -1,5 +1,6 @@
 import type { Readable, Writable } from "node:stream";
 import type { Dispatcher } from "../../shared/dispatch.js";
+import { timerDelay } from "../../shared/timers.js";
 import { ErrorCode } from "../../types/core.js";
 import { errorMessage, servePipe } from "../pipe.js";
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter, LineWriter, StreamClosedError } from "./lines.js";
@@ -178,7 +179,7 @@ export function serveStdio(dispatcher: Dispatcher, options: ServeStdioOptions = 
       );
       pipe.abortAll("end of input");
       finish();
-    }, drainTimeoutMs);
+    }, timerDelay(drainTimeoutMs));
   }
 
   function finish(): void {
@@ -189,7 +190,7 @@ export function serveStdio(dispatcher: Dispatcher, options: ServeStdioOptions = 
     finished = true;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const bound = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, drainTimeoutMs);
+      timer = setTimeout(resolve, timerDelay(drainTimeoutMs));
     });
     void Promise.race([flushed, bound]).then(() => {
       clearTimeout(timer);

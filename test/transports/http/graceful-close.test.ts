@@ -34,6 +34,20 @@ describe("serveHttp's close() is graceful", () => {
     });
   });
 
+  it("waits for a request in flight with a drainTimeoutMs of a month (not 1 ms)", async () => {
+    const endpoint = await startServer({ keepAliveMs: 0, drainTimeoutMs: 30 * 24 * 3_600_000 });
+    const body = rpc("tools/call", { name: "progress", arguments: { delayMs: 40 } }, 8);
+    body.params._meta = { ...body.params._meta, progressToken: "p" } as never;
+    const response = await post(endpoint.url, body);
+    const closing = endpoint.close();
+    const answer = events(await response.text());
+    await closing;
+    expect(answer.at(-1)).toMatchObject({
+      id: 8,
+      result: { content: [{ type: "text", text: "progressed" }] },
+    });
+  });
+
   it("refuses new connections while it drains", async () => {
     const endpoint = await startServer({ drainTimeoutMs: 2_000 });
     const slow = await post(endpoint.url, {

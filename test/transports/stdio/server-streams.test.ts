@@ -222,6 +222,49 @@ describe("serveStdio with in-process streams", () => {
   });
 });
 
+describe("end of input with a drainTimeoutMs longer than a timer can wait", () => {
+  it("lets the request in flight finish and answer (a month is not 1 ms)", async () => {
+    const stdin = new PassThrough();
+    const written: string[] = [];
+    const stdout = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        written.push(chunk.toString("utf8"));
+        callback();
+      },
+    });
+    const handle = serveStdio(
+      dispatcher(async (message) => {
+        await new Promise((resolve) => setTimeout(resolve, 40));
+        return { jsonrpc: "2.0", id: message.id as number, result: { done: true } };
+      }),
+      { stdin, stdout, logger: recordingLogger(), drainTimeoutMs: 30 * 24 * 3_600_000 },
+    );
+    stdin.end('{"jsonrpc":"2.0","id":1,"method":"slow"}\n');
+    await handle.closed;
+    expect(written).toEqual(['{"jsonrpc":"2.0","id":1,"result":{"done":true}}\n']);
+  });
+
+  it("close() waits for stdout to take what was written before it counts as closed", async () => {
+    const stdin = new PassThrough();
+    const stdout = heldStdout();
+    const handle = serveStdio(
+      dispatcher(async (message) => ({ jsonrpc: "2.0", id: message.id as number, result: {} })),
+      { stdin, stdout: stdout.stream, logger: recordingLogger(), drainTimeoutMs: 30 * 24 * 3_600_000 },
+    );
+    let closed = false;
+    void handle.closed.then(() => {
+      closed = true;
+    });
+    stdin.write('{"jsonrpc":"2.0","id":1,"method":"quick"}\n');
+    await until(() => stdout.lines.length === 1, "the answer to be written");
+    handle.close();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(closed).toBe(false);
+    stdout.release();
+    await handle.closed;
+  });
+});
+
 describe("subscriptions/listen over stdio", () => {
   it("streams tagged notifications and ends the listen stream at once when input ends", async () => {
     const { Server } = await import("../../../src/server/server.js");
