@@ -87,7 +87,7 @@ export interface ServerOptions extends ServerHandlers, ServerIdentity {
    * registered kinds. Publish changes with `notifyToolsListChanged()` and friends. Default off.
    */
   listChanged?: boolean;
-  /** Most concurrent listen streams (default 100); one more answers -32603. */
+  /** Most concurrent listen streams, a positive integer (default 100); one more answers -32603. */
   maxSubscriptions?: number;
   /**
    * Announce list changes and resource updates through this bus, so the listen streams of every

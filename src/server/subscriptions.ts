@@ -61,6 +61,10 @@ export class SubscriptionHub {
   readonly #limit: number;
 
   constructor(limit = 100) {
+    // NaN would lift the bound and 0 would refuse every stream: only a positive count means one.
+    if (!(Number.isInteger(limit) && limit > 0)) {
+      throw new RangeError(`maxSubscriptions must be a positive integer, got ${limit}`);
+    }
     this.#limit = limit;
   }
 

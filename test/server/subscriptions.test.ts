@@ -119,6 +119,15 @@ describe("subscriptions/listen", () => {
     await third.response;
   });
 
+  it.each([0, -1, 1.5, Number.NaN])(
+    "refuses maxSubscriptions %s when the server is made",
+    (maxSubscriptions) => {
+      expect(() => new Server("bad", { logger: silentLogger, listChanged: true, maxSubscriptions })).toThrow(
+        new RangeError(`maxSubscriptions must be a positive integer, got ${maxSubscriptions}`),
+      );
+    },
+  );
+
   it("rejects a malformed filter with -32602", async () => {
     const server = listening();
     expect(

@@ -36,7 +36,7 @@ export interface MCPServerOptions extends ServerIdentity {
    * (`mcp.server.notifyResourceUpdated(uri)`). Default off.
    */
   listChanged?: boolean;
-  /** Most concurrent listen streams (default 100); one more answers -32603. */
+  /** Most concurrent listen streams, a positive integer (default 100); one more answers -32603. */
   maxSubscriptions?: number;
   /**
    * Announce list changes and resource updates to the listen streams of every instance behind one
