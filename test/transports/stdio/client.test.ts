@@ -39,6 +39,19 @@ function tapIncoming(transport: StdioClientTransport): JSONRPCMessage[] {
   return seen;
 }
 
+/** One of the stdio fixtures as a server process, closed within 300 ms per step of the shutdown. */
+function fixtureServer(fixture: string, stderr: "pipe" | "ignore"): StdioClientTransport {
+  return trackTransport(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: ["--import", "tsx", fixture],
+      cwd: REPO_ROOT,
+      stderr,
+      closeTimeoutMs: 300,
+    }),
+  );
+}
+
 describe("StdioClientTransport + ClientSession against a real child process", () => {
   it("drives the two-leg multi-round-trip flow", async () => {
     const transport = provisionerTransport();
@@ -164,15 +177,7 @@ describe("StdioClientTransport + ClientSession against a real child process", ()
   });
 
   it("escalates to SIGTERM then SIGKILL for a server that ignores both, within the bounds", async () => {
-    const transport = trackTransport(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: ["--import", "tsx", STUBBORN],
-        cwd: REPO_ROOT,
-        stderr: "pipe",
-        closeTimeoutMs: 300,
-      }),
-    );
+    const transport = fixtureServer(STUBBORN, "pipe");
     const stderr = collect(transport.stderr);
     await transport.start();
     await until(() => stderr.text().includes("ready"), "the stubborn server to trap SIGTERM");
@@ -190,15 +195,7 @@ describe("StdioClientTransport + ClientSession against a real child process", ()
   });
 
   it("treats a stdout closed by a running server as the connection lost, and shuts the server down", async () => {
-    const transport = trackTransport(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: ["--import", "tsx", STDOUT_CLOSING],
-        cwd: REPO_ROOT,
-        stderr: "pipe",
-        closeTimeoutMs: 300,
-      }),
-    );
+    const transport = fixtureServer(STDOUT_CLOSING, "pipe");
     const stderr = collect(transport.stderr);
     const errors: Error[] = [];
     let closes = 0;
@@ -225,15 +222,7 @@ describe("StdioClientTransport + ClientSession against a real child process", ()
   });
 
   it("fails a pending call at once with ConnectionClosedError when the server closes its stdout", async () => {
-    const transport = trackTransport(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: ["--import", "tsx", STDOUT_CLOSING],
-        cwd: REPO_ROOT,
-        stderr: "ignore",
-        closeTimeoutMs: 300,
-      }),
-    );
+    const transport = fixtureServer(STDOUT_CLOSING, "ignore");
     const session = await ClientSession.connect(transport);
     const startedAt = Date.now();
     const error = await session.callTool("slow").then(
@@ -250,15 +239,7 @@ describe("StdioClientTransport + ClientSession against a real child process", ()
   it("lets go of the server's pipes on close() even when a grandchild still holds them", async () => {
     const openPipes = () => process.getActiveResourcesInfo().filter((name) => name === "PipeWrap").length;
     const pipesBefore = openPipes();
-    const transport = trackTransport(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: ["--import", "tsx", GRANDCHILD],
-        cwd: REPO_ROOT,
-        stderr: "pipe",
-        closeTimeoutMs: 300,
-      }),
-    );
+    const transport = fixtureServer(GRANDCHILD, "pipe");
     const stderr = collect(transport.stderr);
     let stderrEnded = false;
     transport.stderr?.on("end", () => {
