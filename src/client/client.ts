@@ -32,6 +32,7 @@ import {
   type CachedCallOptions,
   type ClientOptions,
   checkOptions,
+  checkRounds,
   checkTotal,
   type ReadResourceOptions,
   type WaitForTaskOptions,
@@ -335,16 +336,11 @@ export class Client implements AsyncDisposable {
    * const result = await client.waitForTask(savedTaskId, { onTask: (task) => show(task.statusMessage) });
    */
   async waitForTask(taskId: string, options: WaitForTaskOptions = {}): Promise<CallToolResult> {
+    checkRounds(options.inputRequiredMaxRounds);
     checkTotal(options.maxTotalTimeoutMs);
     const total = options.maxTotalTimeoutMs ?? this.#host.maxTotalTimeoutMs;
     return scoped(`task ${taskId}`, options.signal, total, (signal) =>
-      driveTask(
-        taskId,
-        this.session,
-        this.#host.dispatch,
-        signal,
-        driveOptions(this.#host, options, this.#host.maxRounds),
-      ),
+      driveTask(taskId, this.session, this.#host.dispatch, signal, driveOptions(this.#host, options)),
     );
   }
 }

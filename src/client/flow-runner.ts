@@ -76,16 +76,16 @@ export async function cachedRead<R extends ResultObject>(
 
 /**
  * A call's options for the task driver: it follows the task's notifications where the server has
- * tasks, and answers at most `maxRounds` input rounds.
+ * tasks, and answers at most the call's `inputRequiredMaxRounds` (else the client's) input rounds.
  *
  * @example
- * await driveTask(taskId, host.session, host.dispatch, signal, driveOptions(host, options, host.maxRounds));
+ * await driveTask(taskId, host.session, host.dispatch, signal, driveOptions(host, options));
  */
-export function driveOptions<O extends object>(
+export function driveOptions<O extends { inputRequiredMaxRounds?: number }>(
   host: FlowHost,
   options: O,
-  maxRounds: number,
 ): O & { follow: boolean; maxRounds: number } {
+  const maxRounds = options.inputRequiredMaxRounds ?? host.maxRounds;
   return Object.assign({}, options, { follow: host.followTasks, maxRounds });
 }
 
@@ -152,9 +152,7 @@ export async function runFlow<R extends ResultObject>(
         });
     // Only tools/call answers with a task, and its R is CallToolResult: the task's own result.
     if (!isCreateTaskResult(outcome)) return outcome;
-    const maxRounds = options.inputRequiredMaxRounds ?? host.maxRounds;
-    const drive = driveOptions(host, options, maxRounds);
-    return (await driveTask(outcome, host.session, host.dispatch, signal, drive)) as R;
+    return (await driveTask(outcome, host.session, host.dispatch, signal, driveOptions(host, options))) as R;
   } catch (error) {
     throw scope.failure(error);
   } finally {

@@ -133,6 +133,8 @@ export interface AutoCallOptions extends CallOptions {
 export interface WaitForTaskOptions extends CallOptions {
   /** Overrides the client's total time bound for this wait. */
   maxTotalTimeoutMs?: number;
+  /** Overrides the client's cap on the task's input rounds for this wait. */
+  inputRequiredMaxRounds?: number;
   /** Told of the task on the first poll and on every change of its status or `statusMessage`. */
   onTask?: (task: DetailedTask) => void;
 }

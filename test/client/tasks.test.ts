@@ -308,6 +308,24 @@ describe("Client.waitForTask resumes a task by id", () => {
     expect(stub.methods()).toEqual(["tasks/get", "tasks/update", "tasks/get", "tasks/cancel"]);
   });
 
+  it("a wait takes its own inputRequiredMaxRounds over the client's, and refuses a bad one", async () => {
+    const stub = taskServer(
+      (poll): Partial<DetailedTask> => ({
+        status: "input_required",
+        inputRequests: { [`k${poll}`]: ELICIT },
+      }),
+    );
+    const client = await connect(stub.server, { inputRequiredMaxRounds: 5, elicitation: () => accept("x") });
+    await expect(client.waitForTask(TASK_ID, { inputRequiredMaxRounds: 0 })).rejects.toMatchObject({
+      name: "InputRequiredRoundsExceededError",
+      maxRounds: 0,
+    });
+    expect(stub.methods()).toEqual(["tasks/get", "tasks/cancel"]);
+    await expect(client.waitForTask(TASK_ID, { inputRequiredMaxRounds: -1 })).rejects.toThrow(
+      new RangeError("inputRequiredMaxRounds must be a non-negative integer, got -1"),
+    );
+  });
+
   it("aborting a wait cancels the task and raises an abort error naming the task", async () => {
     const controller = new AbortController();
     const stub = taskServer([{ status: "working" }], { onGet: () => controller.abort() });
