@@ -26,6 +26,35 @@ function watch(socket: Socket, fire: () => void): void {
 }
 
 /**
+ * Calls `listener` once when the response is over: it closed (finished or not), or its connection
+ * did; at once if either already has. Returns the unsubscribe function.
+ *
+ * @example
+ * onResponseOver(req, res, () => openResponses--);
+ */
+export function onResponseOver(req: IncomingMessage, res: ServerResponse, listener: () => void): () => void {
+  const socket = req.socket as Socket | null;
+  if (res.destroyed || socket?.destroyed === true) {
+    listener();
+    return NOTHING;
+  }
+  let active = true;
+  const stop = () => {
+    active = false;
+    res.off("close", fire);
+    watchers.get(socket as Socket)?.delete(fire);
+  };
+  function fire() {
+    if (!active) return;
+    stop();
+    listener();
+  }
+  res.once("close", fire);
+  if (socket) watch(socket, fire);
+  return stop;
+}
+
+/**
  * Calls `listener` once if the client goes away (the response closes, or its connection does)
  * before the response has finished; at once if it already has. Returns the unsubscribe function;
  * a response that finishes unsubscribes by itself.
@@ -39,23 +68,7 @@ export function onConnectionGone(
   res: ServerResponse,
   listener: () => void,
 ): () => void {
-  const socket = req.socket as Socket | null;
-  if ((res.destroyed || socket?.destroyed === true) && !res.writableFinished) {
-    listener();
-    return NOTHING;
-  }
-  let active = true;
-  const stop = () => {
-    active = false;
-    res.off("close", fire);
-    watchers.get(socket as Socket)?.delete(fire);
-  };
-  function fire() {
-    if (!active) return;
-    stop();
+  return onResponseOver(req, res, () => {
     if (!res.writableFinished) listener();
-  }
-  res.once("close", fire);
-  if (socket) watch(socket, fire);
-  return stop;
+  });
 }

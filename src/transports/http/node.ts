@@ -17,7 +17,7 @@ import {
 } from "./handler.js";
 import { isLoopbackHostname } from "./loopback.js";
 import { toWebRequest, writeReply, writeWebResponse } from "./node-adapter.js";
-import { onConnectionGone } from "./node-gone.js";
+import { onConnectionGone, onResponseOver } from "./node-gone.js";
 import { NodeIncoming, servesDirectly } from "./node-incoming.js";
 import { resourceMetadataReply, resourceMetadataUrl } from "./protected-resource.js";
 
@@ -229,16 +229,11 @@ class InFlight {
 
   track(req: IncomingMessage, res: ServerResponse): void {
     this.#open++;
-    let open = true;
-    const settled = () => {
-      if (!open) return;
-      open = false;
+    // A response queued behind another on a dropped connection never closes: its connection does.
+    onResponseOver(req, res, () => {
       this.#open--;
       if (this.#open === 0) this.#idle?.();
-    };
-    // A response queued behind another on a dropped connection never closes: its connection does.
-    res.once("close", settled);
-    onConnectionGone(req, res, settled);
+    });
   }
 
   /** Resolves once nothing is open, or after `timeoutMs`. */
