@@ -2,6 +2,7 @@ import { ProtocolError } from "../shared/errors.js";
 import {
   declaresTasks,
   describeFailure,
+  describeInputRequestsProblem,
   describeTaskProblem,
   INPUT_REQUIRED_METHODS,
   isCoreMethod,
@@ -9,7 +10,6 @@ import {
   METHOD_RULES,
   TASKS_EXTENSION,
   TaskMethod,
-  validInputRequests,
   validInputRequiredResult,
 } from "../types/core.js";
 import type {
@@ -18,7 +18,6 @@ import type {
   InputRequiredResult,
   ResultObject,
 } from "../types/index.js";
-import { hasProtoKey, PROTO_KEY_PROBLEM } from "../types/record.js";
 import { InputRequiredError, TaskCreatedError } from "./errors.js";
 
 /**
@@ -58,11 +57,10 @@ export function checkResult(
         `The server sent a malformed InputRequiredResult for ${method} (${describeFailure(validInputRequiredResult, result)})`,
       );
     }
-    if (hasProtoKey(result.inputRequests)) {
-      throw new ProtocolError(
-        `The server sent a malformed InputRequiredResult for ${method} (${PROTO_KEY_PROBLEM})`,
-      );
-    }
+    const problem =
+      result.inputRequests === undefined ? undefined : describeInputRequestsProblem(result.inputRequests);
+    if (problem)
+      throw new ProtocolError(`The server sent a malformed InputRequiredResult for ${method} (${problem})`);
     if (optIns.allowInputRequired !== true)
       throw new InputRequiredError(method, result as InputRequiredResult);
     return result;
@@ -104,11 +102,7 @@ function checkCreateTask(result: ResultObject, allowTask: boolean): ResultObject
 function checkDetailedTask(result: ResultObject): ResultObject {
   const problem =
     describeTaskProblem(result, "receives") ??
-    (result.inputRequests === undefined || validInputRequests(result.inputRequests)
-      ? hasProtoKey(result.inputRequests)
-        ? PROTO_KEY_PROBLEM
-        : undefined
-      : `inputRequests holds something that is not an embedded request (${describeFailure(validInputRequests, result.inputRequests)})`);
+    (result.inputRequests === undefined ? undefined : describeInputRequestsProblem(result.inputRequests));
   if (problem) throw new ProtocolError(`The server sent a malformed ${TaskMethod.Get} result (${problem})`);
   return result;
 }

@@ -1,13 +1,13 @@
 import {
   CACHEABLE_METHODS,
   describeFailure,
+  describeInputRequestsProblem,
   ErrorCode,
   INPUT_REQUIRED_METHODS,
   isCoreMethod,
   McpError,
   METHOD_RULES,
   MetaKey,
-  validInputRequests,
 } from "../types/core.js";
 import type {
   CacheHints,
@@ -16,7 +16,7 @@ import type {
   InputRequests,
   ResultObject,
 } from "../types/index.js";
-import { hasProtoKey, isRecord, PROTO_KEY_PROBLEM } from "../types/record.js";
+import { isRecord } from "../types/record.js";
 import { assertInputRequestsDeclared } from "./capability-gate.js";
 
 /** The most conservative cache hints: stale at once, never shared across authorization contexts. */
@@ -116,12 +116,8 @@ export function checkResult(
     if (result.requestState !== undefined && !hasState) throw invalidResult("requestState must be a string");
     const requests = result.inputRequests;
     if (requests !== undefined) {
-      if (!validInputRequests(requests)) {
-        throw invalidResult(
-          `inputRequests holds something that is not an embedded request (${describeFailure(validInputRequests, requests)})`,
-        );
-      }
-      if (hasProtoKey(requests)) throw invalidResult(PROTO_KEY_PROBLEM);
+      const problem = describeInputRequestsProblem(requests);
+      if (problem) throw invalidResult(problem);
       assertInputRequestsDeclared(requests as InputRequests, declared);
     }
   } else if (resultType === "complete") {

@@ -1,8 +1,10 @@
 import {
+  describeFailure,
   validCreateMessageRequest,
   validCreateMessageResult,
   validElicitRequest,
   validElicitResult,
+  validInputRequests,
   validJSONRPCErrorResponse,
   validJSONRPCNotification,
   validJSONRPCRequest,
@@ -37,6 +39,25 @@ import { isRecord } from "./record.js";
  */
 export function isInputRequiredResult(value: unknown): value is InputRequiredResult {
   return isRecord(value) && value.resultType === "input_required";
+}
+
+/**
+ * What is wrong with an `inputRequests` map, or undefined when each entry is an embedded request
+ * under a key an answer can be keyed by. `"__proto__"` (an own key, as `JSON.parse` makes it) cannot:
+ * assigning or copying the responses makes it the prototype, so the answer is lost. Both sides
+ * refuse it.
+ *
+ * @example
+ * describeInputRequestsProblem(JSON.parse('{"__proto__": {"method": "roots/list", "params": {}}}'));
+ * // 'the key "__proto__" cannot be answered'
+ */
+export function describeInputRequestsProblem(value: unknown): string | undefined {
+  if (!validInputRequests(value)) {
+    return `inputRequests holds something that is not an embedded request (${describeFailure(validInputRequests, value)})`;
+  }
+  return Object.hasOwn(value as object, "__proto__")
+    ? 'inputRequests: the key "__proto__" cannot be answered'
+    : undefined;
 }
 
 /** True for an elicitation answer (`{ action, content? }`). */

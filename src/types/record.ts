@@ -34,19 +34,3 @@ export function requestIdOf(message: unknown): RequestId | null {
   const id = isRecord(message) ? message.id : undefined;
   return isRequestId(id) ? id : null;
 }
-
-/**
- * Whether a record has `"__proto__"` as an own key, as `JSON.parse` makes it. An `inputRequests`
- * key of that name cannot be answered: assigning or copying the responses makes it the prototype,
- * so the answer is lost. Both sides refuse it.
- *
- * @example
- * hasProtoKey(JSON.parse('{"__proto__": {}}')); // true
- * hasProtoKey({ region: {} }); // false
- */
-export function hasProtoKey(value: unknown): boolean {
-  return isRecord(value) && Object.hasOwn(value, "__proto__");
-}
-
-/** Why an `inputRequests` with a `"__proto__"` key is refused (see `hasProtoKey`). */
-export const PROTO_KEY_PROBLEM = 'inputRequests: the key "__proto__" cannot be answered';

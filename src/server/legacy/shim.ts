@@ -6,7 +6,7 @@
 
 import { messageOf } from "../../shared/errors.js";
 import { pause } from "../../shared/timers.js";
-import { McpError, validInputRequiredResult } from "../../types/core.js";
+import { describeInputRequestsProblem, McpError, validInputRequiredResult } from "../../types/core.js";
 import type {
   ClientCapabilities,
   InputRequests,
@@ -14,7 +14,6 @@ import type {
   InputResponses,
   ResultObject,
 } from "../../types/index.js";
-import { hasProtoKey, PROTO_KEY_PROBLEM } from "../../types/record.js";
 import { assertInputRequestsDeclared } from "../capability-gate.js";
 import type { BackChannel } from "./back-channel.js";
 import { asksForInput, invalidResult } from "./outbound.js";
@@ -89,7 +88,8 @@ export async function fulfilThroughShim(
     }
     if (!validInputRequiredResult(result)) throw invalidResult("a malformed input_required result");
     const requests = (result as InputRequiredResult).inputRequests ?? {};
-    if (hasProtoKey(requests)) throw invalidResult(PROTO_KEY_PROBLEM);
+    const problem = describeInputRequestsProblem(requests);
+    if (problem) throw invalidResult(problem);
     let inputResponses: InputResponses | undefined;
     if (Object.keys(requests).length > 0) {
       assertInputRequestsDeclared(requests, ctx.clientCapabilities);

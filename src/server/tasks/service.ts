@@ -1,12 +1,12 @@
 import {
   declaresTasks,
+  describeInputRequestsProblem,
   ErrorCode,
   isInputRequiredResult,
   McpError,
   MODERN_PROTOCOL_VERSIONS,
   TASKS_REQUIRED_CAPABILITIES,
   TaskMethod,
-  validInputRequests,
   validInputResponse,
 } from "../../types/core.js";
 import type {
@@ -16,7 +16,6 @@ import type {
   InputResponses,
   ResultObject,
 } from "../../types/index.js";
-import { hasProtoKey, PROTO_KEY_PROBLEM } from "../../types/record.js";
 import { assertInputRequestsDeclared } from "../capability-gate.js";
 import { deriveContext, type ServerRequestContext } from "../context.js";
 import type { SharedTaskChange } from "../events.js";
@@ -308,16 +307,9 @@ export class TaskService implements TaskRunner {
   }
 
   #checkRequests(requests: InputRequests, ctx: ServerRequestContext): void {
-    if (!validInputRequests(requests)) {
-      throw new McpError(ErrorCode.InternalError, "Handler returned an invalid result", {
-        detail: "inputRequests holds something that is not an embedded request",
-      });
-    }
-    if (hasProtoKey(requests)) {
-      throw new McpError(ErrorCode.InternalError, "Handler returned an invalid result", {
-        detail: PROTO_KEY_PROBLEM,
-      });
-    }
+    const problem = describeInputRequestsProblem(requests);
+    if (problem)
+      throw new McpError(ErrorCode.InternalError, "Handler returned an invalid result", { detail: problem });
     assertInputRequestsDeclared(requests, ctx.clientCapabilities);
   }
 
