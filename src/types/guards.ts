@@ -49,7 +49,7 @@ export function isInputRequiredResult(value: unknown): value is InputRequiredRes
  *
  * @example
  * describeInputRequestsProblem(JSON.parse('{"__proto__": {"method": "roots/list", "params": {}}}'));
- * // 'the key "__proto__" cannot be answered'
+ * // 'inputRequests: the key "__proto__" cannot be answered'
  */
 export function describeInputRequestsProblem(value: unknown): string | undefined {
   if (!validInputRequests(value)) {
