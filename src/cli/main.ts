@@ -21,6 +21,9 @@ process.on("SIGINT", () => {
 // Write errors reach run() through each write's callback (EPIPE, a reader that stopped early,
 // ends the run quietly); unheard, the stream's 'error' event would crash the process.
 process.stdout.on("error", () => {});
+// stderr only carries messages about the run: with its reader gone there is nobody left to tell,
+// and the exit code still says how the run ended.
+process.stderr.on("error", () => {});
 
 const code = await run(process.argv.slice(2), {
   stdout: process.stdout,

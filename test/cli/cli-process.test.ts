@@ -63,6 +63,23 @@ function runCliWithStdout(
   });
 }
 
+/** Runs the CLI with the reader of its stderr gone before the first line (stdout is read). */
+function runCliWithStderrClosed(args: readonly string[]): Promise<{ code: number | null; stdout: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(CLI[0] as string, [...CLI.slice(1), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.stderr?.destroy();
+    let stdout = "";
+    child.stdout?.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.on("close", (code) => resolve({ code, stdout }));
+  });
+}
+
 const ANSWER = `account=${JSON.stringify({ name: "Grace Hopper", email: "grace@example.com", plan: "team", newsletter: false })}`;
 
 beforeAll(async () => {
@@ -125,6 +142,16 @@ describe.concurrent("the roundtrip process", { timeout: 60_000 }, () => {
     expect(await runCliWithStdout(["call", bigUrl, "big-error"], "closed after the first chunk")).toEqual({
       code: 1,
       stderr: "roundtrip: the tool reported an error (isError: true)\n",
+    });
+  });
+
+  it("keeps its exit code when the reader of stderr is gone (EPIPE on the error line)", async ({
+    expect,
+  }) => {
+    expect(await runCliWithStderrClosed(["call", url, "no_such_tool"])).toEqual({ code: 3, stdout: "" });
+    expect(await runCliWithStderrClosed(["call", url, "fail"])).toEqual({
+      code: 1,
+      stdout: "the disk is full\n",
     });
   });
 
