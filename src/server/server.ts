@@ -90,6 +90,12 @@ export interface ServerOptions extends ServerHandlers, ServerIdentity {
   /** Most concurrent listen streams, a positive integer (default 100); one more answers -32603. */
   maxSubscriptions?: number;
   /**
+   * Most concurrent listen streams of one authenticated principal, a positive integer (default 10);
+   * one more answers -32603, so one caller cannot take the slots of `maxSubscriptions` from the
+   * others. Anonymous callers only count against `maxSubscriptions`.
+   */
+  maxSubscriptionsPerPrincipal?: number;
+  /**
    * Announce list changes and resource updates through this bus, so the listen streams of every
    * instance behind one endpoint hear them (default: this instance's streams only).
    */
@@ -183,7 +189,7 @@ export class Server implements Dispatcher {
     }
     this.setRequestHandler("server/discover", () => this.discover());
     this.#listChanged = options.listChanged === true;
-    this.#subscriptions = new SubscriptionHub(options.maxSubscriptions);
+    this.#subscriptions = new SubscriptionHub(options.maxSubscriptions, options.maxSubscriptionsPerPrincipal);
     if (this.#listChanged) this.#serveListen();
     const events = options.events;
     if (events) {

@@ -59,13 +59,22 @@ function wants(filter: SubscriptionFilter, event: ServerEvent): boolean {
 export class SubscriptionHub {
   readonly #subscriptions = new Set<Subscription>();
   readonly #limit: number;
+  readonly #perPrincipal: number;
+  /** Open streams per authenticated principal, so that one caller cannot take every slot. */
+  readonly #held = new Map<string, number>();
 
-  constructor(limit = 100) {
+  constructor(limit = 100, perPrincipal = 10) {
     // NaN would lift the bound and 0 would refuse every stream: only a positive count means one.
-    if (!(Number.isInteger(limit) && limit > 0)) {
-      throw new RangeError(`maxSubscriptions must be a positive integer, got ${limit}`);
+    for (const [name, value] of [
+      ["maxSubscriptions", limit],
+      ["maxSubscriptionsPerPrincipal", perPrincipal],
+    ] as const) {
+      if (!(Number.isInteger(value) && value > 0)) {
+        throw new RangeError(`${name} must be a positive integer, got ${value}`);
+      }
     }
     this.#limit = limit;
+    this.#perPrincipal = perPrincipal;
   }
 
   get size(): number {
@@ -84,10 +93,22 @@ export class SubscriptionHub {
     for (const subscription of [...this.#subscriptions]) subscription.close();
   }
 
+  #release(principal: string | undefined): void {
+    if (principal === undefined) return;
+    const left = (this.#held.get(principal) ?? 1) - 1;
+    if (left > 0) this.#held.set(principal, left);
+    else this.#held.delete(principal);
+  }
+
   /** Serves one `subscriptions/listen` request until the client or the server ends it. */
   async serve(ctx: ServerRequestContext, support: ListenSupport): Promise<ResultObject> {
     if (this.#subscriptions.size >= this.#limit) {
       throw new McpError(ErrorCode.InternalError, "Subscription limit reached");
+    }
+    const principal = authenticatedPrincipal(ctx);
+    // Anonymous callers cannot be told apart, so only the server-wide bound applies to them.
+    if (principal !== undefined && (this.#held.get(principal) ?? 0) >= this.#perPrincipal) {
+      throw new McpError(ErrorCode.InternalError, "Subscription limit reached for this caller");
     }
     const requested = (ctx.params.notifications ?? {}) as SubscriptionFilter;
     if (support.taskVisible && taskIdsOf(requested).length > 0 && !declaresTasks(ctx.clientCapabilities)) {
@@ -97,7 +118,7 @@ export class SubscriptionHub {
         { requiredCapabilities: TASKS_REQUIRED_CAPABILITIES },
       );
     }
-    const honoured = honour(requested, support, authenticatedPrincipal(ctx));
+    const honoured = honour(requested, support, principal);
     const tag = (id: RequestId) => ({ [MetaKey.SubscriptionId]: id });
     const acknowledgement = {
       jsonrpc: "2.0" as const,
@@ -127,6 +148,7 @@ export class SubscriptionHub {
         },
         close: () => {
           this.#subscriptions.delete(subscription);
+          this.#release(principal);
           ctx.signal.removeEventListener("abort", subscription.close);
           resolve(closing);
         },
@@ -134,6 +156,7 @@ export class SubscriptionHub {
       // Registered before the ack is sent (synchronously), so a change published as soon as the
       // client sees the ack is never missed, and nothing can be sent ahead of the ack.
       this.#subscriptions.add(subscription);
+      if (principal !== undefined) this.#held.set(principal, (this.#held.get(principal) ?? 0) + 1);
       ctx.signal.addEventListener("abort", subscription.close, { once: true });
       void ctx.notify(acknowledgement);
     });

@@ -19,14 +19,16 @@ function listening() {
   });
 }
 
-function open(server: Server, filter: Record<string, unknown>, id = 7, capabilities = {}) {
+function open(server: Server, filter: Record<string, unknown>, id = 7, capabilities = {}, subject?: string) {
   const seen: JSONRPCNotification[] = [];
   const controller = new AbortController();
+  const authInfo = subject === undefined ? undefined : { token: "t", clientId: "app", scopes: [], subject };
   const response = server.dispatch(
     request("subscriptions/listen", { notifications: filter }, capabilities, id),
     {
       notify: (n) => void seen.push(n),
       signal: controller.signal,
+      authInfo,
     },
   );
   return { seen, controller, response };
@@ -118,6 +120,66 @@ describe("subscriptions/listen", () => {
     server.closeSubscriptions();
     await third.response;
   });
+
+  it("holds each authenticated caller to maxSubscriptionsPerPrincipal, freeing a slot as a stream ends", async () => {
+    const server = new Server("shared", {
+      logger: silentLogger,
+      listChanged: true,
+      maxSubscriptions: 5,
+      maxSubscriptionsPerPrincipal: 2,
+      onListTools: () => ({ tools: [] }),
+    });
+    const filter = { toolsListChanged: true };
+    const alice = [open(server, filter, 1, {}, "alice"), open(server, filter, 2, {}, "alice")];
+    await tick();
+    expect(errorOf(await open(server, filter, 3, {}, "alice").response)).toEqual({
+      code: -32603,
+      message: "Subscription limit reached for this caller",
+    });
+    // Another user, and anonymous callers, still get streams of their own.
+    const bob = open(server, filter, 4, {}, "bob");
+    const anonymous = [open(server, filter, 5), open(server, filter, 6)];
+    await tick();
+    expect([bob, ...anonymous].map((listen) => listen.seen.length)).toEqual([1, 1, 1]);
+    // A stream ended by the client, then the server's own close, each give alice's slot back once.
+    alice[0]?.controller.abort();
+    await alice[0]?.response;
+    server.closeSubscriptions();
+    await Promise.all([alice[1]?.response, bob.response, ...anonymous.map((listen) => listen.response)]);
+    const again = [open(server, filter, 7, {}, "alice"), open(server, filter, 8, {}, "alice")];
+    await tick();
+    expect(again.map((listen) => listen.seen.length)).toEqual([1, 1]);
+    expect(errorOf(await open(server, filter, 9, {}, "alice").response).code).toBe(-32603);
+    server.closeSubscriptions();
+    await Promise.all(again.map((listen) => listen.response));
+  });
+
+  it("counts anonymous callers only against maxSubscriptions", async () => {
+    const server = new Server("anonymous", {
+      logger: silentLogger,
+      listChanged: true,
+      maxSubscriptionsPerPrincipal: 1,
+      onListTools: () => ({ tools: [] }),
+    });
+    const streams = [1, 2, 3].map((id) => open(server, { toolsListChanged: true }, id));
+    await tick();
+    expect(streams.map((listen) => listen.seen.length)).toEqual([1, 1, 1]);
+    server.closeSubscriptions();
+    await Promise.all(streams.map((listen) => listen.response));
+  });
+
+  it.each([0, -1, 1.5, Number.NaN])(
+    "refuses maxSubscriptionsPerPrincipal %s when the server is made",
+    (maxSubscriptionsPerPrincipal) => {
+      expect(
+        () => new Server("bad", { logger: silentLogger, listChanged: true, maxSubscriptionsPerPrincipal }),
+      ).toThrow(
+        new RangeError(
+          `maxSubscriptionsPerPrincipal must be a positive integer, got ${maxSubscriptionsPerPrincipal}`,
+        ),
+      );
+    },
+  );
 
   it.each([0, -1, 1.5, Number.NaN])(
     "refuses maxSubscriptions %s when the server is made",

@@ -109,6 +109,7 @@ export class MCPServer implements Dispatcher {
       cacheHints: options.cacheHints,
       listChanged: options.listChanged,
       maxSubscriptions: options.maxSubscriptions,
+      maxSubscriptionsPerPrincipal: options.maxSubscriptionsPerPrincipal,
       events: options.events,
       telemetry: options.telemetry,
       legacy:

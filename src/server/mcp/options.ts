@@ -39,6 +39,12 @@ export interface MCPServerOptions extends ServerIdentity {
   /** Most concurrent listen streams, a positive integer (default 100); one more answers -32603. */
   maxSubscriptions?: number;
   /**
+   * Most concurrent listen streams of one authenticated principal, a positive integer (default 10);
+   * one more answers -32603, so one caller cannot take the slots of `maxSubscriptions` from the
+   * others. Anonymous callers only count against `maxSubscriptions`.
+   */
+  maxSubscriptionsPerPrincipal?: number;
+  /**
    * Announce list changes and resource updates to the listen streams of every instance behind one
    * endpoint, through your pub/sub (see `ServerEventBus`). Default: this instance's streams only.
    */
