@@ -153,7 +153,9 @@ export type InputResponseView<T = Record<string, unknown>> =
  * if (answer.kind !== "accept") return inputRequired({ inputRequests: { region: ASK } });
  */
 export function inputResponse(ctx: Context, key: string): InputResponseView {
-  const raw = ctx.inputResponses?.[key];
+  const responses = ctx.inputResponses;
+  // Own keys only: an inherited "constructor" or "toString" is no answer, and must read as missing.
+  const raw = responses !== undefined && Object.hasOwn(responses, key) ? responses[key] : undefined;
   if (raw === undefined) return { kind: "missing" };
   if (validElicitResult(raw)) {
     const elicit = raw as ElicitResult;
