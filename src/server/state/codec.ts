@@ -30,7 +30,8 @@ export interface RequestStateCodec {
 
 /**
  * A ring entry: secret bytes, or a string taken as its UTF-8 bytes (`"k".repeat(32)` and
- * `Buffer.from("k".repeat(32))` are the same key).
+ * `Buffer.from("k".repeat(32))` are the same key). A string with lone surrogates has no UTF-8 form
+ * and is refused.
  *
  * @example
  * const keys: RequestStateKey[] = [process.env.STATE_KEY!, randomBytes(32)];
@@ -147,8 +148,16 @@ export class AesGcmRequestStateCodec implements RequestStateCodec {
 
 function deriveRingKey(key: unknown, index: number): RingKey {
   let secret: Buffer;
-  if (typeof key === "string") secret = Buffer.from(key, "utf8");
-  else if (key instanceof Uint8Array) secret = Buffer.from(key);
+  if (typeof key === "string") {
+    // UTF-8 writes every lone surrogate as U+FFFD: distinct strings would share one key, and a key of
+    // lone surrogates would be a public constant. Python refuses such a string too.
+    if (!key.isWellFormed()) {
+      throw new Error(
+        `keys[${index}] is a string with lone UTF-16 surrogates; pass its bytes as a Uint8Array`,
+      );
+    }
+    secret = Buffer.from(key, "utf8");
+  } else if (key instanceof Uint8Array) secret = Buffer.from(key);
   // Never coerce: a number or an object would silently become a weak or all-zero key.
   else throw new TypeError(`keys[${index}] must be a Uint8Array or a string, got ${describeType(key)}`);
   try {

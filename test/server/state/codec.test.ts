@@ -172,6 +172,17 @@ describe("AesGcmRequestStateCodec", () => {
     ).toBe("p");
   });
 
+  // Regression: UTF-8 encoding turned each lone surrogate into U+FFFD, so a string of 32 lone
+  // surrogates passed the length check as a 96-byte key that every such string shares (a public
+  // constant), and two distinct strings minted for each other.
+  it("rejects a string key with lone surrogates instead of collapsing it to U+FFFD", () => {
+    const message = "keys[1] is a string with lone UTF-16 surrogates; pass its bytes as a Uint8Array";
+    expect(() => new AesGcmRequestStateCodec([KEY_A, "\uD800".repeat(32)])).toThrow(new Error(message));
+    expect(() => new RequestStateSecurity({ keys: [KEY_A, `${KEY_B}\uDFFF`] })).toThrow(new Error(message));
+    // Surrogate pairs are well-formed: 8 emoji are 32 UTF-8 bytes and make a key.
+    expect(() => new AesGcmRequestStateCodec(["🌍".repeat(8)])).not.toThrow();
+  });
+
   it("copies key material at construction", () => {
     const material = new Uint8Array(Buffer.from(KEY_A));
     const ring = new AesGcmRequestStateCodec([material]);
