@@ -34,7 +34,8 @@ export async function readJsonBody(response: Response, code: string, source: str
 /**
  * The endpoint's status and JSON object answer (an empty object when the body is not one). A
  * request that never reaches the endpoint, or whose answer is over the bound, fails with `code`;
- * the message names the endpoint only.
+ * the message names the endpoint only. A redirect is an answer like any other, never followed:
+ * fetch would re-POST a 307's body (code, verifier, secret) to whatever origin it names.
  */
 export async function askEndpoint(
   fetchImpl: OAuthFetch,
@@ -44,7 +45,7 @@ export async function askEndpoint(
 ): Promise<{ ok: boolean; status: number; answer: Record<string, unknown>; dpopNonce: string | undefined }> {
   let response: Response;
   try {
-    response = await fetchImpl(url, init);
+    response = await fetchImpl(url, { ...init, redirect: "manual" });
   } catch {
     throw new OAuthError(failure.code, `could not reach the ${failure.endpoint}`);
   }

@@ -69,7 +69,12 @@ export function endpointUrl(value: unknown, field: string, local: boolean): URL 
 async function getJson(fetchImpl: OAuthFetch, url: URL): Promise<Record<string, unknown> | undefined> {
   let response: Response;
   try {
-    response = await fetchImpl(url, { method: "GET", headers: { Accept: "application/json" } });
+    // A redirect is not followed: it could lead past `reachable` (to this machine, or plain HTTP).
+    response = await fetchImpl(url, {
+      method: "GET",
+      headers: { Accept: "application/json" },
+      redirect: "manual",
+    });
   } catch {
     throw new OAuthError("discovery_failed", `could not reach ${url.origin}`);
   }
