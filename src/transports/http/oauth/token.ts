@@ -70,17 +70,20 @@ function formEncode(value: string): string {
 const SECRET_PARAMS = ["code", "code_verifier", "refresh_token", "client_assertion", "assertion"];
 const JWT_BEARER_ASSERTION = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
 
-/** The server's description with anything secret we sent cut out, should it echo one. */
+/**
+ * The server's description with anything secret we sent cut out, should it echo one, then cut
+ * short: cut first, a secret across the cut would keep its first characters.
+ */
 function withoutSecrets(
   text: string,
   params: Record<string, string>,
   client: OAuthClientInformation,
 ): string {
   const secrets = [...SECRET_PARAMS.map((name) => params[name]), client.clientSecret];
-  let out = text.slice(0, 200);
+  let out = text;
   for (const secret of secrets)
     if (secret !== undefined && secret.length >= 4) out = out.split(secret).join("[redacted]");
-  return out;
+  return out.slice(0, 200);
 }
 
 /** One token request; with `dpop`, a proof is sent, and sent again once with the nonce a server asks for. */
