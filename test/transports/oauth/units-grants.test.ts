@@ -107,6 +107,9 @@ describe("chooseAuthMethod and applicationType", () => {
     ["http://127.0.0.1/cb", "native"],
     ["https://app.example/cb", "web"],
     ["http://example.com/cb", "web"],
+    // Private-use schemes (RFC 8252 §7.1) are native apps' redirects, as OIDC registration says.
+    ["com.example.app:/oauth2redirect", "native"],
+    ["vscode://publisher.extension/callback", "native"],
     ["not a url", "web"],
   ])("%s is %s", (uri, expected) => {
     expect(applicationType(uri)).toBe(expected);

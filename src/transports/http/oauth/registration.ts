@@ -31,10 +31,16 @@ export function chooseAuthMethod(supported: readonly string[] | undefined): Toke
   return method;
 }
 
-/** "native" for a redirect back to this machine (a desktop or CLI app), "web" otherwise (SEP-837). */
+/**
+ * "native" for a redirect a desktop, CLI or mobile app receives — plain HTTP back to this machine,
+ * or a private-use scheme (RFC 8252 §7.1) — and "web" otherwise (SEP-837, OIDC registration §2:
+ * a web client may only register HTTPS redirects, so a native one sent as "web" is refused).
+ */
 export function applicationType(redirectUri: string): "native" | "web" {
   const url = URL.canParse(redirectUri) ? new URL(redirectUri) : undefined;
-  return url !== undefined && url.protocol === "http:" && secureEnough(url) ? "native" : "web";
+  if (url === undefined) return "web";
+  if (url.protocol === "http:") return secureEnough(url) ? "native" : "web";
+  return url.protocol === "https:" ? "web" : "native";
 }
 
 /** RFC 7591 registration; the answer's method wins over the one asked for. */
