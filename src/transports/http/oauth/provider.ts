@@ -134,7 +134,8 @@ export class OAuthClientProvider implements HttpAuthProvider {
     this.#resource = resource.resource;
     const previous = this.#tokens;
     if (challenge.status === 401 && challenge.attempt === 1 && previous?.issuer === server.issuer) {
-      const refreshed = await this.#refresh(previous);
+      // Joins a refresh `token()` already runs: a rotating refresh token is good for one use only.
+      const refreshed = await this.#refreshing.run(() => this.#refresh(previous));
       if (refreshed !== undefined) return true;
     }
     const client = await this.#clientFor(server);
