@@ -28,7 +28,8 @@ const MAX_WALKED = 10_000;
 function withoutRegularExpressions(schema: unknown, budget = { left: MAX_WALKED }): unknown {
   if (!isRecord(schema) || budget.left-- <= 0) return schema;
   const copy: Record<string, unknown> = { ...schema };
-  if (typeof copy.pattern === "string") delete copy.pattern;
+  // Whatever its type: cfworker passes it to `new RegExp`, which makes `["^(a+)+$"]` that string.
+  if (copy.pattern !== undefined) delete copy.pattern;
   if (copy.patternProperties !== undefined) {
     delete copy.patternProperties;
     delete copy.additionalProperties;

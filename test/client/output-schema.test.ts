@@ -133,6 +133,17 @@ describe("structuredContent against the listed outputSchema", () => {
     expect(await client.callTool("forecast").catch((error: unknown) => error)).toBeInstanceOf(ProtocolError);
   });
 
+  it("drops a pattern that is not a string: new RegExp would make it one", async () => {
+    // ["^(a+)+$"] reaches cfworker's `new RegExp(pattern)` as "^(a+)+$": the same freeze.
+    const schema = { type: "object", properties: { code: { type: "string", pattern: ["^(a+)+$"] } } };
+    const client = await Client.connect(
+      lyingServer(() => ({ content: text, structuredContent: { code: "no match" } }), schema),
+    );
+    await client.listTools();
+    // Run, the expression would refuse this value: it passes only because it was not run.
+    expect((await client.callTool("forecast")).structuredContent).toEqual({ code: "no match" });
+  });
+
   it("walks at most 10,000 subschemas of a huge schema, and still checks it", async () => {
     const properties = Object.fromEntries(
       Array.from({ length: 12_000 }, (_, i) => [`p${i}`, { type: "integer" }]),
