@@ -54,12 +54,19 @@ function withoutRegularExpressions(schema: unknown, budget = { left: MAX_WALKED 
 
 /**
  * The check for one schema: why a value fails it, or undefined. A schema the validator cannot
- * evaluate (an unresolvable `$ref`, a reference loop) refuses nothing: it is the server's to fix.
+ * evaluate (an unresolvable `$ref`, a reference loop, a nesting too deep to walk) refuses nothing:
+ * it is the server's to fix.
  */
 async function compile(schema: Record<string, unknown>): Promise<Check> {
   const { Validator } = await import("@cfworker/json-schema");
-  const relaxed = withoutRegularExpressions(schema) as ConstructorParameters<typeof Validator>[0];
-  const validator = new Validator(relaxed, "2020-12", false);
+  let validator: InstanceType<typeof Validator>;
+  try {
+    const relaxed = withoutRegularExpressions(schema) as ConstructorParameters<typeof Validator>[0];
+    validator = new Validator(relaxed, "2020-12", false);
+  } catch {
+    // A stack overflow here would otherwise fail every later call of the tool.
+    return () => undefined;
+  }
   return (value) => {
     let outcome: ReturnType<typeof validator.validate>;
     try {

@@ -144,6 +144,16 @@ describe("structuredContent against the listed outputSchema", () => {
     expect((await client.callTool("forecast")).structuredContent).toEqual({ code: "no match" });
   });
 
+  it("a schema too deep to evaluate does not refuse the result either", async () => {
+    // Deep enough to overflow the stack of a recursive walk, shallow enough for JSON on the wire.
+    let schema: Record<string, unknown> = { type: "object" };
+    for (let depth = 0; depth < 4_000; depth++) schema = { allOf: [schema] };
+    const answer = { content: text, structuredContent: { anything: true } };
+    const client = await Client.connect(lyingServer(() => answer, schema));
+    await client.listTools();
+    expect((await client.callTool("forecast")).structuredContent).toEqual({ anything: true });
+  });
+
   it("walks at most 10,000 subschemas of a huge schema, and still checks it", async () => {
     const properties = Object.fromEntries(
       Array.from({ length: 12_000 }, (_, i) => [`p${i}`, { type: "integer" }]),
