@@ -15,9 +15,6 @@ import { isRecord } from "../types/record.js";
 
 type Check = (value: unknown) => string | undefined;
 
-/** Past this many schema objects the rest of a schema is kept as it is: it is checked, not walked. */
-const MAX_WALKED = 10_000;
-
 /**
  * A copy of a server's schema that never runs one of the server's regular expressions: `pattern`
  * is dropped, and so is `patternProperties` with the `additionalProperties` and
@@ -25,8 +22,10 @@ const MAX_WALKED = 10_000;
  * server could otherwise freeze the client: `^(a+)+$` against forty characters runs for an hour,
  * and no timeout interrupts a regular expression. The schema only ever gets looser.
  */
-function withoutRegularExpressions(schema: unknown, budget = { left: MAX_WALKED }): unknown {
-  if (!isRecord(schema) || budget.left-- <= 0) return schema;
+function withoutRegularExpressions(schema: unknown): unknown {
+  // Every node, however many: the validator walks them all anyway, and one left unwalked keeps its
+  // expressions (a stack overflow on a deep schema is caught by `compile`).
+  if (!isRecord(schema)) return schema;
   const copy: Record<string, unknown> = { ...schema };
   // Whatever its type: cfworker passes it to `new RegExp`, which makes `["^(a+)+$"]` that string.
   if (copy.pattern !== undefined) delete copy.pattern;
@@ -36,16 +35,16 @@ function withoutRegularExpressions(schema: unknown, budget = { left: MAX_WALKED 
     delete copy.unevaluatedProperties;
   }
   for (const key of SUBSCHEMA_KEYWORDS)
-    if (isRecord(copy[key])) copy[key] = withoutRegularExpressions(copy[key], budget);
+    if (isRecord(copy[key])) copy[key] = withoutRegularExpressions(copy[key]);
   for (const key of SUBSCHEMA_LIST_KEYWORDS) {
     const list = copy[key];
-    if (Array.isArray(list)) copy[key] = list.map((item) => withoutRegularExpressions(item, budget));
+    if (Array.isArray(list)) copy[key] = list.map((item) => withoutRegularExpressions(item));
   }
   for (const key of ["properties", ...SUBSCHEMA_MAP_KEYWORDS]) {
     const map = copy[key];
     if (isRecord(map)) {
       copy[key] = Object.fromEntries(
-        Object.entries(map).map(([name, item]) => [name, withoutRegularExpressions(item, budget)]),
+        Object.entries(map).map(([name, item]) => [name, withoutRegularExpressions(item)]),
       );
     }
   }

@@ -154,11 +154,13 @@ describe("structuredContent against the listed outputSchema", () => {
     expect((await client.callTool("forecast")).structuredContent).toEqual({ anything: true });
   });
 
-  it("walks at most 10,000 subschemas of a huge schema, and still checks it", async () => {
-    const properties = Object.fromEntries(
+  it("checks every subschema of a huge schema, and runs none of its expressions", async () => {
+    const properties: Record<string, unknown> = Object.fromEntries(
       Array.from({ length: 12_000 }, (_, i) => [`p${i}`, { type: "integer" }]),
     );
-    let structured: Record<string, unknown> = { p0: 1, p11999: 2 };
+    // Past the first 10,000 subschemas, where a bounded walk would leave it in place.
+    properties.code = { type: "string", pattern: "^(a+)+$" };
+    let structured: Record<string, unknown> = { p0: 1, p11999: 2, code: "no match" };
     const client = await Client.connect(
       lyingServer(() => ({ content: text, structuredContent: structured }), { type: "object", properties }),
     );
