@@ -116,6 +116,8 @@ export interface SseMessageEvent {
   readonly id: string | undefined;
 }
 
+const LINE_END = /[\r\n]/g;
+
 /**
  * Incremental SSE parser (the WHATWG event-stream rules): CR, LF and CRLF line ends (also split
  * across chunks), multi-line `data`, comment lines ignored, an unterminated last event dropped.
@@ -130,7 +132,8 @@ export class SseParser {
   readonly #decoder = new TextDecoder();
   /** Bytes pushed since the last blank line: what the event being read has cost so far. */
   #eventBytes = 0;
-  #buffer = "";
+  /** The line being read, in pieces: joined once it ends, never re-scanned (a long line costs linear time). */
+  #partial: string[] = [];
   #skipLeadingLf = false;
   #data: string[] = [];
   #event = "";
@@ -160,17 +163,24 @@ export class SseParser {
     if (text === "") return;
     if (this.#skipLeadingLf && text.startsWith("\n")) text = text.slice(1);
     this.#skipLeadingLf = false;
-    this.#buffer += text;
+    let start = 0;
     for (;;) {
-      const end = this.#buffer.search(/[\r\n]/);
-      if (end < 0) break;
-      const line = this.#buffer.slice(0, end);
-      let next = end + 1;
-      if (this.#buffer[end] === "\r") {
-        if (end + 1 === this.#buffer.length) this.#skipLeadingLf = true;
-        else if (this.#buffer[end + 1] === "\n") next = end + 2;
+      LINE_END.lastIndex = start;
+      const end = LINE_END.exec(text)?.index;
+      if (end === undefined) {
+        if (start < text.length) this.#partial.push(text.slice(start));
+        break;
       }
-      this.#buffer = this.#buffer.slice(next);
+      const rest = text.slice(start, end);
+      const line = this.#partial.length === 0 ? rest : this.#partial.join("") + rest;
+      this.#partial = [];
+      start = end + 1;
+      if (text[end] === "\r") {
+        if (start === text.length) this.#skipLeadingLf = true;
+        else if (text[start] === "\n") start++;
+      }
+      // What is still unread belongs to the next event.
+      if (line === "") this.#eventBytes = text.length - start;
       this.#line(line);
     }
     if (this.#eventBytes > this.#maxEventBytes) {
@@ -180,8 +190,6 @@ export class SseParser {
 
   #line(line: string): void {
     if (line === "") {
-      // What is still buffered belongs to the next event.
-      this.#eventBytes = this.#buffer.length;
       const data = this.#data.join("\n");
       // An event whose data buffer is empty is not dispatched.
       if (data !== "" || this.#data.length > 1) {

@@ -126,4 +126,19 @@ describe("SseParser's event bound", () => {
     for (let i = 0; i < 10; i++) parser.push(`data: ${"a".repeat(60)}\n\n`);
     expect(events).toHaveLength(10);
   });
+
+  it("reads a long event line in time linear in its length, however finely it is chunked", () => {
+    // 4 MiB in 16 KiB chunks: re-scanning the line so far on every chunk took seconds (quadratic).
+    const events: string[] = [];
+    const parser = new SseParser((e) => events.push(e.data));
+    const chunk = new TextEncoder().encode("x".repeat(16 * 1024));
+    const started = performance.now();
+    parser.push("data: ");
+    for (let i = 0; i < 256; i++) parser.push(chunk);
+    parser.push("\r");
+    parser.push("\n\n");
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toHaveLength(4 * 1024 * 1024);
+  });
 });
