@@ -64,7 +64,8 @@ export async function listAll<K extends keyof ListItems>(
   for (let pages = 0; ; pages++) {
     if (pages === maxPages) throw new ProtocolError(`${kind}: more than ${maxPages} pages`);
     const next = await page(client, kind, cursor, pageOptions);
-    items.push(...next.items);
+    // One by one: a spread passes the page as arguments, which overflow the stack past ~120,000.
+    for (const item of next.items) items.push(item);
     cursor = next.nextCursor;
     if (cursor === undefined) return items;
     if (seen.has(cursor))

@@ -59,6 +59,14 @@ describe("listAll", () => {
     expect((await listAll(client, "resourceTemplates")).at(0)?.uriTemplate).toBe("x://tpl-0/{id}");
   });
 
+  it("takes a page of 200,000 items, more than a call's arguments can hold", async () => {
+    // A spread of the page into push() overflowed the stack past about 120,000 items.
+    const client = await Client.connect(listingServer(paged(200_001, 200_000)));
+    const resources = await listAll(client, "resources");
+    expect(resources).toHaveLength(200_001);
+    expect(resources.at(-1)?.uri).toBe("file:///res-200000");
+  });
+
   it("refuses a server that repeats a cursor", async () => {
     const client = await Client.connect(listingServer(paged(100, 2, (page) => (page === 0 ? "1" : "0"))));
     await expect(listAll(client, "tools")).rejects.toThrow(
