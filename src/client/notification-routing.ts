@@ -10,21 +10,45 @@ import type { CallOptions } from "./session-options.js";
 
 /**
  * The router of one request's notifications; `undefined` when nobody listens, so that a request
- * without listeners allocates no closure.
+ * without listeners allocates no closure. A listener that throws (or rejects) is reported to
+ * `warn` and the request goes on.
  */
 export function notificationRouter(
   onProgress: CallOptions["onProgress"],
   onLog: CallOptions["onLog"],
   onNotification: CallOptions["onNotification"],
+  warn: (message: string) => void,
 ): ((notification: JSONRPCNotification) => void) | undefined {
   if (onProgress === undefined && onLog === undefined && onNotification === undefined) return undefined;
   return (notification) => {
     if (notification.method === NotificationMethod.Progress) {
-      onProgress?.(notification.params as ProgressNotificationParams);
+      guarded(notification, warn, onProgress, notification.params as ProgressNotificationParams);
     } else if (notification.method === NotificationMethod.Message) {
-      onLog?.(notification.params as LoggingMessageNotificationParams);
+      guarded(notification, warn, onLog, notification.params as LoggingMessageNotificationParams);
     } else {
-      onNotification?.(notification);
+      guarded(notification, warn, onNotification, notification);
     }
   };
+}
+
+/**
+ * Calls a caller's listener. Its failure is its own: thrown on, it would break the request's
+ * stream (over HTTP a read is then sent again) or escape as an uncaught exception.
+ */
+export function guarded<T>(
+  notification: JSONRPCNotification,
+  warn: (message: string) => void,
+  listener: ((value: T) => unknown) | undefined,
+  value: T,
+): void {
+  const report = (error: unknown) =>
+    warn(
+      `A listener of ${notification.method} failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  try {
+    const outcome = listener?.(value);
+    if (outcome instanceof Promise) outcome.catch(report);
+  } catch (error) {
+    report(error);
+  }
 }

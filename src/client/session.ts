@@ -33,7 +33,7 @@ import type {
   SubscriptionFilter,
 } from "../types/index.js";
 import { type ListenOptions, openSubscription, type Subscription } from "./listen.js";
-import { notificationRouter } from "./notification-routing.js";
+import { guarded, notificationRouter } from "./notification-routing.js";
 import { checkResult } from "./result-check.js";
 import type {
   CallOptions,
@@ -212,6 +212,7 @@ export class ClientSession {
           options.onProgress,
           options.onLog ?? this.#onLog,
           options.onNotification,
+          this.#warn,
         ),
       });
       this.#noteServerInfo(result);
@@ -395,7 +396,7 @@ export class ClientSession {
 
   #routeStray(notification: JSONRPCNotification): void {
     if (notification.method === NotificationMethod.Message) {
-      this.#onLog?.(notification.params as LoggingMessageNotificationParams);
+      guarded(notification, this.#warn, this.#onLog, notification.params as LoggingMessageNotificationParams);
     }
   }
 }
