@@ -16,7 +16,7 @@ interface ListItems {
 
 /** Options of `listAll`: those of each page's request, and a bound on the number of pages. */
 export interface ListAllOptions extends CachedCallOptions {
-  /** Pages read at most before giving up with a `ProtocolError` (default 1 000). */
+  /** Pages read at most before giving up with a `ProtocolError` (default 1 000; a positive integer). */
   maxPages?: number;
 }
 
@@ -58,6 +58,10 @@ export async function listAll<K extends keyof ListItems>(
   options: ListAllOptions = {},
 ): Promise<ListItems[K][]> {
   const { maxPages = 1_000, ...pageOptions } = options;
+  // Anything else never equals a page count, and the bound would never be reached.
+  if (!(Number.isInteger(maxPages) && maxPages > 0)) {
+    throw new RangeError(`maxPages must be a positive integer, got ${maxPages}`);
+  }
   const items: ListItems[K][] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;

@@ -81,6 +81,14 @@ describe("listAll", () => {
     );
     expect(await listAll(client, "prompts", { maxPages: 50 })).toHaveLength(100);
   });
+
+  it.each([0, -1, 2.5, Number.NaN, Number.POSITIVE_INFINITY])("refuses maxPages %s", async (maxPages) => {
+    // Before, any of these but 0 never equalled a page count: only the list's end stopped the loop.
+    const client = await Client.connect(listingServer(paged(10, 1)));
+    await expect(listAll(client, "prompts", { maxPages })).rejects.toThrow(
+      new RangeError(`maxPages must be a positive integer, got ${maxPages}`),
+    );
+  });
 });
 
 describe("the re-list after a -32020", () => {
