@@ -141,7 +141,7 @@ export interface HttpServerHandle {
    * Shuts the endpoint down gracefully: stops accepting connections, ends the server's listen
    * streams with their result, lets requests in flight finish for up to `drainTimeoutMs`, ends
    * the 2025 sessions and HTTP+SSE streams (their streams end cleanly), then drops what is left
-   * (their streams close, which cancels them).
+   * (their streams close, which cancels them). Calling it again returns the same promise.
    */
   close(): Promise<void>;
 }
@@ -194,25 +194,32 @@ export async function serveHttp(
   const address = server.address() as AddressInfo;
   const hostname =
     address.family === "IPv6" || address.address.includes(":") ? `[${address.address}]` : address.address;
+  const shutdown = async () => {
+    const closed = new Promise<void>((resolve, reject) => {
+      server.close((error) => (error ? reject(error) : resolve()));
+    });
+    server.closeIdleConnections();
+    // Listen streams never end on their own: they get their closing result now (a `Server`, or
+    // the one under an `MCPServer`).
+    const owner = dispatcher as Dispatcher & Subscriptions & { server?: Subscriptions };
+    if (owner.closeSubscriptions) owner.closeSubscriptions();
+    else owner.server?.closeSubscriptions?.();
+    await inFlight.drained(drainMs);
+    // 2025 sessions and HTTP+SSE streams: ended cleanly rather than cut with their connections.
+    closeHttpSessions(handler);
+    await streams.drained(STREAM_END_MS);
+    server.closeAllConnections();
+    await closed;
+  };
+  // One shutdown however often it is asked for (SIGINT then SIGTERM, a signal and a `finally`): a
+  // second `server.close()` would fail with ERR_SERVER_NOT_RUNNING while the first still drains.
+  let closing: Promise<void> | undefined;
   return {
     url: new URL(`http://${hostname}:${address.port}${path}`),
     server,
-    close: async () => {
-      const closed = new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-      });
-      server.closeIdleConnections();
-      // Listen streams never end on their own: they get their closing result now (a `Server`, or
-      // the one under an `MCPServer`).
-      const owner = dispatcher as Dispatcher & Subscriptions & { server?: Subscriptions };
-      if (owner.closeSubscriptions) owner.closeSubscriptions();
-      else owner.server?.closeSubscriptions?.();
-      await inFlight.drained(drainMs);
-      // 2025 sessions and HTTP+SSE streams: ended cleanly rather than cut with their connections.
-      closeHttpSessions(handler);
-      await streams.drained(STREAM_END_MS);
-      server.closeAllConnections();
-      await closed;
+    close: () => {
+      closing ??= shutdown();
+      return closing;
     },
   };
 }

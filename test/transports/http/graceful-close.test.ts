@@ -4,6 +4,7 @@ import { MCPServer } from "../../../src/server/mcp/mcp-server.js";
 import { Server } from "../../../src/server/server.js";
 import { type HttpServerHandle, serveHttp } from "../../../src/transports/http/node.js";
 import { buildDualEraServer } from "../../fixtures/legacy/dual-era.js";
+import { unhandledRejections } from "../../helpers.js";
 import { openSession } from "../../legacy/http-helpers.js";
 import { makeServer, post, rpc, startServer } from "./helpers.js";
 
@@ -40,6 +41,26 @@ describe("serveHttp's close() is graceful", () => {
       });
     },
   );
+
+  const rejections = unhandledRejections();
+
+  // SIGINT then SIGTERM, or a signal handler and a `finally`: a second call used to run a second
+  // `server.close()`, whose ERR_SERVER_NOT_RUNNING went unhandled while the first one drained.
+  it("is one shutdown however often it is called, while draining and after", async () => {
+    const endpoint = await startServer({ keepAliveMs: 0 });
+    const body = rpc("tools/call", { name: "progress", arguments: { delayMs: 40 } }, 8);
+    body.params._meta = { ...body.params._meta, progressToken: "p" } as never;
+    const response = await post(endpoint.url, body);
+    const first = endpoint.close();
+    const second = endpoint.close();
+    const answer = events(await response.text());
+    await Promise.all([first, second]);
+    await expect(endpoint.close()).resolves.toBeUndefined();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(rejections).toEqual([]);
+    expect(answer.at(-1)).toMatchObject({ id: 8, result: { content: [{ text: "progressed" }] } });
+    expect(second).toBe(first);
+  });
 
   it("refuses new connections while it drains", async () => {
     const endpoint = await startServer({ drainTimeoutMs: 2_000 });
