@@ -14,6 +14,18 @@ import { requestIdOf } from "../../types/record.js";
  */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
+/**
+ * The `maxBodyBytes` option, checked: NaN (a `Number(env)` left unset) compares false with every
+ * size and would lift the limit altogether, so anything but a positive integer is refused.
+ */
+export function maxBodyBytesOf(option: number | undefined): number {
+  const max = option ?? DEFAULT_MAX_BODY_BYTES;
+  if (!(Number.isInteger(max) && max > 0)) {
+    throw new RangeError(`maxBodyBytes must be a positive integer, got ${max}`);
+  }
+  return max;
+}
+
 interface MediaRange {
   readonly type: string;
   readonly subtype: string;

@@ -23,11 +23,11 @@ import {
 import { requestIdOf } from "../../types/record.js";
 import {
   acceptsJsonAndEventStream,
-  DEFAULT_MAX_BODY_BYTES,
   emptyReply,
   errorResponse,
   headerMismatch,
   isJsonContentType,
+  maxBodyBytesOf,
   type PlainReply,
   type Reply,
   toResponse,
@@ -63,7 +63,7 @@ import {
  * const options: HttpHandlerOptions = { localhostOnly: true, keepAliveMs: 10_000, logger: console };
  */
 export interface HttpHandlerOptions extends OriginGuardOptions, AuthOptions {
-  /** Largest accepted body, in bytes (default 4 MiB); larger gets 413. */
+  /** Largest accepted body, in bytes: a positive integer (default 4 MiB); larger gets 413. */
   maxBodyBytes?: number;
   /** Interval of `: keep-alive` comments on open SSE responses (default 15 000 ms; 0 disables). */
   keepAliveMs?: number;
@@ -194,7 +194,7 @@ function createEndpoint(
   dispatcher: Dispatcher,
   options: HttpHandlerOptions,
 ): { endpoint: Endpoint; closeSessions: () => void } {
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxBodyBytes = maxBodyBytesOf(options.maxBodyBytes);
   const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
   const report = (message: string) => options.logger?.warn(`[http] ${message}`);
   const toolInputSchema = options.toolInputSchema ?? schemaLookupOf(dispatcher);

@@ -136,6 +136,17 @@ describe("the body", () => {
     expect(JSON.parse(res.body).error.code).toBe(-32600);
   });
 
+  // NaN (say `Number(process.env.MAX_BODY)` with the variable unset) compared false with every
+  // size, and so lifted the limit altogether.
+  it.each([Number.NaN, 0, -1, 1.5, Number.POSITIVE_INFINITY])(
+    "limit is refused at setup unless a positive integer (%s)",
+    async (maxBodyBytes) => {
+      const refusal = new RangeError(`maxBodyBytes must be a positive integer, got ${maxBodyBytes}`);
+      expect(() => createHttpHandler(makeServer().server, { maxBodyBytes })).toThrow(refusal);
+      await expect(serveHttp(makeServer().server, { maxBodyBytes })).rejects.toThrow(refusal);
+    },
+  );
+
   it("that is not JSON gets 400 with -32700", async () => {
     for (const text of ["{", "", "not json", '{"jsonrpc":"2.0",}']) {
       expect(await read(await post(endpoint.url, text))).toEqual({
