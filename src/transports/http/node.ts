@@ -110,7 +110,7 @@ export interface ServeHttpOptions extends HttpHandlerOptions {
   host?: string;
   /** Port (default 0: any free port; read it from `url`). */
   port?: number;
-  /** The MCP endpoint path (default `/mcp`); any other path gets 404. */
+  /** The MCP endpoint path (default `/mcp`), as a URL has it; any other path gets 404. */
   path?: string;
   /**
    * How long `close()` lets requests in flight finish before it drops their connections (default
@@ -162,6 +162,12 @@ export async function serveHttp(
   const drainMs = drainTimeoutMs ?? DEFAULT_HTTP_DRAIN_TIMEOUT_MS;
   if (!(Number.isFinite(drainMs) && drainMs >= 0)) {
     throw new RangeError(`drainTimeoutMs must be a non-negative number of milliseconds, got ${drainMs}`);
+  }
+  // Requests are matched on their exact URL path, and the URL is built once listening.
+  if (typeof path !== "string" || !path.startsWith("/") || new URL(path, "http://x").pathname !== path) {
+    throw new TypeError(
+      `path must be a URL path: a leading "/", no query, fragment or character to percent-encode, got ${JSON.stringify(path)}`,
+    );
   }
   const localhostOnly = handlerOptions.localhostOnly ?? isLoopbackHostname(host);
   const handler = createHttpHandler(dispatcher, { ...handlerOptions, localhostOnly });

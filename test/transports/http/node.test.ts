@@ -139,6 +139,20 @@ describe("serveHttp", () => {
     }
   });
 
+  // "mcp" threw only once listening (the URL could not be built), leaving a server no one could
+  // close; the others listened at a path no request's URL path can equal, so all got 404. The
+  // check's own error says it came before the server was made.
+  it.each(["mcp", "/my mcp", "/mcp?tenant=a", "/mcp#x", "/a/../mcp", "//mcp"])(
+    "refuses a path no request can have (%s) before it listens",
+    async (path) => {
+      await expect(serveHttp(makeServer().server, { path })).rejects.toThrow(
+        new TypeError(
+          `path must be a URL path: a leading "/", no query, fragment or character to percent-encode, got ${JSON.stringify(path)}`,
+        ),
+      );
+    },
+  );
+
   it("lets localhostOnly: false switch the Host check off", async () => {
     const handle = await serveHttp(makeServer().server, { localhostOnly: false });
     try {
