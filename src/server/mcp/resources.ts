@@ -98,7 +98,8 @@ export class ResourceRegistry {
   async list(): Promise<Resource[]> {
     const listed = [...this.#static.values()].map((entry) => entry.definition);
     for (const entry of this.#templates.values()) {
-      if (entry.config.list) listed.push(...(await entry.config.list()));
+      // One by one: spread into push(), a large enumeration overflows the stack (past ~120,000).
+      if (entry.config.list) for (const resource of await entry.config.list()) listed.push(resource);
     }
     return listed;
   }
