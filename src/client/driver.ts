@@ -1,5 +1,6 @@
 import { RequestAbortedError, RequestTimeoutError } from "../shared/errors.js";
 import { NEVER_ABORTED } from "../shared/lazy-signal.js";
+import { timerDelay } from "../shared/timers.js";
 import { isInputRequiredResult } from "../types/core.js";
 import type {
   InputRequest,
@@ -234,7 +235,7 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
     const timer = setTimeout(() => {
       signal?.removeEventListener("abort", onAbort);
       resolve();
-    }, ms);
+    }, timerDelay(ms));
     signal?.addEventListener("abort", onAbort, { once: true });
   });
 }

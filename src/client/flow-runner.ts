@@ -11,6 +11,7 @@ import { flowScope, legOptions } from "./flow.js";
 import {
   type CachedCallOptions,
   type ClientRound,
+  checkBackoff,
   checkRounds,
   checkTotal,
   type ReadResourceOptions,
@@ -105,6 +106,7 @@ export async function runFlow<R extends ResultObject>(
 ): Promise<R> {
   checkRounds(options.inputRequiredMaxRounds);
   checkTotal(options.maxTotalTimeoutMs);
+  checkBackoff(options.stateOnlyBackoff);
   const seeded = options.inputResponses !== undefined || options.requestState !== undefined;
   const mode: CacheMode = options.cacheMode ?? "use";
   const cache =

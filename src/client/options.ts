@@ -165,6 +165,7 @@ export function checkOptions(options: ClientOptions): ClientMode {
   const mode = checkMode(options.mode ?? "auto");
   checkRounds(options.inputRequiredMaxRounds);
   checkTotal(options.maxTotalTimeoutMs);
+  checkBackoff(options.stateOnlyBackoff);
   return mode;
 }
 
@@ -177,6 +178,18 @@ export function checkRounds(rounds: number | undefined): void {
 export function checkTotal(ms: number | undefined): void {
   if (ms !== undefined && !(Number.isFinite(ms) && ms > 0)) {
     throw new RangeError(`maxTotalTimeoutMs must be a positive number of milliseconds, got ${ms}`);
+  }
+}
+
+export function checkBackoff(backoff: StateOnlyBackoff | undefined): void {
+  for (const key of ["initialMs", "capMs"] as const) {
+    const ms = backoff?.[key];
+    // NaN would make every pause 1 ms: a "not yet" server would be asked as fast as it answers.
+    if (ms !== undefined && !(Number.isFinite(ms) && ms >= 0)) {
+      throw new RangeError(
+        `stateOnlyBackoff.${key} must be a non-negative number of milliseconds, got ${ms}`,
+      );
+    }
   }
 }
 

@@ -112,6 +112,22 @@ describe("Client surface", () => {
       RangeError,
     );
   });
+
+  it.each([
+    [
+      { initialMs: Number.NaN },
+      "stateOnlyBackoff.initialMs must be a non-negative number of milliseconds, got NaN",
+    ],
+    [{ capMs: -1 }, "stateOnlyBackoff.capMs must be a non-negative number of milliseconds, got -1"],
+    [
+      { capMs: Number.POSITIVE_INFINITY },
+      "stateOnlyBackoff.capMs must be a non-negative number of milliseconds, got Infinity",
+    ],
+  ])("refuses stateOnlyBackoff %o at connect and per call", async (stateOnlyBackoff, message) => {
+    await expect(Client.connect(stubServer(), { stateOnlyBackoff })).rejects.toThrow(new RangeError(message));
+    const client = await Client.connect(stubServer());
+    await expect(client.callTool("t", {}, { stateOnlyBackoff })).rejects.toThrow(new RangeError(message));
+  });
 });
 
 describe("Client.connect with a signal", () => {

@@ -172,6 +172,25 @@ describe("runInputRequiredLoop (python tests/client/test_input_required.py)", ()
     expect(clock.deltas()).toEqual([1, 2, 3, 3]);
   });
 
+  it("a state-only pause longer than a timer can wait still waits (it fired after 1 ms)", async () => {
+    let retries = 0;
+    const controller = new AbortController();
+    const flow = runInputRequiredLoop(stateOnly("1"), {
+      maxRounds: 10,
+      stateOnlyBackoff: { initialMs: 3_000_000_000 },
+      signal: controller.signal,
+      dispatch: async () => ACCEPT,
+      retry: async () => {
+        retries++;
+        return DONE;
+      },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    controller.abort();
+    await expect(flow).rejects.toBeInstanceOf(RequestAbortedError);
+    expect(retries).toBe(0);
+  });
+
   it("the backoff resets after a leg with input requests", async () => {
     const clock = virtualClock();
     const script = [stateOnly("2"), ask("3"), stateOnly("4"), DONE];
