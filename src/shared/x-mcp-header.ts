@@ -81,7 +81,9 @@ export function validateXMcpHeaders(inputSchema: unknown): XMcpHeaderValidation 
   const headers: ParamHeader[] = [];
   const problems: string[] = [];
   const seen = new Set<string>();
-  const visited = new Set<object>();
+  // The objects on the path from the root: a loop stops there, but an object used at two places is
+  // checked at each, as the schema's JSON (what a client reads) repeats it.
+  const ancestors = new Set<object>();
   let nodes = 0;
   let tooBig = false;
 
@@ -92,13 +94,13 @@ export function validateXMcpHeaders(inputSchema: unknown): XMcpHeaderValidation 
     pointer: string,
     depth: number,
   ): void => {
-    if (!isRecord(schema) || visited.has(schema)) return;
+    if (!isRecord(schema) || ancestors.has(schema)) return;
     if (++nodes > MAX_NODES || depth > MAX_DEPTH) {
       if (!tooBig) problems.push("inputSchema is too large or too deep to check");
       tooBig = true;
       return;
     }
-    visited.add(schema);
+    ancestors.add(schema);
     const where = !pure
       ? `#${pointer}`
       : path.length === 0
@@ -141,6 +143,7 @@ export function validateXMcpHeaders(inputSchema: unknown): XMcpHeaderValidation 
       if (isRecord(map))
         for (const [key, child] of Object.entries(map)) into(child, path, false, keyword, key);
     }
+    ancestors.delete(schema);
   };
 
   visit(inputSchema, [], true, "", 0);

@@ -137,6 +137,26 @@ describe("validateXMcpHeaders", () => {
     expect(validateXMcpHeaders(deep).problems).toEqual(["inputSchema is too large or too deep to check"]);
   });
 
+  it("checks a schema object used at two places once per place, as its JSON would be read", () => {
+    const region = { type: "string", "x-mcp-header": "Region" };
+    expect(validateXMcpHeaders(object({ from: region, to: region })).problems).toEqual([
+      'x-mcp-header "Region" is declared more than once',
+    ]);
+    expect(validateXMcpHeaders(object({ region, other: { anyOf: [region] } })).problems).toEqual([
+      "x-mcp-header on #/properties/other/anyOf/0 is not reachable purely through properties",
+    ]);
+  });
+
+  it("stops at a schema object that contains itself", () => {
+    const loop: Record<string, unknown> = { type: "object" };
+    loop.properties = { again: loop, region: { type: "string", "x-mcp-header": "Region" } };
+    expect(validateXMcpHeaders(loop)).toEqual({
+      ok: true,
+      headers: [{ name: "Region", path: ["region"], type: "string" }],
+      problems: [],
+    });
+  });
+
   it("treats a property literally named x-mcp-header as a property", () => {
     expect(validateXMcpHeaders(object({ "x-mcp-header": { type: "object" } })).ok).toBe(true);
   });
