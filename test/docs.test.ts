@@ -35,3 +35,31 @@ describe("docs code comes from examples", () => {
     });
   }
 });
+
+/**
+ * A JSON-RPC error quoted with its message (`-32602 "Task not found"`) is one a reader matches on:
+ * the message must be a string literal the code sends, whole, not a part of a longer one.
+ */
+describe("error messages quoted in the docs are the ones sent", () => {
+  const source = readdirSync(join(root, "src"), { recursive: true, encoding: "utf8" })
+    .filter((file) => file.endsWith(".ts"))
+    .map((file) => readFileSync(join(root, "src", file), "utf8"))
+    .join("\n");
+  const documents = [...pages.map((page) => join("docs", page)), "README.md", "examples/fleet/README.md"];
+
+  it("has quoted errors to check", () => {
+    const quoted = documents.flatMap((doc) => [
+      ...readFileSync(join(root, doc), "utf8").matchAll(/-32\d{3} "([^"]+)"/g),
+    ]);
+    expect(quoted.length).toBeGreaterThan(2);
+  });
+
+  for (const doc of documents) {
+    it(`${doc}: every quoted error message is a literal of src/`, () => {
+      const text = readFileSync(join(root, doc), "utf8");
+      for (const [, message] of text.matchAll(/-32\d{3} "([^"]+)"/g)) {
+        expect(source.includes(`"${message}"`), `${doc} quotes "${message}"`).toBe(true);
+      }
+    });
+  }
+});
