@@ -63,3 +63,12 @@ describe("error messages quoted in the docs are the ones sent", () => {
     });
   }
 });
+
+/** `MCPServer`'s `tasks` takes the runner `serverTasks(options)` builds, never the options themselves. */
+it("TSDoc examples give MCPServer's tasks option a runner, not TaskOptions", () => {
+  const examples = readdirSync(join(root, "src"), { recursive: true, encoding: "utf8" })
+    .filter((file) => file.endsWith(".ts"))
+    .flatMap((file) => readFileSync(join(root, "src", file), "utf8").match(/@example[\s\S]*?\*\//g) ?? []);
+  expect(examples.length).toBeGreaterThan(100);
+  for (const example of examples) expect(example).not.toMatch(/\btasks:\s*\{/);
+});

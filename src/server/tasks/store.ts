@@ -3,10 +3,11 @@ import { ErrorCode, McpError } from "../../types/core.js";
 import { TaskRecord } from "./record.js";
 
 /**
- * How an MCPServer runs tasks (the Tasks extension, `io.modelcontextprotocol/tasks`).
+ * How an MCPServer runs tasks (the Tasks extension, `io.modelcontextprotocol/tasks`): the options
+ * of `serverTasks`, whose runner is what `MCPServer`'s `tasks` option takes.
  *
  * @example
- * const mcp = new MCPServer("jobs", { tasks: { ttlMs: 600_000, pollIntervalMs: 2_000 } });
+ * const mcp = new MCPServer("jobs", { tasks: serverTasks({ ttlMs: 600_000, pollIntervalMs: 2_000 }) });
  */
 export interface TaskOptions {
   /** How long a task stays readable after its creation, in ms (default one hour). Then it is dropped. */
