@@ -72,3 +72,26 @@ it("TSDoc examples give MCPServer's tasks option a runner, not TaskOptions", () 
   expect(examples.length).toBeGreaterThan(100);
   for (const example of examples) expect(example).not.toMatch(/\btasks:\s*\{/);
 });
+
+/** An import a reader copies from a TSDoc example must resolve in their project: a public entry point. */
+it("TSDoc examples import from the package's entry points, names each one exports", async () => {
+  const { exports } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+    exports: Record<string, { import: string }>;
+  };
+  const imports = readdirSync(join(root, "src"), { recursive: true, encoding: "utf8" })
+    .filter((file) => file.endsWith(".ts"))
+    .flatMap((file) => readFileSync(join(root, "src", file), "utf8").match(/@example[\s\S]*?\*\//g) ?? [])
+    .flatMap((example) => [...example.matchAll(/import \{([^}]+)\} from "([^"]+)"/g)]);
+  expect(imports.length).toBeGreaterThan(5);
+  for (const [, names, specifier] of imports) {
+    const subpath = /^roundtrip-mcp(\/.*)?$/.exec(specifier as string);
+    const entry = subpath ? exports[`.${subpath[1] ?? ""}`] : undefined;
+    if (!entry) throw new Error(`an example imports from ${specifier}, which is no entry point`);
+    const module = (await import(
+      join(root, entry.import.replace("./dist/", "src/").replace(/\.js$/, ".ts"))
+    )) as Record<string, unknown>;
+    for (const name of (names as string).split(",").map((part) => part.trim())) {
+      expect(module[name], `${specifier} exports ${name}`).toBeDefined();
+    }
+  }
+});

@@ -2,7 +2,7 @@
  * Request-state sealing: the codec, the policy and the boundary middleware.
  *
  * @example
- * import { RequestStateBoundary, RequestStateSecurity } from "./server/state/index.js";
+ * import { RequestStateBoundary, RequestStateSecurity } from "roundtrip-mcp/server";
  * server.middleware.push(new RequestStateBoundary(new RequestStateSecurity({ keys: [key] }), { defaultAudience: server.name }));
  */
 export { RequestStateBoundary, type RequestStateBoundaryOptions } from "./boundary.js";
