@@ -1,4 +1,5 @@
 /** Sending a request to an authorization server endpoint and reading its JSON object answer. */
+import { timerDelay } from "../../../shared/timers.js";
 import { FetchReceived } from "../answer.js";
 import { ResponseTooLargeError } from "../errors.js";
 import type { OAuthFetch } from "./discovery.js";
@@ -9,6 +10,29 @@ import { OAuthError } from "./errors.js";
  * past this is refused instead of buffered.
  */
 export const MAX_OAUTH_DOCUMENT_BYTES = 256 * 1024;
+
+/** Default bound on one discovery, registration or token request, in milliseconds (30 s). */
+export const DEFAULT_OAUTH_TIMEOUT_MS = 30_000;
+
+/**
+ * The fetch a provider sends with: the given one (default: the global fetch), each request bounded
+ * by `timeoutMs`. An authorization server that never answers then fails its step with that step's
+ * code, instead of holding the sign-in, and every `token()` waiting on it, for as long as the
+ * connection stays open.
+ */
+export function timedOAuthFetch(
+  fetchImpl: OAuthFetch | undefined,
+  timeoutMs: number = DEFAULT_OAUTH_TIMEOUT_MS,
+): OAuthFetch {
+  if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
+    throw new RangeError(`timeoutMs must be a positive number of milliseconds, got ${timeoutMs}`);
+  }
+  const send: OAuthFetch = fetchImpl ?? ((input, init) => fetch(input, init));
+  return (input, init) => {
+    const timeout = AbortSignal.timeout(timerDelay(timeoutMs));
+    return send(input, { ...init, signal: init.signal ? AbortSignal.any([init.signal, timeout]) : timeout });
+  };
+}
 
 /**
  * The response's body as JSON, `undefined` when it is not JSON. A body over

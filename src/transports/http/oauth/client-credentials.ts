@@ -3,6 +3,7 @@
  * a service with no user signs in as itself, with a client secret or a private key (`private_key_jwt`).
  */
 import type { HttpAuthChallenge, HttpAuthProvider } from "../auth.js";
+import { timedOAuthFetch } from "./answer.js";
 import { type AssertionAlgorithm, importAssertionKey, signClientAssertion } from "./assertion.js";
 import type { AuthorizationServerMetadata, OAuthFetch } from "./discovery.js";
 import { OAuthError } from "./errors.js";
@@ -62,6 +63,8 @@ export interface ClientCredentialsOptions {
    */
   readonly issuer?: string;
   readonly fetch?: OAuthFetch;
+  /** Bound on each discovery, registration and token request, in milliseconds (default 30,000). */
+  readonly timeoutMs?: number;
 }
 
 /**
@@ -98,7 +101,7 @@ export class ClientCredentialsProvider implements HttpAuthProvider {
       throw new TypeError("give a clientSecret, a privateKey or a workloadToken");
     }
     this.#options = options;
-    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+    this.#fetch = timedOAuthFetch(options.fetch, options.timeoutMs);
     this.#trustedIssuer = options.issuer;
   }
 

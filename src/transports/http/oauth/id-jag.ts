@@ -4,7 +4,7 @@
  * Assertion JWT Authorization Grant — an ID-JAG — naming the MCP server's authorization server and
  * resource, which that server then accepts with the JWT-bearer grant. No browser per MCP server.
  */
-import { askEndpoint } from "./answer.js";
+import { askEndpoint, timedOAuthFetch } from "./answer.js";
 import type { GrantTarget } from "./client-credentials.js";
 import { type OAuthFetch, secureEnough } from "./discovery.js";
 import { OAuthError } from "./errors.js";
@@ -26,6 +26,8 @@ export interface IdJagOptions {
   readonly clientId: string;
   readonly clientSecret?: string;
   readonly fetch?: OAuthFetch;
+  /** Bound on each request to the identity provider, in milliseconds (default 30,000). */
+  readonly timeoutMs?: number;
 }
 
 /**
@@ -41,7 +43,7 @@ export interface IdJagOptions {
 export function idJagFromIdentityProvider(options: IdJagOptions): (target: GrantTarget) => Promise<string> {
   const endpoint = new URL(options.tokenEndpoint);
   if (!secureEnough(endpoint)) throw new TypeError("tokenEndpoint must be an HTTPS (or loopback) URL");
-  const fetchImpl: OAuthFetch = options.fetch ?? ((input, init) => fetch(input, init));
+  const fetchImpl = timedOAuthFetch(options.fetch, options.timeoutMs);
   return async (target) => {
     const idToken = typeof options.idToken === "function" ? await options.idToken() : options.idToken;
     const body = new URLSearchParams({

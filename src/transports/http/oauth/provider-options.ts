@@ -81,5 +81,7 @@ export interface OAuthClientOptions {
   readonly dpop?: boolean;
   /** The fetch for discovery, registration and token requests (default: the global one). */
   readonly fetch?: OAuthFetch;
+  /** Bound on each discovery, registration and token request, in milliseconds (default 30,000). */
+  readonly timeoutMs?: number;
   readonly store?: OAuthStore;
 }

@@ -5,6 +5,7 @@
  * new token; on a 403 `insufficient_scope` it re-authorizes with the union of the scopes.
  */
 import type { HttpAuthChallenge, HttpAuthProvider, HttpAuthRequest, HttpCredentials } from "../auth.js";
+import { timedOAuthFetch } from "./answer.js";
 import type { AuthorizationServerMetadata, OAuthFetch } from "./discovery.js";
 import { DpopKey, isDpopPrivateJwk } from "./dpop.js";
 import { OAuthError } from "./errors.js";
@@ -74,7 +75,7 @@ export class OAuthClientProvider implements HttpAuthProvider {
       throw new TypeError("redirectUri must be an absolute URL");
     }
     this.#options = options;
-    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+    this.#fetch = timedOAuthFetch(options.fetch, options.timeoutMs);
   }
 
   /** The tokens in use, if any (secrets: do not log them). */
