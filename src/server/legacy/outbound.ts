@@ -75,7 +75,34 @@ export function withoutModernFields(method: string, result: ResultObject): Resul
     delete out.ttlMs;
     delete out.cacheScope;
   }
+  if (method === "tools/list" && Array.isArray(out.tools)) out.tools = out.tools.map(withLegacyOutputSchema);
+  if (method === "tools/call") return withLegacyStructuredContent(out);
   return out;
+}
+
+/**
+ * The 2025 wire types `Tool.outputSchema` as an object schema (`type: "object"` at the root): a
+ * 2026 tool whose output is an array, a scalar or a union (SEP-2106) is listed to a 2025 client
+ * without it. Sent as is, the one schema made the whole tools/list invalid for such a client.
+ */
+function withLegacyOutputSchema(tool: unknown): unknown {
+  if (!isRecord(tool) || !isRecord(tool.outputSchema) || tool.outputSchema.type === "object") return tool;
+  const { outputSchema: _dropped, ...rest } = tool;
+  return rest;
+}
+
+/**
+ * The 2025 wire types `structuredContent` as an object: any other value stays only as the JSON
+ * text of the result (added when the handler gave no text block), as 2026-07-28 asks tools to
+ * send it for backward compatibility.
+ */
+function withLegacyStructuredContent(result: ResultObject): ResultObject {
+  const { structuredContent, ...rest } = result;
+  if (structuredContent === undefined || isRecord(structuredContent)) return result;
+  const content = Array.isArray(rest.content) ? rest.content : [];
+  const hasText = content.some((block) => isRecord(block) && block.type === "text");
+  rest.content = hasText ? content : [...content, { type: "text", text: JSON.stringify(structuredContent) }];
+  return rest;
 }
 
 /**
