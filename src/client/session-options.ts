@@ -79,6 +79,11 @@ export interface CallOptions {
   maxTimeoutMs?: number;
   /** Receives this request's progress; setting it sends a `progressToken`. */
   onProgress?: (params: ProgressNotificationParams) => void;
+  /**
+   * Receives this request's log messages (the request must ask for them: `logLevel`). On stdio a
+   * message names no request: it is this one's while no other request in flight asked for logs,
+   * and the session's `onLog` gets it otherwise.
+   */
   onLog?: (params: LoggingMessageNotificationParams) => void;
   /** Any other notification sent on this request's stream (e.g. listen notifications). */
   onNotification?: (notification: JSONRPCNotification) => void;

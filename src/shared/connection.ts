@@ -37,6 +37,8 @@ interface Pending {
   readonly onNotification?: ((notification: JSONRPCNotification) => void) | undefined;
   readonly progressToken?: unknown;
   readonly endsOnPeerCancel?: boolean;
+  /** The request asked for log messages (`logLevel` in its `_meta`). */
+  readonly asksForLogs?: boolean;
   /** The request reported progress. */
   progressed?(): void;
 }
@@ -61,6 +63,7 @@ class PendingCall implements Pending {
   readonly onNotification: ((notification: JSONRPCNotification) => void) | undefined;
   readonly progressToken: unknown;
   readonly endsOnPeerCancel: boolean;
+  readonly asksForLogs: boolean;
   readonly #book: CallBook;
   readonly #id: RequestId;
   readonly #method: string;
@@ -81,7 +84,7 @@ class PendingCall implements Pending {
     resolve: (result: ResultObject) => void,
     reject: (error: Error) => void,
     options: RequestOptions,
-    progressToken: unknown,
+    meta: Record<string, unknown> | undefined,
   ) {
     this.#book = book;
     this.#id = id;
@@ -89,8 +92,9 @@ class PendingCall implements Pending {
     this.#resolve = resolve;
     this.#reject = reject;
     this.onNotification = options.onNotification;
-    this.progressToken = progressToken;
+    this.progressToken = meta?.[MetaKey.ProgressToken];
     this.endsOnPeerCancel = options.endsOnPeerCancel === true;
+    this.asksForLogs = meta?.[MetaKey.LogLevel] !== undefined;
     const { signal, timeoutMs } = options;
     this.#signal = signal;
     if (signal) {
@@ -162,11 +166,6 @@ class PendingCall implements Pending {
   }
 }
 
-function progressTokenOf(params: Record<string, unknown> | undefined): unknown {
-  const meta = params?._meta as Record<string, unknown> | undefined;
-  return meta?.[MetaKey.ProgressToken];
-}
-
 /**
  * The JSON-RPC core both sides reuse over any transport: fresh ids, pending calls, responses
  * matched by id, notifications routed to the request they belong to, cancellation.
@@ -222,7 +221,8 @@ export class JsonRpcConnection {
     }
     const id = this.#nextId++;
     return new Promise<ResultObject>((resolve, reject) => {
-      const call = new PendingCall(this.#book, id, method, resolve, reject, options, progressTokenOf(params));
+      const meta = params?._meta as Record<string, unknown> | undefined;
+      const call = new PendingCall(this.#book, id, method, resolve, reject, options, meta);
       this.#pending.set(id, call);
       const message: JSONRPCMessage =
         params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params };
@@ -322,6 +322,13 @@ export class JsonRpcConnection {
         return;
       }
     }
+    if (notification.method === NotificationMethod.Message && info?.relatedRequestId === undefined) {
+      const asking = this.#onlyRequestAskingForLogs();
+      if (asking?.onNotification) {
+        asking.onNotification(notification);
+        return;
+      }
+    }
     if (progress) {
       const token = notification.params?.progressToken;
       for (const pending of this.#pending.values()) {
@@ -337,6 +344,21 @@ export class JsonRpcConnection {
       }
     }
     this.onNotification?.(notification);
+  }
+
+  /**
+   * Where nothing says whose a log message is (stdio): a server logs only for a request that asked
+   * (`logLevel` in its `_meta`, never on a listen stream), so with one such request in flight it
+   * is that request's. With several, nobody can tell: it goes to the connection's handler.
+   */
+  #onlyRequestAskingForLogs(): Pending | undefined {
+    let only: Pending | undefined;
+    for (const pending of this.#pending.values()) {
+      if (!pending.asksForLogs || pending.endsOnPeerCancel) continue;
+      if (only !== undefined) return undefined;
+      only = pending;
+    }
+    return only;
   }
 
   async #answerIncomingRequest(

@@ -178,19 +178,67 @@ describe("our client → their serveStdio", () => {
 
   it("receives their progress and the logs at or above its level, all before the result", async () => {
     const events: string[] = [];
-    // A log line on stdio names no request: it reaches the connection's onLog, not the call's.
+    const stray: string[] = [];
+    // A log line on stdio names no request, but only a request that asked may get one: the only
+    // call in flight that asked is its owner, so the call's own onLog hears it.
     const { client } = await spawnTheirs({
       logLevel: "warning",
-      onLog: (params) => events.push(`${params.level} ${JSON.stringify(params.data)}`),
+      onLog: (params) => stray.push(`${params.level} ${JSON.stringify(params.data)}`),
     });
     const result = await client.callTool(
       "chatty",
       {},
-      { onProgress: (params) => events.push(`progress ${params.progress}/${String(params.total)}`) },
+      {
+        onProgress: (params) => events.push(`progress ${params.progress}/${String(params.total)}`),
+        onLog: (params) => events.push(`${params.level} ${JSON.stringify(params.data)}`),
+      },
     );
     events.push("result");
     expect(result.content).toEqual([{ type: "text", text: "chatted" }]);
     expect(events).toEqual(["progress 1/2", 'warning {"disk":"92%"}', "progress 2/2", "result"]);
+    expect(stray).toEqual([]);
+  });
+
+  it("gives a log to the one call that asked for logs, however many others are in flight", async () => {
+    const stray: string[] = [];
+    const own: string[] = [];
+    const { client } = await spawnTheirs({ onLog: (params) => stray.push(params.level) });
+    const controller = new AbortController();
+    const waiting = client.callTool("wait", {}, { signal: controller.signal }).catch(() => "aborted");
+    await client.callTool(
+      "chatty",
+      {},
+      {
+        meta: { "io.modelcontextprotocol/logLevel": "warning" },
+        onLog: (params) => own.push(`${params.level} ${JSON.stringify(params.data)}`),
+      },
+    );
+    controller.abort();
+    expect(await waiting).toBe("aborted");
+    expect({ own, stray }).toEqual({ own: ['warning {"disk":"92%"}'], stray: [] });
+  });
+
+  it("gives a log to the connection's onLog when two calls in flight asked for logs", async () => {
+    const stray: string[] = [];
+    const own: string[] = [];
+    const { client } = await spawnTheirs({
+      logLevel: "warning",
+      onLog: (params) => stray.push(`${params.level} ${JSON.stringify(params.data)}`),
+    });
+    const controller = new AbortController();
+    const other: string[] = [];
+    const waiting = client
+      .callTool("wait", {}, { signal: controller.signal, onLog: (params) => other.push(params.level) })
+      .catch(() => "aborted");
+    const result = await client.callTool(
+      "chatty",
+      {},
+      { onLog: (params) => own.push(`${params.level} ${JSON.stringify(params.data)}`) },
+    );
+    controller.abort();
+    expect(await waiting).toBe("aborted");
+    expect(result.content).toEqual([{ type: "text", text: "chatted" }]);
+    expect({ own, other, stray }).toEqual({ own: [], other: [], stray: ['warning {"disk":"92%"}'] });
   });
 
   it("cancels a running call: their handler stops, and the pipe serves the next call", async () => {
