@@ -1,6 +1,5 @@
 import {
   declaresTasks,
-  describeInputRequestsProblem,
   ErrorCode,
   isInputRequiredResult,
   McpError,
@@ -9,17 +8,10 @@ import {
   TaskMethod,
   validInputResponse,
 } from "../../types/core.js";
-import type {
-  CreateTaskResult,
-  InputRequests,
-  InputResponse,
-  InputResponses,
-  ResultObject,
-} from "../../types/index.js";
-import { assertInputRequestsDeclared } from "../capability-gate.js";
+import type { CreateTaskResult, InputResponse, InputResponses, ResultObject } from "../../types/index.js";
 import { deriveContext, type ServerRequestContext } from "../context.js";
 import type { SharedTaskChange } from "../events.js";
-import { finishResult } from "../outbound.js";
+import { checkResult, finishResult, type OutboundRules } from "../outbound.js";
 import type { Server } from "../server.js";
 import { authenticatedPrincipal } from "../state/principal.js";
 import { toWireError } from "../wire-error.js";
@@ -274,15 +266,17 @@ export class TaskService implements TaskRunner {
         }
         return;
       }
+      try {
+        // The rules the same round answers inline: one asking nothing and keeping no state, or with
+        // a malformed inputRequests, fails the task rather than re-entering until the TTL.
+        checkResult("tools/call", result, ctx.clientCapabilities, this.#rules());
+      } catch (error) {
+        this.#fail(record, error);
+        return;
+      }
       const requests = result.inputRequests;
       let answers: InputResponses | undefined;
       if (requests !== undefined && Object.keys(requests).length > 0) {
-        try {
-          this.#checkRequests(requests, ctx);
-        } catch (error) {
-          this.#fail(record, error);
-          return;
-        }
         answers = await record.ask(requests);
         if (answers === undefined) return;
         stateOnlyPause = STATE_ONLY_PAUSE_MS;
@@ -299,18 +293,11 @@ export class TaskService implements TaskRunner {
 
   /** The outbound rules of a `tools/call` result: checked and stamped as the wire would carry it. */
   #finish(result: ResultObject, ctx: ServerRequestContext): ResultObject {
-    const server = this.#server as Server;
-    return finishResult("tools/call", result, ctx.clientCapabilities, {
-      serverInfo: server.serverInfo,
-      cacheHints: {},
-    });
+    return finishResult("tools/call", result, ctx.clientCapabilities, this.#rules());
   }
 
-  #checkRequests(requests: InputRequests, ctx: ServerRequestContext): void {
-    const problem = describeInputRequestsProblem(requests);
-    if (problem)
-      throw new McpError(ErrorCode.InternalError, "Handler returned an invalid result", { detail: problem });
-    assertInputRequestsDeclared(requests, ctx.clientCapabilities);
+  #rules(): OutboundRules {
+    return { serverInfo: (this.#server as Server).serverInfo, cacheHints: {} };
   }
 
   #fail(record: TaskRecord, error: unknown): void {
