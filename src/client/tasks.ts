@@ -53,7 +53,8 @@ const CANCEL_TIMEOUT_MS = 5_000;
 /**
  * What the driver takes from a call's options: `timeoutMs` per `tasks/*` request, `onLog`, `meta`,
  * `onTask`; `follow`, set when the server advertises the extension: the driver then also
- * listens for the task's `notifications/tasks` and polls as soon as one arrives; and `maxRounds`,
+ * listens for the task's `notifications/tasks` and polls as soon as one arrives (and once when the
+ * stream is acknowledged); and `maxRounds`,
  * the input rounds answered over the task's lifetime (default 10, as `inputRequiredMaxRounds`).
  */
 type DriveOptions = Pick<WaitForTaskOptions, "timeoutMs" | "onLog" | "meta" | "onTask"> & {
@@ -84,6 +85,8 @@ class TaskWatch {
       (acknowledged) => {
         const ids = acknowledged.taskIds;
         if (!Array.isArray(ids) || !ids.includes(taskId)) subscription.close();
+        // A change made before the stream was up was pushed to no one: one poll now catches it.
+        else this.#ring();
       },
       () => {},
     );

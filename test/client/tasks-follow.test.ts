@@ -74,4 +74,32 @@ describe("following a task's notifications", () => {
     expect(result.content).toEqual([{ type: "text", text: 'went: {"go":true}' }]);
     expect(seen.at(-1)).toBe("completed");
   });
+
+  it("polls once the stream is acknowledged: a change made before the stream was up is not waited out", async () => {
+    const mcp = new MCPServer("follow", {
+      logger: silentLogger,
+      tasks: serverTasks({ immediateResultMs: 0, pollIntervalMs: 60_000 }),
+    });
+    let finished!: () => void;
+    const done = new Promise<void>((resolve) => {
+      finished = resolve;
+    });
+    mcp.tool("job", { task: "optional" }, async (_args, ctx) => {
+      // Finishes as soon as the call became a task, and only then lets the listen stream in.
+      while (ctx.task?.taskId === undefined) await new Promise((resolve) => setImmediate(resolve));
+      setTimeout(finished, 10);
+      return "done";
+    });
+    mcp.server.middleware.push(async (ctx, next) => {
+      if (ctx.method === "subscriptions/listen") await done;
+      return next(ctx);
+    });
+    const tap = wireTap();
+    const client = await connect(new MemoryTransport(mcp, { onWire: tap.onWire }));
+    // The task's only change preceded the stream: without a poll at the ack, this waits 60 s.
+    const result = await client.callTool("job", {});
+    expect(result.content).toEqual([{ type: "text", text: "done" }]);
+    expect(tap.received().filter((message) => message.method === "notifications/tasks")).toEqual([]);
+    expect(tap.sent().filter((message) => message.method === "tasks/get")).toHaveLength(1);
+  }, 3_000);
 });
