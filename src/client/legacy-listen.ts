@@ -8,6 +8,7 @@ import { ConnectionClosedError } from "../shared/errors.js";
 import { filterCovers } from "../shared/subscription-filter.js";
 import type { JSONRPCNotification, ServerCapabilities, SubscriptionFilter } from "../types/index.js";
 import type { Subscription } from "./listen.js";
+import { guarded, sessionWarnings } from "./notification-routing.js";
 import type { ClientSession } from "./session.js";
 
 interface Listener {
@@ -118,9 +119,13 @@ export function openLegacySubscription(
   const closed = new Promise<void>((resolve, reject) => {
     settle = (error) => (error ? reject(error) : resolve());
   });
+  // A throw here is the caller's bug: let through, it would skip the other subscriptions and the
+  // session's own hooks, and escape into the transport (uncaught over stdio).
+  const warn = sessionWarnings.get(session) ?? (() => {});
   const listener: Listener = {
     notify: (notification) => {
-      if (filterCovers(honoured, notification.method, notification.params)) onNotification(notification);
+      if (filterCovers(honoured, notification.method, notification.params))
+        guarded(notification, warn, onNotification, notification);
     },
     closed: () => {
       set.delete(listener);

@@ -32,6 +32,12 @@ export function notificationRouter(
 }
 
 /**
+ * Each session's `onWarning` (or its stderr default), for the listeners that run outside a
+ * request: a 2025 session's subscriptions ride the connection's own notification hook.
+ */
+export const sessionWarnings = new WeakMap<object, (message: string) => void>();
+
+/**
  * Calls a caller's listener. Its failure is its own: thrown on, it would break the request's
  * stream (over HTTP a read is then sent again) or escape as an uncaught exception.
  */

@@ -33,7 +33,7 @@ import type {
   SubscriptionFilter,
 } from "../types/index.js";
 import { type ListenOptions, openSubscription, type Subscription } from "./listen.js";
-import { guarded, notificationRouter } from "./notification-routing.js";
+import { guarded, notificationRouter, sessionWarnings } from "./notification-routing.js";
 import { checkResult } from "./result-check.js";
 import type {
   CallOptions,
@@ -100,6 +100,7 @@ export class ClientSession {
     this.connection = new JsonRpcConnection(transport);
     this.#transport = transport;
     this.#warn = options.onWarning ?? ((message) => process.stderr.write(`[roundtrip] warn: ${message}\n`));
+    sessionWarnings.set(this, this.#warn);
     this.clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
     this.capabilities = options.capabilities ?? {};
     this.protocolVersion = options.protocolVersion ?? LATEST_PROTOCOL_VERSION;

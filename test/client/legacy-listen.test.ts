@@ -2,7 +2,8 @@
 // resources/subscribe (against our dual-era server, over HTTP: the updates ride the session's GET
 // stream) and unsolicited list changes (against a scripted 2025 server), with the same
 // Subscription as on 2026-07-28: the acknowledged filter is what the server can send.
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ListCache } from "../../src/client/cache.js";
 import { Client } from "../../src/client/client.js";
 import { MCPServer, silentLogger } from "../../src/server/index.js";
 import { ConnectionClosedError } from "../../src/shared/errors.js";
@@ -173,5 +174,36 @@ describe("client.listen on a 2025 session", () => {
     const retry = client.listen({ resourceSubscriptions: ["file:///bad"] });
     await expect(retry.acknowledged).rejects.toMatchObject({ code: -32602 });
     expect(wire().slice(6)).toEqual(["resources/subscribe", "file:///bad"]);
+  });
+});
+
+describe("a 2025 subscription's listener that throws", () => {
+  it("is reported as a warning; the other subscriptions and the cache eviction still run", async () => {
+    const server = new ScriptedLegacyServer();
+    const warnings: string[] = [];
+    const write = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
+      warnings.push(String(chunk));
+      return true;
+    });
+    // A cache shared with a 2026 client: the 2025 session's list change evicts its tools/list too.
+    const cache = new ListCache();
+    cache.set("modern-client", "tools/list", "", { tools: [], ttlMs: 60_000 });
+    const client = await Client.connect(server, { mode: "legacy", cache });
+    closers.push(() => client.close());
+    const heard: string[] = [];
+    client.listen({ toolsListChanged: true }, () => {
+      throw new Error("refresh failed");
+    });
+    client.listen({ toolsListChanged: true }, (n) => heard.push(n.method));
+    try {
+      expect(() => server.push("notifications/tools/list_changed")).not.toThrow();
+    } finally {
+      write.mockRestore();
+    }
+    expect(heard).toEqual(["notifications/tools/list_changed"]);
+    expect(cache.size).toBe(0);
+    expect(warnings).toEqual([
+      "[roundtrip] warn: A listener of notifications/tools/list_changed failed: refresh failed\n",
+    ]);
   });
 });
