@@ -7,6 +7,7 @@
 import { ConnectionClosedError } from "../shared/errors.js";
 import { filterCovers } from "../shared/subscription-filter.js";
 import type { JSONRPCNotification, ServerCapabilities, SubscriptionFilter } from "../types/index.js";
+import { NotificationMethod } from "../types/method-table.js";
 import type { Subscription } from "./listen.js";
 import { guarded, sessionWarnings } from "./notification-routing.js";
 import type { ClientSession } from "./session.js";
@@ -15,6 +16,17 @@ interface Listener {
   notify(notification: JSONRPCNotification): void;
   closed(): void;
 }
+
+/**
+ * What a 2025 subscription can carry. Its hook sees every notification of the session (logs,
+ * cancellations, stray progress), which `filterCovers` would let through as extension methods.
+ */
+const SUBSCRIBABLE: ReadonlySet<string> = new Set([
+  NotificationMethod.ToolsListChanged,
+  NotificationMethod.PromptsListChanged,
+  NotificationMethod.ResourcesListChanged,
+  NotificationMethod.ResourcesUpdated,
+]);
 
 /** The subscriptions of each session, fed by one hook on its connection. */
 const listeners = new WeakMap<ClientSession, Set<Listener>>();
@@ -124,7 +136,8 @@ export function openLegacySubscription(
   const warn = sessionWarnings.get(session) ?? (() => {});
   const listener: Listener = {
     notify: (notification) => {
-      if (filterCovers(honoured, notification.method, notification.params))
+      const { method, params } = notification;
+      if (SUBSCRIBABLE.has(method) && filterCovers(honoured, method, params))
         guarded(notification, warn, onNotification, notification);
     },
     closed: () => {

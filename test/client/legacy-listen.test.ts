@@ -207,3 +207,33 @@ describe("a 2025 subscription's listener that throws", () => {
     ]);
   });
 });
+
+describe("a 2025 subscription", () => {
+  it("delivers only the notifications its filter names, not the session's other traffic", async () => {
+    const server = new ScriptedLegacyServer();
+    const logs: unknown[] = [];
+    const client = await Client.connect(server, {
+      mode: "legacy",
+      onLog: (params) => logs.push(params.data),
+    });
+    closers.push(() => client.close());
+    const heard: string[] = [];
+    const sub = client.listen({ toolsListChanged: true }, (n) => heard.push(n.method));
+    expect(await sub.acknowledged).toEqual({ toolsListChanged: true });
+    server.onmessage?.({
+      jsonrpc: "2.0",
+      method: "notifications/message",
+      params: { level: "info", data: "x" },
+    });
+    server.onmessage?.({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 7 } });
+    server.onmessage?.({
+      jsonrpc: "2.0",
+      method: "notifications/progress",
+      params: { progressToken: "t", progress: 1 },
+    });
+    server.push("notifications/elicitation/complete");
+    server.push("notifications/tools/list_changed");
+    expect(heard).toEqual(["notifications/tools/list_changed"]);
+    expect(logs).toEqual(["x"]);
+  });
+});
