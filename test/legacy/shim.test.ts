@@ -209,3 +209,26 @@ describe("the shim's bounds and refusals", () => {
     expect(() => new Server("x", { legacy: { requestTimeoutMs: Number.NaN } })).toThrow(RangeError);
   });
 });
+
+describe("a request cancelled while its handler ran, which then answers input_required", () => {
+  it("asks the client nothing and ends at once: no question left waiting out roundTimeoutMs", async () => {
+    const mcp = new MCPServer("late", { logger: silentLogger, legacyShim: { roundTimeoutMs: 60_000 } });
+    // A handler that does not stop on cancellation, and asks for input afterwards.
+    mcp.tool("stubborn", {}, async (_args, ctx) => {
+      await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }));
+      return inputRequired({ inputRequests: { region: elicitationRequest("Which region?", REGION) } });
+    });
+    const client = await shimmed(mcp);
+    const controller = new AbortController();
+    const call = client.request("tools/call", { name: "stubborn", arguments: {} }, controller.signal);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    controller.abort();
+    const outcome = await Promise.race([
+      call,
+      new Promise((resolve) => setTimeout(() => resolve("still running"), 500)),
+    ]);
+    expect(outcome).toBeUndefined();
+    expect(client.connection.session?.busy).toBe(false);
+    expect(client.written.filter((m) => m.method !== undefined)).toEqual([]);
+  });
+});

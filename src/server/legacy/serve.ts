@@ -177,7 +177,9 @@ export async function serveLegacyRequest(
     ask: (question, asked = {}) =>
       io.clientReady()
         ? outbox.ask(send, question, facts.protocolVersion, {
-            signal: asked.signal ?? io.signal,
+            // The request's cancellation always ends its questions: `send` stops writing for it,
+            // so a question asked under another signal would wait out its timeout unsent.
+            signal: asked.signal === undefined ? io.signal : AbortSignal.any([asked.signal, io.signal]),
             timeoutMs: asked.timeoutMs ?? options.requestTimeoutMs,
             cancelVia: io.send,
           })
