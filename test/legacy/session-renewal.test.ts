@@ -166,4 +166,45 @@ describe("a 2025 session the server forgot", () => {
     });
     await client.close();
   });
+
+  it("a request sent while the session is being reopened waits for it, and goes in the new session", async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let reopening = false;
+    const wire = recording(undefined, async (body) => {
+      // Hold back the new session's initialize answer while another request goes out.
+      if (body?.method === "initialize" && String(body.id).startsWith("rt-reinit-")) {
+        reopening = true;
+        await held;
+      }
+    });
+    const client = await connect(wire.fetch);
+    await restart();
+    wire.sent.length = 0;
+    const first = client.callTool("era");
+    await until(() => reopening);
+    const during = client.listTools();
+    during.catch(() => {}); // awaited below
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    release();
+    await first;
+    expect((await during).tools.length).toBeGreaterThan(0);
+    const [reopen, initialized] = posts(wire.sent).filter(
+      (entry) => entry.rpc === "initialize" || entry.rpc === "notifications/initialized",
+    );
+    expect(reopen).toMatchObject({ rpc: "initialize", session: null, status: 200 });
+    const list = posts(wire.sent).filter((entry) => entry.rpc === "tools/list");
+    expect(list).toEqual([
+      {
+        method: "POST",
+        rpc: "tools/list",
+        id: expect.anything(),
+        session: initialized?.session,
+        status: 200,
+      },
+    ]);
+    await client.close();
+  });
 });

@@ -68,6 +68,8 @@ export class LegacyHttpClientTransport implements Transport {
   /** POSTs one message: a request waits for its response; a notification or a response for 202. */
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.#closed) throw new HttpTransportError("The HTTP transport is closed");
+    // Mid-renewal there is no session id to send: the server would refuse the message with 400.
+    if (this.#renewing !== undefined) await this.#renewing.catch(() => {});
     const record = message as Record<string, unknown>;
     const id = record.id as RequestId | undefined | null;
     if (typeof record.method !== "string" || id === undefined || id === null) {
