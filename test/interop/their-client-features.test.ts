@@ -42,7 +42,15 @@ describe("their client → our MCPServer: lists, completion", () => {
   it("lists tools, prompts, resources and templates with our cache hints", async () => {
     const { client, exchanges } = await theirClient();
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(["add", "range", "count", "fail", "chatty", "wait", "touch"]);
+    expect(tools.map((tool) => tool.name)).toEqual([
+      "add",
+      "range",
+      "count",
+      "fail",
+      "chatty",
+      "wait",
+      "touch",
+    ]);
     expect(tools[1]?.outputSchema).toMatchObject({ type: "array" });
     const { prompts } = await client.listPrompts();
     expect(prompts).toEqual([

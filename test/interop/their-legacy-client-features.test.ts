@@ -44,7 +44,15 @@ describe("their legacy client → our MCPServer: structured output on the 2025 w
     // the whole tools/list invalid for their client (SdkError "Invalid result for tools/list").
     const { client, exchanges } = await theirLegacyClient();
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(["add", "range", "count", "fail", "chatty", "wait", "touch"]);
+    expect(tools.map((tool) => tool.name)).toEqual([
+      "add",
+      "range",
+      "count",
+      "fail",
+      "chatty",
+      "wait",
+      "touch",
+    ]);
     const wire = posts(exchanges, "tools/list")[0]?.response?.result?.tools as Record<string, unknown>[];
     expect(wire.find((tool) => tool.name === "range")).not.toHaveProperty("outputSchema");
     expect(wire.find((tool) => tool.name === "add")?.outputSchema).toMatchObject({ type: "object" });
