@@ -175,6 +175,8 @@ export class JsonRpcConnection {
   readonly #pending = new Map<RequestId, Pending>();
   /** Ids of the peer's requests being answered: one that arrives again meanwhile is not run twice. */
   readonly #answering = new Set<RequestId>();
+  /** Those of them the peer cancelled: they get no response (the peer has stopped waiting). */
+  readonly #cancelledByPeer = new Set<RequestId>();
   /** What a pending call may do to its connection, made once per connection. */
   readonly #book: CallBook = {
     forget: (id) => this.#pending.delete(id),
@@ -296,6 +298,7 @@ export class JsonRpcConnection {
   #routeNotification(notification: JSONRPCNotification, info: MessageInfo | undefined): void {
     if (notification.method === NotificationMethod.Cancelled) {
       const requestId = notification.params?.requestId as RequestId;
+      if (this.#answering.has(requestId)) this.#cancelledByPeer.add(requestId);
       const cancelled = this.#pending.get(requestId);
       if (cancelled?.endsOnPeerCancel) {
         cancelled.resolve({ _meta: { [MetaKey.SubscriptionId]: requestId } });
@@ -383,6 +386,8 @@ export class JsonRpcConnection {
     } finally {
       if (id !== null) this.#answering.delete(id);
     }
+    // The peer gave up on it: no response, as the cancellation rules ask.
+    if (id !== null && this.#cancelledByPeer.delete(id)) return;
     if (!this.#closed) await this.#transport.send(reply).catch(() => {});
   }
 

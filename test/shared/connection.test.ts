@@ -46,6 +46,34 @@ describe("JsonRpcConnection: requests from the peer", () => {
     expect(runs).toHaveLength(3);
   });
 
+  it("sends no response to a request the peer cancelled while it was being answered", async () => {
+    const { transport, sent, deliver } = loopback();
+    const connection = new JsonRpcConnection(transport);
+    const releases: (() => void)[] = [];
+    connection.onRequest = async () => {
+      await new Promise<void>((resolve) => {
+        releases.push(resolve);
+      });
+      return { action: "decline" };
+    };
+    await connection.start();
+    deliver({ jsonrpc: "2.0", id: "srv-1", method: "elicitation/create", params: { message: "?" } });
+    deliver({ jsonrpc: "2.0", id: "srv-2", method: "elicitation/create", params: { message: "?" } });
+    deliver({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "srv-1" } });
+    // A cancel for an id nobody is answering marks nothing: a later request with it is answered.
+    deliver({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "srv-3" } });
+    await new Promise((resolve) => setImmediate(resolve));
+    for (const release of releases) release();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent).toEqual([{ jsonrpc: "2.0", id: "srv-2", result: { action: "decline" } }]);
+    deliver({ jsonrpc: "2.0", id: "srv-1", method: "elicitation/create", params: { message: "?" } });
+    deliver({ jsonrpc: "2.0", id: "srv-3", method: "elicitation/create", params: { message: "?" } });
+    await new Promise((resolve) => setImmediate(resolve));
+    for (const release of releases.slice(2)) release();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent.slice(1).map((message) => (message as { id: unknown }).id)).toEqual(["srv-1", "srv-3"]);
+  });
+
   it.each([
     ["a fractional id", 1.5],
     ["a boolean id", true],
