@@ -202,7 +202,12 @@ export async function serveHttp(
     address.family === "IPv6" || address.address.includes(":") ? `[${address.address}]` : address.address;
   const shutdown = async () => {
     const closed = new Promise<void>((resolve, reject) => {
-      server.close((error) => (error ? reject(error) : resolve()));
+      // Already closed by hand (`handle.server.close()`): the drain below is still ours to do.
+      server.close((error) =>
+        error && (error as NodeJS.ErrnoException).code !== "ERR_SERVER_NOT_RUNNING"
+          ? reject(error)
+          : resolve(),
+      );
     });
     server.closeIdleConnections();
     // Listen streams never end on their own: they get their closing result now (a `Server`, or

@@ -62,6 +62,20 @@ describe("serveHttp's close() is graceful", () => {
     expect(second).toBe(first);
   });
 
+  it("still drains and resolves when the node:http server was closed by hand first", async () => {
+    const endpoint = await startServer({ keepAliveMs: 0 });
+    const body = rpc("tools/call", { name: "progress", arguments: { delayMs: 40 } }, 9);
+    body.params._meta = { ...body.params._meta, progressToken: "p" } as never;
+    const response = await post(endpoint.url, body);
+    endpoint.node.close();
+    const closing = endpoint.close();
+    const answer = events(await response.text());
+    await expect(closing).resolves.toBeUndefined();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(rejections).toEqual([]);
+    expect(answer.at(-1)).toMatchObject({ id: 9, result: { content: [{ text: "progressed" }] } });
+  });
+
   it("refuses new connections while it drains", async () => {
     const endpoint = await startServer({ drainTimeoutMs: 2_000 });
     const slow = await post(endpoint.url, {
