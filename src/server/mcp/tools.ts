@@ -125,8 +125,26 @@ export class ToolRegistry {
     return this.#tools.get(name)?.definition.inputSchema;
   }
 
-  /** Runs one call of a tool `find` gave: bad arguments, failures and bad output → `isError`. */
+  /**
+   * Runs one call of a tool `find` gave: bad arguments, failures and bad output → `isError`. A
+   * schema or a result conversion that throws fails the call as the handler would, not the request.
+   */
   async call(
+    tool: RegisteredTool,
+    params: CallToolRequestParams,
+    ctx: Context,
+  ): Promise<CallToolResult | InputRequiredResult> {
+    try {
+      return await this.#call(tool, params, ctx);
+    } catch (error) {
+      if (error instanceof McpError) throw error;
+      if (error instanceof ToolError) return toolErrorResult(error.message);
+      this.#logger.error(`tool ${params.name} failed: ${traceOf(error)}`);
+      return toolErrorResult(`Error executing tool ${params.name}`);
+    }
+  }
+
+  async #call(
     tool: RegisteredTool,
     params: CallToolRequestParams,
     ctx: Context,
@@ -135,15 +153,7 @@ export class ToolRegistry {
     // Awaited only when pending: most schemas validate synchronously, and this is every call's path.
     const args = validation instanceof Promise ? await validation : validation;
     if (!args.ok) return toolErrorResult(`Invalid arguments for tool ${params.name}: ${args.message}`);
-    let value: ToolReturn;
-    try {
-      value = await tool.run(args.value, ctx);
-    } catch (error) {
-      if (error instanceof McpError) throw error;
-      if (error instanceof ToolError) return toolErrorResult(error.message);
-      this.#logger.error(`tool ${params.name} failed: ${traceOf(error)}`);
-      return toolErrorResult(`Error executing tool ${params.name}`);
-    }
+    const value = await tool.run(args.value, ctx);
     if (isInputRequiredResult(value) || !tool.output) return toCallToolResult(value, false);
     // A hand-built CallToolResult carries its own structuredContent: that is what must match. An
     // error result is not output: the schema binds successful results only.
