@@ -179,7 +179,15 @@ export class MCPServer implements Dispatcher {
       const run = withResolvers(`Tool ${name}`, resolve, schemaProperties(inputSchema), body);
       return async (args, ctx) => (await run(args, ctx)) as ToolReturn;
     });
-    if (config.task !== undefined) this.#enableTasks(name);
+    if (config.task !== undefined) {
+      try {
+        this.#enableTasks(name);
+      } catch (error) {
+        // A refused registration leaves nothing behind: listed, the tool would run inline.
+        this.#tools.remove(name);
+        throw error;
+      }
+    }
     this.server.notifyToolsListChanged();
     if (!this.server.hasHandler("tools/call")) {
       this.server.setRequestHandler("tools/list", (ctx) => this.#tools.list(ctx));
