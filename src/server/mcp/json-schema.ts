@@ -7,8 +7,18 @@ import type { JsonSchemaObject, StandardSchemaV1 } from "./schema.js";
 export type JsonSchemaInput<T = Record<string, unknown>> = StandardSchemaV1<T>;
 
 /**
+ * The validator's reading of the dialect `$schema` names: draft-04's boolean `exclusiveMinimum`
+ * and draft-06/07's `$ref` that hides its siblings mean something else in 2020-12 (the default).
+ */
+function draftOf(dialect: unknown): "4" | "7" | "2020-12" {
+  if (typeof dialect !== "string") return "2020-12";
+  if (dialect.includes("draft-04")) return "4";
+  return dialect.includes("draft-06") || dialect.includes("draft-07") ? "7" : "2020-12";
+}
+
+/**
  * Describes tool arguments, prompt arguments or a structured output with a raw JSON Schema
- * (2020-12, or draft-07 when `$schema` says so), validated by a real JSON Schema validator that
+ * (2020-12, or draft-04, -06 or -07 when `$schema` says so), validated by a real JSON Schema validator that
  * needs no code generation (so it also runs on Workers). Local `$ref`s resolve; network `$ref`s are
  * never fetched, and a schema the validator cannot evaluate accepts nothing. The schema is
  * advertised exactly as given. Imported only by apps that use it, so a zod app's bundle never
@@ -26,7 +36,7 @@ export function jsonSchema<T = Record<string, unknown>>(schema: JsonSchemaObject
   if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
     throw new TypeError("jsonSchema() takes a JSON Schema object");
   }
-  const draft = typeof schema.$schema === "string" && schema.$schema.includes("draft-07") ? "7" : "2020-12";
+  const draft = draftOf(schema.$schema);
   let validator: Validator;
   try {
     validator = new Validator(schema as ConstructorParameters<typeof Validator>[0], draft, false);

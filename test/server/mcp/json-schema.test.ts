@@ -120,3 +120,31 @@ describe("a plain JSON Schema object needs jsonSchema()", () => {
     });
   });
 });
+
+describe("jsonSchema() validates in the dialect `$schema` names", () => {
+  it("draft-04: a boolean exclusiveMinimum/exclusiveMaximum makes minimum/maximum exclusive", async () => {
+    const schema = {
+      $schema: "http://json-schema.org/draft-04/schema#",
+      type: "object",
+      properties: {
+        low: { type: "number", minimum: 5, exclusiveMinimum: true },
+        high: { type: "number", maximum: 10, exclusiveMaximum: true },
+      },
+    };
+    expect(await accepts(schema, { low: 5 })).toBe(false);
+    expect(await accepts(schema, { low: 5.5 })).toBe(true);
+    expect(await accepts(schema, { high: 10 })).toBe(false);
+    expect(await accepts(schema, { high: 3 })).toBe(true);
+  });
+
+  it("draft-06: keywords beside a $ref are ignored, as in draft-07", async () => {
+    const schema = {
+      $schema: "http://json-schema.org/draft-06/schema#",
+      type: "object",
+      definitions: { name: { type: "string" } },
+      properties: { name: { $ref: "#/definitions/name", maxLength: 2 } },
+    };
+    expect(await accepts(schema, { name: "long" })).toBe(true);
+    expect(await accepts(schema, { name: 1 })).toBe(false);
+  });
+});
