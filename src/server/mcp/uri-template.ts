@@ -49,7 +49,12 @@ function parse(template: string): Part[] {
 
 /** RFC 6570 §3.2.1: simple expansion keeps only unreserved characters; `+` and `#` keep reserved ones too. */
 function encode(value: string, reserved: boolean): string {
-  if (reserved) return encodeURI(value).replace(/%25([0-9A-Fa-f]{2})/g, "%$1");
+  // encodeURI escapes "[" and "]", reserved gen-delims; a value's own "%5B" is "%255B" here, untouched.
+  if (reserved)
+    return encodeURI(value)
+      .replace(/%5B/g, "[")
+      .replace(/%5D/g, "]")
+      .replace(/%25([0-9A-Fa-f]{2})/g, "%$1");
   return encodeURIComponent(value).replace(
     /[!'()*]/g,
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,

@@ -61,6 +61,14 @@ describe("UriTemplate.expand (RFC 6570 §1.2 examples)", () => {
     expect(expand("x://{v}", { v: "é" })).toBe("x://%C3%A9");
   });
 
+  it("keeps [ and ] (gen-delims, as an IPv6 host needs) in {+…} and {#…}, and a %5B triplet as it is", () => {
+    expect(expand("http://{+host}/x", { host: "[::1]:8080" })).toBe("http://[::1]:8080/x");
+    expect(expand("x://s{#f}", { f: "a[0]" })).toBe("x://s#a[0]");
+    expect(expand("x://{+p}", { p: "%5B[" })).toBe("x://%5B[");
+    expect(expand("x://{p}", { p: "[" })).toBe("x://%5B");
+    expect(match("http://{+host}/x", "http://[::1]:8080/x")).toEqual({ host: "[::1]:8080" });
+  });
+
   // Regression: simple string expansion must percent-encode everything outside "unreserved"
   // (RFC 6570 §3.2.1 / §3.2.2), and the RFC's own level-1 example is `{hello}` →
   // `Hello%20World%21`. The implementation uses encodeURIComponent, which leaves `!'()*`
