@@ -89,8 +89,6 @@ function propertyChecks(schema: Record<string, unknown>, where: string): Check[]
     const format = schema.format as string | undefined;
     const valid = format === undefined ? undefined : FORMATS[format];
     if (valid) checks.push((value) => (valid(value as string) ? undefined : `expected a valid ${format}`));
-    const list = schema.enum ?? schema.oneOf;
-    if (Array.isArray(list)) checks.push(listed(list));
   } else if (type === "array") {
     bound("minItems", count, true, " choices");
     bound("maxItems", count, false, " choices");
@@ -105,6 +103,18 @@ function propertyChecks(schema: Record<string, unknown>, where: string): Check[]
   } else if (type !== "boolean") {
     bound("minimum", itself, true, "");
     bound("maximum", itself, false, "");
+  }
+  // Unlike the keywords above, these bind a value of any type (a number's enum too), and both apply.
+  for (const keyword of ["enum", "oneOf"]) {
+    const list = schema[keyword];
+    if (list === undefined) continue;
+    // An array is compared by content, and an option without `const` is a subschema: beyond a plain form.
+    const plain =
+      Array.isArray(list) &&
+      type !== "array" &&
+      (keyword === "enum" || list.every((option) => isRecord(option) && Object.hasOwn(option, "const")));
+    if (!plain) refuse(where, keyword);
+    checks.push(listed(list));
   }
   return checks;
 }

@@ -200,6 +200,32 @@ describe("plain-object forms are checked like a JSON Schema validator checks the
     expect(verdicts.some(([, ok]) => !ok)).toBe(true);
   });
 
+  it.each([
+    [{ type: "number", enum: [1, 2] }],
+    [{ type: "integer", oneOf: [{ const: 1 }, { const: 2 }] }],
+    [{ type: "boolean", enum: [true] }],
+    [{ type: "string", enum: ["a", "b"], oneOf: [{ const: "a", title: "A" }] }],
+  ])("checks enum and oneOf on a property of any type, as the oracle does: %j", (property) => {
+    const form: Form = { type: "object", properties: { x: property } };
+    const values = [99, 1, 2, false, true, "a", "b"];
+    const verdicts = values.map((x) => (compileForm(form).validate({ x }) as Validation<unknown>).ok);
+    const oracle = values.map(
+      (x) => (jsonSchema(form)["~standard"].validate({ x }) as { issues?: unknown }).issues === undefined,
+    );
+    expect(verdicts).toEqual(oracle);
+    expect(verdicts.filter(Boolean).length).toBeLessThan(3);
+  });
+
+  it.each([
+    [{ type: "array", items: { type: "string", enum: ["a"] }, enum: [["a"]] }, "enum"],
+    [{ type: "number", oneOf: [{ minimum: 1 }] }, "oneOf"],
+    [{ type: "number", enum: 3 }, "enum"],
+  ])("refuses enum or oneOf it cannot check by value: %j", (property, keyword) => {
+    expect(() => compileForm({ type: "object", properties: { x: property } })).toThrow(
+      `The form's property "x" uses "${keyword}", which a plain form does not check`,
+    );
+  });
+
   it("names the first field that fails and why", () => {
     const form = {
       type: "object",
