@@ -92,6 +92,9 @@ function stopsOf(operator: Expression["operator"]): string {
       : "/?#";
 }
 
+/** The operators whose separator an expanded value may hold unencoded. */
+const WHOLE_OPERATORS = new Set(["+", "#", "."]);
+
 /** Longer URIs match no template (a resource URI is far shorter; this bounds the matching work). */
 const MAX_MATCHED_URI = 65_536;
 
@@ -161,7 +164,9 @@ export class UriTemplate {
       p = e;
       if (typeof part === "string" || (raw === "" && prefix === "")) continue;
       const named = part.operator === ";" || part.operator === "?" || part.operator === "&";
-      const pieces = raw.split(separatorOf(part.operator));
+      // Expansion leaves "," raw in a {+…}/{#…} value and "." in a {.…} one: a lone name takes it whole.
+      const whole = part.names.length === 1 && WHOLE_OPERATORS.has(part.operator);
+      const pieces = whole ? [raw] : raw.split(separatorOf(part.operator));
       for (let j = 0; j < pieces.length; j++) {
         const piece = pieces[j] as string;
         const eq = named ? piece.indexOf("=") : -1;

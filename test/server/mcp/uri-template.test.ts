@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { expandUriTemplate, UriTemplate } from "../../../src/server/mcp/index.js";
+import { resultOf } from "../../helpers.js";
 import { prng } from "../../prng.js";
+import { quietServer, send, stamp } from "./helpers.js";
 
 /** The variables of RFC 6570 §1.2 / §3.2 (levels 1–3). */
 const RFC = {
@@ -143,6 +145,34 @@ describe("UriTemplate.match", () => {
   // Regression: a multi-variable path-segment expression cannot match its own expansion: `{/var,x}`
   // expands to "/value/1024" (RFC 6570 §1.2, level 3), but the matcher's pattern for "/" is a
   // single segment (`[^/?#]*`), so `match("{/var,x}/here", "/value/1024/here")` is undefined.
+  it('reads back a lone {+…}, {#…} or {.…} value holding its separator ("," or "."), as expanded', () => {
+    const cases: [string, Record<string, string>][] = [
+      ["files://{+path}", { path: "docs/a,b.md" }],
+      ["x://s{#frag}", { frag: "a,b" }],
+      ["files://x{.ext}", { ext: "tar.gz" }],
+      ["files://{name}{.ext}", { name: "report", ext: "tar.gz" }],
+    ];
+    for (const [template, values] of cases) {
+      expect(match(template, expand(template, values))).toEqual(values);
+    }
+    // A simple or {/…} value has its separator encoded: a raw one still splits (and here matches nothing).
+    expect(match("x://h{/s}", "x://h/p/q")).toBeUndefined();
+    expect(match("x://{a}", "x://1,2")).toBeUndefined();
+    expect(match("x://{+a,b}", "x://1,2")).toEqual({ a: "1", b: "2" });
+  });
+
+  it("serves resources/read of a {+path} template for a path with a comma", async () => {
+    const mcp = quietServer("files");
+    mcp.resource("files://{+path}", {}, ({ path }) => `read ${path}`);
+    expect(resultOf(await send(mcp, "resources/read", { uri: "files://docs/a,b.md" }))).toEqual({
+      contents: [{ uri: "files://docs/a,b.md", text: "read docs/a,b.md" }],
+      resultType: "complete",
+      _meta: stamp("files"),
+      ttlMs: 0,
+      cacheScope: "private",
+    });
+  });
+
   it("matches a multi-variable {/a,b} expression (round trip of the RFC example)", () => {
     expect(match("{/var,x}/here", "/value/1024/here")).toEqual({ var: "value", x: "1024" });
   });
@@ -261,7 +291,10 @@ function regexMatch(template: string, uri: string): Record<string, string> | und
   for (const [i, { operator, names }] of captures.entries()) {
     const raw = found[i + 1];
     if (raw === undefined || raw === "") continue;
-    const pieces = raw.slice((prefixes[operator] as string).length).split(separators[operator] as string);
+    const value = raw.slice((prefixes[operator] as string).length);
+    // The one change since: a lone name of {+…}, {#…} or {.…} takes its value whole, separators and all.
+    const whole = names.length === 1 && ["+", "#", "."].includes(operator);
+    const pieces = whole ? [value] : value.split(separators[operator] as string);
     const named = [";", "?", "&"].includes(operator);
     if (!named && pieces.length > names.length) return undefined;
     for (const [j, piece] of pieces.entries()) {
