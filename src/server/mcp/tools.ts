@@ -134,38 +134,31 @@ export class ToolRegistry {
     params: CallToolRequestParams,
     ctx: Context,
   ): Promise<CallToolResult | InputRequiredResult> {
+    // One try around it all, not a helper: this is every call's path, and an extra async layer shows.
     try {
-      return await this.#call(tool, params, ctx);
+      const validation = tool.input.validate(params.arguments ?? {});
+      // Awaited only when pending: most schemas validate synchronously.
+      const args = validation instanceof Promise ? await validation : validation;
+      if (!args.ok) return toolErrorResult(`Invalid arguments for tool ${params.name}: ${args.message}`);
+      const value = await tool.run(args.value, ctx);
+      if (isInputRequiredResult(value) || !tool.output) return toCallToolResult(value, false);
+      // A hand-built CallToolResult carries its own structuredContent: that is what must match. An
+      // error result is not output: the schema binds successful results only.
+      const handBuilt = isCallToolResult(value) ? value : undefined;
+      if (handBuilt?.isError === true) return handBuilt;
+      const checked = await tool.output.validate(handBuilt ? handBuilt.structuredContent : value);
+      if (!checked.ok) {
+        this.#logger.error(
+          `tool ${params.name} returned output that does not match its outputSchema: ${checked.message}`,
+        );
+        return toolErrorResult(`Tool ${params.name} returned output that does not match its outputSchema`);
+      }
+      return handBuilt ?? toCallToolResult(checked.value, true);
     } catch (error) {
       if (error instanceof McpError) throw error;
       if (error instanceof ToolError) return toolErrorResult(error.message);
       this.#logger.error(`tool ${params.name} failed: ${traceOf(error)}`);
       return toolErrorResult(`Error executing tool ${params.name}`);
     }
-  }
-
-  async #call(
-    tool: RegisteredTool,
-    params: CallToolRequestParams,
-    ctx: Context,
-  ): Promise<CallToolResult | InputRequiredResult> {
-    const validation = tool.input.validate(params.arguments ?? {});
-    // Awaited only when pending: most schemas validate synchronously, and this is every call's path.
-    const args = validation instanceof Promise ? await validation : validation;
-    if (!args.ok) return toolErrorResult(`Invalid arguments for tool ${params.name}: ${args.message}`);
-    const value = await tool.run(args.value, ctx);
-    if (isInputRequiredResult(value) || !tool.output) return toCallToolResult(value, false);
-    // A hand-built CallToolResult carries its own structuredContent: that is what must match. An
-    // error result is not output: the schema binds successful results only.
-    const handBuilt = isCallToolResult(value) ? value : undefined;
-    if (handBuilt?.isError === true) return handBuilt;
-    const checked = await tool.output.validate(handBuilt ? handBuilt.structuredContent : value);
-    if (!checked.ok) {
-      this.#logger.error(
-        `tool ${params.name} returned output that does not match its outputSchema: ${checked.message}`,
-      );
-      return toolErrorResult(`Tool ${params.name} returned output that does not match its outputSchema`);
-    }
-    return handBuilt ?? toCallToolResult(checked.value, true);
   }
 }
