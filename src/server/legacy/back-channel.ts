@@ -65,14 +65,22 @@ export class Outbox {
     protocolVersion: string,
     options: {
       signal?: AbortSignal;
+      /**
+       * The asking request's own signal, heard beside `signal`: its cancellation ends the question
+       * whatever signal it was asked under (two listeners: `AbortSignal.any` costs a third of a flow).
+       */
+      requestSignal?: AbortSignal;
       timeoutMs: number;
       /** Where `notifications/cancelled` goes: it must reach the client even once the request was cancelled. */
       cancelVia?: (message: JSONRPCMessage) => Promise<void>;
     },
   ): Promise<ResultObject> {
     const { signal, timeoutMs } = options;
+    const requestSignal = options.requestSignal === signal ? undefined : options.requestSignal;
     const cancelVia = options.cancelVia ?? send;
-    if (signal?.aborted) return Promise.reject(new RequestAbortedError(`${request.method} was aborted`));
+    if (signal?.aborted || requestSignal?.aborted) {
+      return Promise.reject(new RequestAbortedError(`${request.method} was aborted`));
+    }
     const id = this.#next++;
     const params = wireParams(request, protocolVersion);
     return new Promise<ResultObject>((resolve, reject) => {
@@ -80,6 +88,7 @@ export class Outbox {
         this.#pending.delete(id);
         clearTimeout(timer);
         signal?.removeEventListener("abort", onAbort);
+        requestSignal?.removeEventListener("abort", onAbort);
       };
       const abandon = (error: Error, reason: string) => {
         cleanup();
@@ -98,6 +107,7 @@ export class Outbox {
         timerDelay(timeoutMs),
       );
       signal?.addEventListener("abort", onAbort, { once: true });
+      requestSignal?.addEventListener("abort", onAbort, { once: true });
       this.#pending.set(id, {
         resolve: (result) => {
           cleanup();

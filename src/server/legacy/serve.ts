@@ -179,7 +179,8 @@ export async function serveLegacyRequest(
         ? outbox.ask(send, question, facts.protocolVersion, {
             // The request's cancellation always ends its questions: `send` stops writing for it,
             // so a question asked under another signal would wait out its timeout unsent.
-            signal: asked.signal === undefined ? io.signal : AbortSignal.any([asked.signal, io.signal]),
+            signal: asked.signal ?? io.signal,
+            requestSignal: io.signal,
             timeoutMs: asked.timeoutMs ?? options.requestTimeoutMs,
             cancelVia: io.send,
           })
