@@ -1,7 +1,7 @@
 import { ClientSession, type ClientSessionOptions } from "../../../src/client/session.js";
-import type { Logger } from "../../../src/server/context.js";
+import type { Logger, ServerRequestContext } from "../../../src/server/context.js";
 import { silentLogger } from "../../../src/server/logger.js";
-import { MCPServer, type MCPServerOptions } from "../../../src/server/mcp/index.js";
+import { Context, MCPServer, type MCPServerOptions } from "../../../src/server/mcp/index.js";
 import type { DispatchContext, Dispatcher } from "../../../src/shared/dispatch.js";
 import { MemoryTransport, type MemoryTransportOptions } from "../../../src/transports/memory.js";
 import type { ClientCapabilities, JSONRPCNotification, JSONRPCResponse } from "../../../src/types/index.js";
@@ -71,4 +71,27 @@ export function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T)
     resolve = r;
   });
   return { promise, resolve };
+}
+
+/** A handler Context whose round carries `inputResponses` (nothing else is used by the helpers). */
+export function contextWith(inputResponses?: Record<string, unknown>): Context {
+  const params: Record<string, unknown> = { name: "t" };
+  if (inputResponses !== undefined) params.inputResponses = inputResponses;
+  const request: ServerRequestContext = {
+    method: "tools/call",
+    requestId: 1,
+    params,
+    protocolVersion: "2026-07-28",
+    clientCapabilities: {},
+    clientInfo: undefined,
+    logLevel: undefined,
+    progressToken: undefined,
+    authInfo: undefined,
+    signal: new AbortController().signal,
+    logger: silentLogger,
+    notify: async () => {},
+  };
+  return new Context(request, async () => {
+    throw new Error("no nested reads here");
+  });
 }

@@ -1,10 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { ServerRequestContext } from "../../../src/server/context.js";
-import { silentLogger } from "../../../src/server/logger.js";
 import {
   acceptedContent,
-  Context,
   elicitationRequest,
   inputRequired,
   inputResponse,
@@ -21,30 +18,7 @@ import {
   type RequestedSchema,
 } from "../../../src/types/index.js";
 import { errorOf, resultOf } from "../../helpers.js";
-import { quietServer, send, stamp } from "./helpers.js";
-
-/** A handler Context whose round carries `inputResponses` (nothing else is used by the helpers). */
-function contextWith(inputResponses?: Record<string, unknown>): Context {
-  const params: Record<string, unknown> = { name: "t" };
-  if (inputResponses !== undefined) params.inputResponses = inputResponses;
-  const request: ServerRequestContext = {
-    method: "tools/call",
-    requestId: 1,
-    params,
-    protocolVersion: "2026-07-28",
-    clientCapabilities: {},
-    clientInfo: undefined,
-    logLevel: undefined,
-    progressToken: undefined,
-    authInfo: undefined,
-    signal: new AbortController().signal,
-    logger: silentLogger,
-    notify: async () => {},
-  };
-  return new Context(request, async () => {
-    throw new Error("no nested reads here");
-  });
-}
+import { contextWith, quietServer, send, stamp } from "./helpers.js";
 
 const SAMPLED = {
   role: "assistant",

@@ -1,53 +1,30 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { ServerRequestContext } from "../../../src/server/context.js";
-import { silentLogger } from "../../../src/server/logger.js";
 import {
   acceptedContent,
-  Context,
   elicitationRequest,
   inputRequired,
   inputResponse,
 } from "../../../src/server/mcp/index.js";
 import { resultOf } from "../../helpers.js";
-import { quietServer, send, stamp } from "./helpers.js";
+import { contextWith, quietServer, send, stamp } from "./helpers.js";
 
 // Regression: an answer was read through the prototype chain, so a key such as "constructor" that
 // the client left unanswered read as Object's own function, i.e. `invalid`, and acceptedContent
 // failed the call with -32602 instead of letting the handler ask again (the spec: missing answers
 // are asked again, not an error).
 describe("inputResponse reads own answers only", () => {
-  const ctxWith = (inputResponses: Record<string, unknown>): Context => {
-    const request: ServerRequestContext = {
-      method: "tools/call",
-      requestId: 1,
-      params: { name: "t", inputResponses },
-      protocolVersion: "2026-07-28",
-      clientCapabilities: {},
-      clientInfo: undefined,
-      logLevel: undefined,
-      progressToken: undefined,
-      authInfo: undefined,
-      signal: new AbortController().signal,
-      logger: silentLogger,
-      notify: async () => {},
-    };
-    return new Context(request, async () => {
-      throw new Error("no nested reads here");
-    });
-  };
-
   it.each(["constructor", "toString", "hasOwnProperty"])(
     "reads an unanswered key named %s as missing, not as an inherited member",
     async (key) => {
-      const ctx = ctxWith({ other: { action: "accept" } });
+      const ctx = contextWith({ other: { action: "accept" } });
       expect(inputResponse(ctx, key)).toEqual({ kind: "missing" });
       expect(await acceptedContent(ctx, key)).toBeUndefined();
     },
   );
 
   it("still reads an answer given under such a key", () => {
-    const ctx = ctxWith({ constructor: { action: "decline" } });
+    const ctx = contextWith({ constructor: { action: "decline" } });
     expect(inputResponse(ctx, "constructor")).toEqual({ kind: "decline" });
   });
 
