@@ -1,6 +1,9 @@
 /** A recording fake fetch for the OAuth unit tests, and a helper to await an OAuthError. */
 import { expect } from "vitest";
-import type { OAuthFetch } from "../../../src/transports/http/oauth/discovery.js";
+import type {
+  AuthorizationServerMetadata,
+  OAuthFetch,
+} from "../../../src/transports/http/oauth/discovery.js";
 import { OAuthError } from "../../../src/transports/http/oauth/errors.js";
 
 export interface Call {
@@ -78,4 +81,24 @@ export function endlessBody(): { route: () => Response; pulled: () => number; ca
       { status: 200, headers: { "content-type": "application/json" } },
     );
   return { route, pulled: () => pulled, cancelled: () => cancelled };
+}
+
+/** An authorization server's metadata with its endpoints under `origin`, PKCE S256, nothing optional. */
+export function authServerAt(
+  origin: string,
+  overrides: Partial<AuthorizationServerMetadata> = {},
+): AuthorizationServerMetadata {
+  return {
+    issuer: origin,
+    authorizationEndpoint: new URL(`${origin}/authorize`),
+    tokenEndpoint: new URL(`${origin}/token`),
+    registrationEndpoint: new URL(`${origin}/register`),
+    scopesSupported: undefined,
+    tokenEndpointAuthMethods: undefined,
+    pkceS256: true,
+    dpopAlgorithms: undefined,
+    issParameterSupported: false,
+    clientIdMetadataDocumentSupported: false,
+    ...overrides,
+  };
 }

@@ -18,7 +18,7 @@ import { idJagFromIdentityProvider } from "../../../src/transports/http/oauth/id
 import { registerClient } from "../../../src/transports/http/oauth/registration.js";
 import { exchangeCode, type OAuthClientInformation } from "../../../src/transports/http/oauth/token.js";
 import { listen } from "./auth-server.js";
-import { failure } from "./fake-fetch.js";
+import { authServerAt, failure } from "./fake-fetch.js";
 
 const realFetch: OAuthFetch = (input, init) => fetch(input, init);
 
@@ -71,18 +71,7 @@ afterEach(async () => {
 });
 
 function metadata(origin: string): AuthorizationServerMetadata {
-  return {
-    issuer: origin,
-    authorizationEndpoint: new URL(`${origin}/authorize`),
-    tokenEndpoint: new URL(`${origin}/token`),
-    registrationEndpoint: new URL(`${origin}/register`),
-    scopesSupported: undefined,
-    tokenEndpointAuthMethods: ["client_secret_post"],
-    dpopAlgorithms: undefined,
-    pkceS256: true,
-    issParameterSupported: false,
-    clientIdMetadataDocumentSupported: false,
-  };
+  return authServerAt(origin, { tokenEndpointAuthMethods: ["client_secret_post"] });
 }
 
 describe("the OAuth client and redirects", () => {

@@ -3,23 +3,11 @@
  * of a secret its `error_description` echoes where the description is cut short.
  */
 import { describe, expect, it } from "vitest";
-import type { AuthorizationServerMetadata } from "../../../src/transports/http/oauth/discovery.js";
 import { exchangeCode, type OAuthClientInformation } from "../../../src/transports/http/oauth/token.js";
-import { failure, fakeFetch } from "./fake-fetch.js";
+import { authServerAt, failure, fakeFetch } from "./fake-fetch.js";
 
 const TOKEN_URL = "https://auth.example/token";
-const server: AuthorizationServerMetadata = {
-  issuer: "https://auth.example",
-  authorizationEndpoint: new URL("https://auth.example/authorize"),
-  tokenEndpoint: new URL(TOKEN_URL),
-  registrationEndpoint: undefined,
-  scopesSupported: undefined,
-  tokenEndpointAuthMethods: undefined,
-  pkceS256: true,
-  dpopAlgorithms: undefined,
-  issParameterSupported: false,
-  clientIdMetadataDocumentSupported: false,
-};
+const server = authServerAt("https://auth.example", { registrationEndpoint: undefined });
 const SECRET = "post-SECRET-value";
 const client: OAuthClientInformation = {
   issuer: server.issuer,

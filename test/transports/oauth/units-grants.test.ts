@@ -27,7 +27,15 @@ import {
   type OAuthClientInformation,
   refreshTokens,
 } from "../../../src/transports/http/oauth/token.js";
-import { type Call, endlessBody, failure, fakeFetch, jsonOfLength, type Route } from "./fake-fetch.js";
+import {
+  authServerAt,
+  type Call,
+  endlessBody,
+  failure,
+  fakeFetch,
+  jsonOfLength,
+  type Route,
+} from "./fake-fetch.js";
 
 const rejecting = () => {
   throw new TypeError("fetch failed");
@@ -37,19 +45,7 @@ const TOKEN_URL = "https://auth.example/token";
 const REGISTER_URL = "https://auth.example/register";
 
 function authServer(overrides: Partial<AuthorizationServerMetadata> = {}): AuthorizationServerMetadata {
-  return {
-    issuer: "https://auth.example",
-    authorizationEndpoint: new URL("https://auth.example/authorize"),
-    tokenEndpoint: new URL(TOKEN_URL),
-    registrationEndpoint: new URL(REGISTER_URL),
-    scopesSupported: undefined,
-    tokenEndpointAuthMethods: undefined,
-    pkceS256: true,
-    dpopAlgorithms: undefined,
-    issParameterSupported: false,
-    clientIdMetadataDocumentSupported: false,
-    ...overrides,
-  };
+  return authServerAt("https://auth.example", overrides);
 }
 
 describe("pkce", () => {
