@@ -40,9 +40,10 @@ export type CacheMode = "use" | "refresh" | "bypass";
  * The client's cache of cacheable results (`server/discover`, the four list methods and
  * `resources/read`), honouring the server's `ttlMs`: an entry is fresh while
  * `now < receivedAt + ttlMs`; a missing, zero or negative `ttlMs` is never stored. Keys are the
- * method plus the cursor or uri, inside a partition: a `Client` uses its own partition, so neither
- * `private` nor `public` entries ever cross clients (sharing public entries would need a server
- * identity the SDK cannot verify). Served and stored values are deep copies.
+ * method plus the cursor or uri (none is `undefined`; `""` is a cursor like any other), inside a
+ * partition: a `Client` uses its own partition, so neither `private` nor `public` entries ever
+ * cross clients (sharing public entries would need a server identity the SDK cannot verify).
+ * Served and stored values are deep copies.
  *
  * @example
  * const cache = new ListCache();
@@ -65,14 +66,14 @@ export class ListCache {
   }
 
   /** A fresh entry's value, or undefined. */
-  get(partition: string, method: string, paramsKey = ""): ResultObject | undefined {
+  get(partition: string, method: string, paramsKey?: string): ResultObject | undefined {
     const entry = this.#entries.get(cacheKey(partition, method, paramsKey));
     if (entry === undefined || this.#now() >= entry.expiresAt) return undefined;
     return structuredClone(entry.value);
   }
 
   /** The scope the server gave a stored entry. */
-  scopeOf(partition: string, method: string, paramsKey = ""): CacheScope | undefined {
+  scopeOf(partition: string, method: string, paramsKey?: string): CacheScope | undefined {
     return this.#entries.get(cacheKey(partition, method, paramsKey))?.scope;
   }
 
@@ -80,7 +81,7 @@ export class ListCache {
    * Stores a complete result under its hints. A result that may not be cached (no positive
    * `ttlMs`, a method that is not cacheable) instead removes what was there: it supersedes it.
    */
-  set(partition: string, method: string, paramsKey: string, result: ResultObject): void {
+  set(partition: string, method: string, paramsKey: string | undefined, result: ResultObject): void {
     const key = cacheKey(partition, method, paramsKey);
     const ttl =
       typeof result.ttlMs === "number" && result.ttlMs > 0 ? Math.min(result.ttlMs, MAX_CACHE_TTL_MS) : 0;
@@ -100,7 +101,7 @@ export class ListCache {
     });
   }
 
-  delete(partition: string, method: string, paramsKey = ""): void {
+  delete(partition: string, method: string, paramsKey?: string): void {
     this.#entries.delete(cacheKey(partition, method, paramsKey));
   }
 
@@ -155,7 +156,10 @@ export class ListCache {
   }
 }
 
-/** A JSON array, so no crafted cursor or uri can collide across field boundaries. */
-function cacheKey(partition: string, method: string, paramsKey: string): string {
+/**
+ * A JSON array, so no crafted cursor or uri can collide across field boundaries; no key is `null`
+ * there, so the first page and the page of the cursor `""` stay apart.
+ */
+function cacheKey(partition: string, method: string, paramsKey: string | undefined): string {
   return JSON.stringify([partition, method, paramsKey]);
 }

@@ -65,13 +65,12 @@ export async function cachedRead<R extends ResultObject>(
 ): Promise<R> {
   const mode: CacheMode = options.cacheMode ?? "use";
   const cache = host.modern && mode !== "bypass" ? host.cache : undefined;
-  const key = paramsKey ?? "";
   if (cache && mode === "use") {
-    const hit = cache.get(host.partition, method, key);
+    const hit = cache.get(host.partition, method, paramsKey);
     if (hit) return hit as R;
   }
   const result = await fetch();
-  cache?.set(host.partition, method, key, result);
+  cache?.set(host.partition, method, paramsKey, result);
   return result;
 }
 

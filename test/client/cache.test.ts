@@ -6,7 +6,7 @@ import { Server } from "../../src/server/server.js";
 import { MemoryTransport } from "../../src/transports/memory.js";
 import type { InputRequest } from "../../src/types/index.js";
 import { wireTap } from "../helpers.js";
-import { connectTapped, sentFor, stubServer } from "./stubs.js";
+import { bare, connectTapped, sentFor, stubServer } from "./stubs.js";
 
 const ELICIT: InputRequest = {
   method: "elicitation/create",
@@ -27,7 +27,7 @@ describe("ListCache", () => {
   it("is fresh while now < receivedAt + ttlMs", () => {
     const time = clock();
     const cache = new ListCache({ now: time.now });
-    cache.set("p", "tools/list", "", { tools: [], ttlMs: 100, cacheScope: "public" });
+    cache.set("p", "tools/list", undefined, { tools: [], ttlMs: 100, cacheScope: "public" });
     expect(cache.get("p", "tools/list")).toEqual({ tools: [], ttlMs: 100, cacheScope: "public" });
     expect(cache.scopeOf("p", "tools/list")).toBe("public");
     time.advance(99);
@@ -42,8 +42,8 @@ describe("ListCache", () => {
     ["negative", { ttlMs: -5 }],
   ])("never stores a %s ttlMs, and drops the warm entry it supersedes", (_name, hints) => {
     const cache = new ListCache();
-    cache.set("p", "tools/list", "", { tools: [], ttlMs: 1000 });
-    cache.set("p", "tools/list", "", { tools: [], ...hints });
+    cache.set("p", "tools/list", undefined, { tools: [], ttlMs: 1000 });
+    cache.set("p", "tools/list", undefined, { tools: [], ...hints });
     expect(cache.size).toBe(0);
   });
 
@@ -51,8 +51,11 @@ describe("ListCache", () => {
     const cache = new ListCache();
     const page = { tools: [{ name: "a" }], ttlMs: 1000, cacheScope: "private" };
     cache.set("p", "tools/list", "c1", page);
+    expect(cache.get("p", "tools/list")).toBeUndefined();
     expect(cache.get("p", "tools/list", "")).toBeUndefined();
     expect(cache.get("other", "tools/list", "c1")).toBeUndefined();
+    cache.set("p", "tools/list", "", { tools: [], ttlMs: 1000 });
+    expect(cache.get("p", "tools/list")).toBeUndefined(); // "" is a cursor, not the first page
     const served = cache.get("p", "tools/list", "c1") as { tools: { name: string }[] };
     served.tools[0]!.name = "mutated";
     page.tools[0]!.name = "mutated too";
@@ -65,7 +68,7 @@ describe("ListCache", () => {
 
   it("refuses methods that are not cacheable and input_required results", () => {
     const cache = new ListCache();
-    cache.set("p", "tools/call", "", { content: [], ttlMs: 1000 });
+    cache.set("p", "tools/call", undefined, { content: [], ttlMs: 1000 });
     cache.set("p", "resources/read", "x://1", {
       resultType: "input_required",
       requestState: "s",
@@ -90,7 +93,7 @@ describe("ListCache", () => {
     const cache = new ListCache();
     const fill = () => {
       for (const method of ["tools/list", "prompts/list", "resources/list", "resources/templates/list"]) {
-        cache.set("p", method, "", { ttlMs: 1000 });
+        cache.set("p", method, undefined, { ttlMs: 1000 });
       }
       cache.set("p", "resources/read", "x://1", { contents: [], ttlMs: 1000 });
       cache.set("p", "resources/read", "x://2", { contents: [], ttlMs: 1000 });
@@ -114,7 +117,7 @@ describe("ListCache", () => {
   it("after a listen stream drops, evicts everything its filter was keeping fresh, and only that", () => {
     const cache = new ListCache();
     for (const method of ["tools/list", "prompts/list", "resources/list", "resources/templates/list"]) {
-      cache.set("p", method, "", { ttlMs: 1000 });
+      cache.set("p", method, undefined, { ttlMs: 1000 });
     }
     cache.set("p", "resources/read", "x://1", { contents: [], ttlMs: 1000 });
     cache.set("p", "resources/read", "x://2", { contents: [], ttlMs: 1000 });
@@ -162,6 +165,24 @@ describe("Client cache (python tests/client/test_client_caching.py)", () => {
     expect(sentFor(tap, "tools/list")).toHaveLength(3);
     await client.listTools("next-page");
     expect(sentFor(tap, "tools/list")).toHaveLength(4);
+  });
+
+  it("an empty-string cursor is a page of its own, not the first page", async () => {
+    // Each page names the cursor it answered, so a page served for the other shows.
+    const server = new Server("pages", {
+      logger: silentLogger,
+      cacheHints: { "tools/list": { ttlMs: 60_000, cacheScope: "private" } },
+      onListTools: (_ctx, params) => ({
+        tools: [{ name: `page-${JSON.stringify(params.cursor ?? null)}`, inputSchema: { type: "object" } }],
+      }),
+    });
+    const { client, tap } = await connectTapped(server);
+    const names = async (cursor?: string) => (await client.listTools(cursor)).tools.map((tool) => tool.name);
+    expect(await names()).toEqual(["page-null"]);
+    expect(await names("")).toEqual(['page-""']);
+    expect(await names("")).toEqual(['page-""']);
+    expect(await names()).toEqual(["page-null"]);
+    expect(sentFor(tap, "tools/list").map((sent) => bare(sent.params))).toEqual([{}, { cursor: "" }]);
   });
 
   it("with the server's default hints (ttlMs 0) nothing is cached", async () => {

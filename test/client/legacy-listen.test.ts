@@ -187,7 +187,7 @@ describe("a 2025 subscription's listener that throws", () => {
     });
     // A cache shared with a 2026 client: the 2025 session's list change evicts its tools/list too.
     const cache = new ListCache();
-    cache.set("modern-client", "tools/list", "", { tools: [], ttlMs: 60_000 });
+    cache.set("modern-client", "tools/list", undefined, { tools: [], ttlMs: 60_000 });
     const client = await Client.connect(server, { mode: "legacy", cache });
     closers.push(() => client.close());
     const heard: string[] = [];
