@@ -3,7 +3,7 @@
  * servers. A GET opens an event stream whose first `endpoint` event names where to POST messages;
  * every response and every server request comes back on that stream.
  */
-import { RoundtripError } from "../../shared/errors.js";
+import { ConnectionClosedError, RoundtripError } from "../../shared/errors.js";
 import type { MessageInfo, Transport } from "../../shared/transport.js";
 import type { JSONRPCMessage } from "../../types/index.js";
 import { type AuthProviderOption, tokenFrom } from "./auth.js";
@@ -116,11 +116,19 @@ export class SseClientTransport implements Transport {
     const endpoint = this.#endpoint;
     if (endpoint === undefined || this.#closed)
       throw new HttpTransportError("The HTTP+SSE transport is not open");
-    const response = await this.#fetch(endpoint, {
-      method: "POST",
-      headers: await this.#headers({ "content-type": "application/json" }),
-      body: JSON.stringify(message),
-    });
+    let response: Response;
+    try {
+      // The stream's signal: close() aborts the POSTs in flight with it.
+      response = await this.#fetch(endpoint, {
+        method: "POST",
+        headers: await this.#headers({ "content-type": "application/json" }),
+        body: JSON.stringify(message),
+        signal: this.#stream.signal,
+      });
+    } catch (error) {
+      if (this.#closed) throw new ConnectionClosedError("The HTTP+SSE transport closed");
+      throw error;
+    }
     // The answer travels on the stream; the POST only says whether the message was taken.
     await response.body?.cancel().catch(() => {});
     if (!response.ok) {

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "../../../src/client/client.js";
 import { eraCacheKey, knownLegacy } from "../../../src/client/era-cache.js";
 import { clearEraCache } from "../../../src/client/index.js";
+import { ConnectionClosedError } from "../../../src/shared/errors.js";
 import { HttpStatusError } from "../../../src/transports/http/errors.js";
 import { SseClientTransport } from "../../../src/transports/http/legacy-sse-client.js";
 import { type LegacySseServer, startLegacySseServer } from "../../fixtures/legacy/sse-server.js";
@@ -21,6 +22,15 @@ async function server(options: Parameters<typeof startLegacySseServer>[0] = {}):
   const sse = await startLegacySseServer(options);
   closers.push(() => sse.close());
   return sse;
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let waited = 0; !condition(); waited += 5) {
+    if (waited > 5_000) throw new Error("timed out waiting");
+    await pause(5);
+  }
 }
 
 const ROOTS = async () => ({
@@ -161,6 +171,42 @@ describe("HTTP+SSE (2024-11-05)", () => {
     expect(sse.hits.length).toBeGreaterThan(5);
     expect(sse.hits.every((hit) => hit.authorization === "Bearer sse-token-42")).toBe(true);
     expect(sse.hits.every((hit) => hit.tenant === "acme")).toBe(true);
+  });
+
+  it("close() aborts the POSTs in flight: the server sees them abandoned, their sends reject as closed", async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const sse = await server({ hold: (message) => (message.method === "tools/call" ? released : undefined) });
+    closers.push(async () => release()); // before the server closes, which waits for held POSTs
+    const transport = new SseClientTransport(sse.url);
+    const client = await Client.connect(transport, { mode: "legacy" });
+    closers.push(() => client.close());
+    const held = () =>
+      sse.hits.filter((hit) => (hit.body as { method?: string } | undefined)?.method === "tools/call");
+    const call = client.callTool("echo", { text: "late" });
+    call.catch(() => {}); // awaited below
+    const direct = transport.send({
+      jsonrpc: "2.0",
+      id: "direct",
+      method: "tools/call",
+      params: { name: "echo", arguments: { text: "direct" } },
+    });
+    const outcome = direct.then(
+      () => "resolved",
+      (error: unknown) => error,
+    );
+    await until(() => held().length === 2);
+    await client.close();
+    await expect(call).rejects.toBeInstanceOf(ConnectionClosedError);
+    const settled = await Promise.race([outcome, pause(2_000).then(() => "still in flight")]);
+    expect(settled).toBeInstanceOf(ConnectionClosedError);
+    expect((settled as Error).message).toBe("The HTTP+SSE transport closed");
+    // The stream's GET is abandoned too; the POSTs are what close() used to leave running.
+    const abandonedPosts = () => sse.abandoned.filter((hit) => hit.method === "POST");
+    await until(() => abandonedPosts().length === 2);
+    expect(abandonedPosts()).toEqual(expect.arrayContaining(held()));
   });
 
   it("the pinned modern mode never falls back", async () => {
