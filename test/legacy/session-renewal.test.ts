@@ -3,10 +3,16 @@
  * that carried it gets 404, and the client MUST open a new session with a new initialize. Ours does
  * it by itself and sends the request again in the new session. Real sockets, our dual-era server.
  */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "../../src/client/client.js";
+import { MAX_SUBSCRIBED_URI_LENGTH } from "../../src/server/legacy/session.js";
+import { silentLogger } from "../../src/server/logger.js";
+import { MCPServer } from "../../src/server/mcp/mcp-server.js";
 import { HttpStatusError } from "../../src/transports/http/errors.js";
-import { type HttpServerHandle, serveHttp } from "../../src/transports/http/node.js";
+import { closeHttpSessions, createHttpHandler } from "../../src/transports/http/handler.js";
+import { type HttpServerHandle, serveHttp, toNodeListener } from "../../src/transports/http/node.js";
 import { buildDualEraServer } from "../fixtures/legacy/dual-era.js";
 
 interface Sent {
@@ -28,6 +34,53 @@ async function restart(): Promise<void> {
   const port = Number(handle?.url.port);
   await handle?.close();
   handle = await serveHttp(buildDualEraServer(), { port });
+}
+
+interface Posted {
+  rpc: string | undefined;
+  params: unknown;
+  session: string | null;
+  status: number;
+}
+
+/**
+ * Every POST as the server received it, with what it answered; `order` notes when each went out
+ * (`> method`) and when its answer came (`< method status`). `streamed` reframes the server's JSON
+ * answers as a one-event SSE stream, as servers that stream every answer send them.
+ */
+function postsWithParams(streamed: boolean) {
+  const posted: Posted[] = [];
+  const order: string[] = [];
+  const fetchImpl = async (input: URL | RequestInfo, init?: RequestInit) => {
+    if (init?.method !== "POST" || typeof init.body !== "string") return fetch(input, init);
+    const body = JSON.parse(init.body) as { method?: string; params?: unknown };
+    order.push(`> ${body.method}`);
+    let response = await fetch(input, init);
+    const session = new Headers(init.headers).get("mcp-session-id");
+    posted.push({ rpc: body.method, params: body.params, session, status: response.status });
+    order.push(`< ${body.method} ${response.status}`);
+    if (streamed && response.headers.get("content-type")?.startsWith("application/json")) {
+      const headers = new Headers(response.headers);
+      headers.set("content-type", "text/event-stream");
+      const event = `event: message\ndata: ${await response.text()}\n\n`;
+      response = new Response(event, { status: response.status, headers });
+    }
+    return response;
+  };
+  return { posted, order, fetch: fetchImpl as typeof fetch };
+}
+
+/** A server with logging, a subscribable resource and a tool that logs at two levels. */
+function watchedServer(): MCPServer {
+  // listChanged also advertises resources.subscribe.
+  const mcp = new MCPServer("watched", { version: "1.0.0", logger: silentLogger, listChanged: true });
+  mcp.resource("notes://watched", { mimeType: "text/plain" }, () => "v1");
+  mcp.tool("touch", {}, async (_args, ctx) => {
+    await ctx.debug("below the level");
+    await ctx.info("touched");
+    return "done";
+  });
+  return mcp;
 }
 
 /**
@@ -207,4 +260,94 @@ describe("a 2025 session the server forgot", () => {
     ]);
     await client.close();
   });
+
+  it.each([
+    ["JSON", false],
+    ["SSE", true],
+  ])(
+    "tells the new session the log level and the resource subscriptions before the request goes again (%s answers)",
+    async (_framing, streamed) => {
+      const mcp = watchedServer();
+      // Mounted by hand so that the server can forget its sessions (as after an idle timeout)
+      // while the client's connections stay open.
+      const handler = createHttpHandler(mcp, { localhostOnly: true });
+      const server = createServer(toNodeListener(handler));
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+      const wire = postsWithParams(streamed);
+      const logs: unknown[] = [];
+      const client = await Client.connect(url, {
+        mode: "legacy",
+        logLevel: "info",
+        onLog: (params) => logs.push(params),
+        http: { fetch: wire.fetch },
+      });
+      try {
+        const updates: unknown[] = [];
+        const watching = client.listen({ resourceSubscriptions: ["notes://watched"] }, (n) =>
+          updates.push(n),
+        );
+        const dropped = client.listen({ resourceSubscriptions: ["notes://dropped"] }, () => {});
+        // The server refuses a URI this long: no subscription to repeat.
+        const tooLong = `notes://${"x".repeat(MAX_SUBSCRIBED_URI_LENGTH)}`;
+        const refused = client.listen({ resourceSubscriptions: [tooLong] }, () => {});
+        await expect(refused.acknowledged).rejects.toMatchObject({ code: -32602 });
+        await Promise.all([watching.acknowledged, dropped.acknowledged]);
+        dropped.close();
+        await until(() => wire.posted.some((entry) => entry.rpc === "resources/unsubscribe"));
+        closeHttpSessions(handler);
+        wire.posted.length = 0;
+        wire.order.length = 0;
+
+        expect((await client.callTool("touch")).content).toEqual([{ type: "text", text: "done" }]);
+        const renewed = wire.posted[2]?.session;
+        expect(renewed).toEqual(expect.any(String));
+        const seen = wire.posted.map(({ rpc, params, session, status }) => ({
+          rpc,
+          params: rpc === "tools/call" || rpc === "initialize" ? undefined : params,
+          session: session === renewed ? "new" : session === null ? null : "old",
+          status,
+        }));
+        // The server sees the old session's level and live subscription (not the closed one) in
+        // the new session, answered, before the request that met the 404 goes again.
+        expect(seen.slice(0, 3)).toEqual([
+          { rpc: "tools/call", params: undefined, session: "old", status: 404 },
+          { rpc: "initialize", params: undefined, session: null, status: 200 },
+          { rpc: "notifications/initialized", params: undefined, session: "new", status: 202 },
+        ]);
+        expect(seen.slice(3, 5)).toEqual(
+          expect.arrayContaining([
+            { rpc: "logging/setLevel", params: { level: "info", _meta: {} }, session: "new", status: 200 },
+            {
+              rpc: "resources/subscribe",
+              params: { uri: "notes://watched", _meta: {} },
+              session: "new",
+              status: 200,
+            },
+          ]),
+        );
+        expect(seen.slice(5)).toEqual([
+          { rpc: "tools/call", params: undefined, session: "new", status: 200 },
+        ]);
+        // Answered before the request goes again, not merely sent.
+        const retried = wire.order.lastIndexOf("> tools/call");
+        expect(wire.order.slice(retried - 2, retried).sort()).toEqual([
+          "< logging/setLevel 200",
+          "< resources/subscribe 200",
+        ]);
+        // So the retried call's logs arrive at the user's level, and updates keep coming.
+        expect(logs).toEqual([{ level: "info", data: "touched" }]);
+        mcp.server.notifyResourceUpdated("notes://watched");
+        await until(() => updates.length > 0);
+        expect(updates).toEqual([
+          { jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "notes://watched" } },
+        ]);
+      } finally {
+        await client.close();
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeAllConnections();
+        await closed;
+      }
+    },
+  );
 });

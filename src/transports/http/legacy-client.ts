@@ -13,6 +13,7 @@ import { describe, FetchReceived, isResponseTo } from "./answer.js";
 import { credentialsFrom, reauthorized } from "./auth.js";
 import type { StreamableHttpClientOptions } from "./client.js";
 import { HttpStatusError, HttpTransportError } from "./errors.js";
+import { LegacySessionState, type SessionRequest } from "./legacy-session-state.js";
 import { SseParser } from "./sse.js";
 
 const SESSION_HEADER = "Mcp-Session-Id";
@@ -50,6 +51,8 @@ export class LegacyHttpClientTransport implements Transport {
   /** The `initialize` request as sent, to open a new session with when the server forgets this one. */
   #handshake: Record<string, unknown> | undefined;
   #renewing: Promise<void> | undefined;
+  /** The log level and subscriptions the server accepted: what a new session is told again. */
+  readonly #state = new LegacySessionState();
   #closed = false;
 
   constructor(url: URL | string, options: StreamableHttpClientOptions = {}) {
@@ -94,7 +97,7 @@ export class LegacyHttpClientTransport implements Transport {
         await this.#renewSession(session);
         response = await this.#fetchWith("POST", record, controller.signal);
       }
-      await this.#read(response, record.method, id, controller.signal);
+      await this.#read(response, record, id, controller.signal);
     } catch (error) {
       if (controller.signal.aborted) return;
       throw error instanceof HttpTransportError
@@ -201,6 +204,19 @@ export class LegacyHttpClientTransport implements Transport {
     );
     await initialized.body?.cancel().catch(() => {});
     void this.#listen();
+    // Before the requests that met the 404 go again: their logs then come at the user's level,
+    // and what they change reaches the subscriptions.
+    await Promise.all(this.#state.replay().map((request) => this.#restore(request, signal)));
+  }
+
+  /** Repeats one request of the old session's state on the new one; a refusal is reported, not thrown. */
+  async #restore({ method, params }: SessionRequest, signal: AbortSignal): Promise<void> {
+    const id = `rt-reinit-${++renewals}`;
+    const answer = await this.#fetchWith("POST", { jsonrpc: "2.0", id, method, params }, signal)
+      .then((response) => this.#answerTo(response, id, signal))
+      .catch(() => undefined);
+    if (!isJSONRPCResultResponse(answer) && !signal.aborted)
+      this.onerror?.(new HttpTransportError(`${method} could not be repeated on the new session`));
   }
 
   /** A JSON body within `maxResponseBytes`; undefined when it is not JSON, too large or broken. */
@@ -229,12 +245,23 @@ export class LegacyHttpClientTransport implements Transport {
   }
 
   /** Reads a request's answer: JSON, or an SSE stream of messages ending with the response. */
-  async #read(response: Response, method: string, id: RequestId, signal: AbortSignal): Promise<void> {
+  async #read(
+    response: Response,
+    record: Record<string, unknown>,
+    id: RequestId,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const method = record.method as string;
     const type = essence(response.headers.get("content-type"));
     const opening = method === "initialize" && response.ok;
     if (opening) this.#sessionId = response.headers.get(SESSION_HEADER) ?? this.#sessionId;
+    // What a result changes here: the negotiated version, and the state a new session is told again.
+    const accepted = (result: unknown) => {
+      if (opening) this.#adopt(result);
+      this.#state.accepted(method, record.params);
+    };
     if (type === "text/event-stream" && response.ok) {
-      let read = await this.#readStream(response, id, signal, opening);
+      let read = await this.#readStream(response, id, signal, accepted);
       // SEP-1699: a stream the server closed before the response is resumed with a GET carrying
       // Last-Event-ID, after the `retry` the stream asked for.
       for (let attempt = 0; !read.answered && read.lastEventId !== undefined && !signal.aborted; attempt++) {
@@ -247,7 +274,7 @@ export class LegacyHttpClientTransport implements Transport {
           await again.body?.cancel().catch(() => {});
           break;
         }
-        const next = await this.#readStream(again, id, signal, false);
+        const next = await this.#readStream(again, id, signal, accepted);
         read = {
           answered: next.answered,
           lastEventId: next.lastEventId ?? read.lastEventId,
@@ -263,7 +290,7 @@ export class LegacyHttpClientTransport implements Transport {
     if (type === "application/json") body = await this.#json(response);
     else await response.body?.cancel().catch(() => {});
     if (isResponseTo(body, id) && response.status !== 401 && response.status !== 403) {
-      if (opening && isJSONRPCResultResponse(body)) this.#adopt(body.result);
+      if (isJSONRPCResultResponse(body)) accepted(body.result);
       this.onmessage?.({ ...body, id } as JSONRPCMessage, { relatedRequestId: id });
       return;
     }
@@ -285,7 +312,7 @@ export class LegacyHttpClientTransport implements Transport {
     response: Response,
     id: RequestId,
     signal: AbortSignal,
-    opening: boolean,
+    accepted: (result: unknown) => void,
   ): Promise<{ answered: boolean; lastEventId: string | undefined; retryMs: number | undefined }> {
     let answered = false;
     const parser = await this.#consume(
@@ -295,7 +322,7 @@ export class LegacyHttpClientTransport implements Transport {
         if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
           if ((message as { id?: unknown }).id !== id) return;
           answered = true;
-          if (opening && isJSONRPCResultResponse(message)) this.#adopt(message.result);
+          if (isJSONRPCResultResponse(message)) accepted(message.result);
         }
         this.onmessage?.(message as JSONRPCMessage, { relatedRequestId: id });
       },
