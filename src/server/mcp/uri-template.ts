@@ -83,13 +83,15 @@ function separatorOf(operator: Expression["operator"]): string {
       : ",";
 }
 
-/** What an expression's value may not contain: reserved values may hold "/", never "?" or "#". */
+/** What an expression's value may not contain: a reserved one (§3.2.3, §3.2.4) anything, "?" and "#" included. */
 function stopsOf(operator: Expression["operator"]): string {
-  return operator === "?" || operator === "&"
-    ? "#"
-    : operator === "+" || operator === "#" || operator === "/"
-      ? "?#"
-      : "/?#";
+  return operator === "+" || operator === "#"
+    ? ""
+    : operator === "?" || operator === "&"
+      ? "#"
+      : operator === "/"
+        ? "?#"
+        : "/?#";
 }
 
 /** The operators whose separator an expanded value may hold unencoded. */

@@ -173,6 +173,65 @@ describe("UriTemplate.match", () => {
     });
   });
 
+  // Regression: RFC 6570 §3.2.3/§3.2.4 let a {+…} or {#…} value keep "?" and "#" unencoded, but the
+  // matcher stopped such a value at either, so `files://{+path}` read as `files://a?b` matched nothing.
+  it("round-trips {+…} and {#…} values holding ? and # (200 random values per template)", () => {
+    const rng = prng(3986);
+    const alphabet = [
+      "a",
+      "Z",
+      "0",
+      "/",
+      "?",
+      "#",
+      ",",
+      "=",
+      "&",
+      ";",
+      ":",
+      "@",
+      "!",
+      "[",
+      "]",
+      " ",
+      "é",
+      ".",
+    ];
+    const templates: [string, string][] = [
+      ["files://{+path}", "path"],
+      ["files://{+path}/raw", "path"],
+      ["doc://x{#frag}", "frag"],
+      ["doc://{id}{#frag}", "frag"],
+      ["files://v1{+path}", "path"],
+    ];
+    for (const [template, name] of templates) {
+      for (let run = 0; run < 200; run++) {
+        const value = Array.from({ length: 1 + rng.int(10) }, () => rng.pick(alphabet)).join("");
+        const values: Record<string, string> =
+          name === "frag" && template.includes("{id}") ? { id: "7" } : {};
+        values[name] = value;
+        const uri = expand(template, values);
+        expect(match(template, uri), `${template} ← ${uri}`).toEqual(values);
+      }
+    }
+    expect(match("files://{+path}", "files://a?b#c")).toEqual({ path: "a?b#c" });
+    expect(match("doc://x{#frag}", "doc://x#q?x=1#2")).toEqual({ frag: "q?x=1#2" });
+    // A query after a {+…} value still goes to {?…}: the value is the shortest that lets the rest fit.
+    expect(match("files://{+path}{?rev}", "files://a/b?rev=3")).toEqual({ path: "a/b", rev: "3" });
+  });
+
+  it("serves resources/read of a {+path} template for a path with ? and #", async () => {
+    const mcp = quietServer("files");
+    mcp.resource("files://{+path}", {}, ({ path }) => `read ${path}`);
+    expect(resultOf(await send(mcp, "resources/read", { uri: "files://a?b#c" }))).toEqual({
+      contents: [{ uri: "files://a?b#c", text: "read a?b#c" }],
+      resultType: "complete",
+      _meta: stamp("files"),
+      ttlMs: 0,
+      cacheScope: "private",
+    });
+  });
+
   it("matches a multi-variable {/a,b} expression (round trip of the RFC example)", () => {
     expect(match("{/var,x}/here", "/value/1024/here")).toEqual({ var: "value", x: "1024" });
   });
@@ -278,11 +337,14 @@ function regexMatch(template: string, uri: string): Record<string, string> | und
     const body = piece.slice(1, -1);
     const operator = /^[+#./;?&]/.test(body) ? (body[0] as string) : "";
     captures.push({ operator, names: body.slice(operator.length).split(",") });
-    const value = ["+", "#", "/"].includes(operator)
-      ? "[^?#]*?"
-      : ["?", "&"].includes(operator)
-        ? "[^#]*?"
-        : "[^/?#]*?";
+    // The second change since: a {+…} or {#…} value may hold "?" and "#" (RFC 6570 §3.2.3, §3.2.4).
+    const value = ["+", "#"].includes(operator)
+      ? "[\\s\\S]*?"
+      : operator === "/"
+        ? "[^?#]*?"
+        : ["?", "&"].includes(operator)
+          ? "[^#]*?"
+          : "[^/?#]*?";
     source += `(${literal(prefixes[operator] as string)}${value})?`;
   }
   const found = new RegExp(`${source}$`).exec(uri);
@@ -348,7 +410,7 @@ describe("UriTemplate.match: linear time, and the same splits as the regular exp
     ["x://{a}{b}{c}", `x://${"a".repeat(50_000)}/`],
     ["x://h{/a}{/b}{/c}", `x://h${"/a".repeat(25_000)}#`],
     ["x://{a}.{b}", `x://${"a.".repeat(25_000)}/`],
-    ["x://{+a}/{+b}{?q}", `x://${"a/".repeat(25_000)}#`],
+    ["x://{+a}/{+b}/end{?q}", `x://${"a/".repeat(25_000)}#`],
   ])(
     "refuses %s for a hostile 50 KB URI at once (the old expression backtracked for hours)",
     (template, uri) => {
