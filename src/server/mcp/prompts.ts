@@ -26,7 +26,7 @@ export interface PromptConfig {
   description?: string;
   /**
    * The arguments: an object schema (zod, Standard Schema or JSON Schema). They arrive as strings;
-   * a property typed number, integer or boolean takes a string that spells one ("5", "true").
+   * a property typed number, integer or boolean (or that or null) takes a string that spells one ("5", "true").
    */
   arguments?: SchemaLike;
   icons?: Icon[];
@@ -65,12 +65,22 @@ function describeArguments(schema: Record<string, unknown>): PromptArgument[] {
 
 type ScalarType = "number" | "integer" | "boolean";
 
+/**
+ * The one type a schema takes besides null ("null" when only null): nullable is `["number", "null"]`
+ * or an `anyOf`/`oneOf` with a `{ type: "null" }` branch (zod's nullable integer).
+ */
+function typeOf(schema: Record<string, unknown>): unknown {
+  const { type, anyOf = schema.oneOf } = schema;
+  const kept = (Array.isArray(anyOf) ? anyOf.map(typeOf) : [type].flat()).filter((t) => t !== "null");
+  return kept.length > 1 ? undefined : kept.length ? kept[0] : "null";
+}
+
 /** The arguments typed as one non-string scalar (a schema that also takes a string is left alone). */
 function scalarArguments(schema: Record<string, unknown>): Map<string, ScalarType> {
   const scalars = new Map<string, ScalarType>();
-  const properties = (schema.properties ?? {}) as Record<string, { type?: unknown }>;
+  const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
   for (const [name, property] of Object.entries(properties)) {
-    const type = property.type;
+    const type = typeOf(property);
     if (type === "number" || type === "integer" || type === "boolean") scalars.set(name, type);
   }
   return scalars;

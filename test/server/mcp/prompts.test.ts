@@ -190,6 +190,62 @@ describe("prompts/get arguments typed other than string", () => {
     expect(ran).toBe(false);
   });
 
+  // Regression: only a bare `type: "number"` was coerced, so a nullable number (zod renders
+  // `type: ["number", "null"]`, or an `anyOf` with `{ type: "null" }` for an integer) refused "5".
+  it("takes the strings that spell a number or a boolean for nullable, optional and defaulted ones", async () => {
+    const mcp = quietServer("prompts");
+    const seen: unknown[] = [];
+    const Nullable = z.object({
+      a: z.number().nullable(),
+      b: z.number().optional(),
+      c: z.number().default(3),
+      d: z.union([z.number(), z.null()]),
+      e: z.number().int().nullish(),
+      f: z.boolean().nullable().optional(),
+      g: z.number().nullable().default(null),
+    });
+    mcp.prompt("nullable", { arguments: Nullable }, (args) => {
+      seen.push(args);
+      return "ok";
+    });
+    const args = { a: "1", b: "2", c: "-3", d: "4.5", e: "6", f: "false", g: "7" };
+    expect(resultOf(await send(mcp, "prompts/get", { name: "nullable", arguments: args }))).toEqual({
+      messages: [{ role: "user", content: { type: "text", text: "ok" } }],
+      resultType: "complete",
+      _meta: STAMP,
+    });
+    expect(seen).toEqual([{ a: 1, b: 2, c: -3, d: 4.5, e: 6, f: false, g: 7 }]);
+  });
+
+  it("takes a number for a raw JSON Schema typed number or null (type list, anyOf, oneOf)", async () => {
+    const mcp = quietServer("prompts");
+    const seen: unknown[] = [];
+    const schema = jsonSchema({
+      type: "object",
+      properties: {
+        n: { type: ["number", "null"] },
+        i: { anyOf: [{ type: "null" }, { type: "integer" }] },
+        b: { oneOf: [{ type: "boolean" }, { type: "null" }] },
+        s: { type: ["string", "null"] },
+        sn: { type: ["string", "number"] },
+        ns: { anyOf: [{ type: "number" }, { type: "string" }] },
+      },
+      required: ["n"],
+    });
+    mcp.prompt("raw", { arguments: schema }, (args) => {
+      seen.push(args);
+      return "ok";
+    });
+    const args = { n: "2.5", i: "3", b: "true", s: "4", sn: "5", ns: "6" };
+    await send(mcp, "prompts/get", { name: "raw", arguments: args });
+    expect(seen).toEqual([{ n: 2.5, i: 3, b: true, s: "4", sn: "5", ns: "6" }]);
+    // "null" is no number: left as it came, for the schema to refuse (as the reference's pydantic does).
+    expect(errorOf(await send(mcp, "prompts/get", { name: "raw", arguments: { n: "null" } }))).toEqual({
+      code: -32602,
+      message: expect.stringMatching(/^Invalid arguments for prompt raw: /),
+    });
+  });
+
   it("leaves a property that also takes a string as it came", async () => {
     const mcp = quietServer("prompts");
     const seen: unknown[] = [];
