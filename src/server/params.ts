@@ -20,7 +20,8 @@ export interface Registration {
 }
 
 /**
- * `requestState: null` is absent (any client could strip the field anyway); any other non-string
+ * `requestState: null` is absent (any client could strip the field anyway), and so is an in-process
+ * caller's own `undefined` (JSON has none; spreads make one); any other non-string
  * is refused with the one frozen request-state error, whether or not a boundary is installed.
  */
 export function normalizeRequestState(
@@ -30,7 +31,7 @@ export function normalizeRequestState(
 ): Record<string, unknown> {
   if (!INPUT_REQUIRED_METHODS.has(method) || !("requestState" in params)) return params;
   const { requestState, ...rest } = params;
-  if (requestState === null) return rest;
+  if (requestState == null) return rest;
   if (typeof requestState !== "string") {
     logger.warn(`requestState rejected on ${method}: not a string`);
     throw invalidRequestStateError();

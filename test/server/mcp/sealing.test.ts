@@ -375,6 +375,63 @@ describe("#24 an explicit null requestState is treated as absent", () => {
   });
 });
 
+// Regression: in-process callers build params with spreads (`{ ...base, requestState: state }`), so
+// an own `undefined` field reaches `dispatch`; JSON cannot carry undefined, so it must read as absent,
+// not be refused with the frozen -32602 request-state error.
+describe("an own undefined requestState or inputResponses given to dispatch is treated as absent", () => {
+  const UNDEFINED = { requestState: undefined, inputResponses: undefined };
+
+  it.each([
+    ["tools/call", { name: "t" }],
+    ["prompts/get", { name: "p" }],
+    ["resources/read", { uri: "r://x" }],
+  ])("MCPServer %s: the handler sees neither", async (method, params) => {
+    const mcp = new MCPServer("fleet", { logger: silentLogger });
+    const seen: unknown[] = [];
+    const look = (ctx: { requestState?: string; inputResponses?: unknown }) =>
+      seen.push(ctx.requestState, ctx.inputResponses);
+    mcp.tool("t", {}, (_a, ctx) => {
+      look(ctx);
+      return "ok";
+    });
+    mcp.prompt("p", {}, (_a, ctx) => {
+      look(ctx);
+      return "ok";
+    });
+    mcp.resource("r://{id}", {}, (_v, ctx) => {
+      look(ctx);
+      return "ok";
+    });
+    const response = await send(mcp, method, { ...params, ...UNDEFINED });
+    expect(resultOf(response).resultType).toBe("complete");
+    expect(seen).toEqual([undefined, undefined]);
+  });
+
+  it.each([
+    ["without a boundary", false],
+    ["with the one-line boundary", true],
+  ])("low-level Server %s: the handler runs", async (_label, boundary) => {
+    const seen: unknown[] = [];
+    const server = new Server("fleet", {
+      logger: silentLogger,
+      onCallTool: (_ctx, params) => {
+        seen.push(params.requestState, params.inputResponses);
+        return { content: [] };
+      },
+    });
+    if (boundary) {
+      server.middleware.push(
+        new RequestStateBoundary(RequestStateSecurity.ephemeral(), { defaultAudience: server.name }),
+      );
+    }
+    for (const params of [UNDEFINED, { requestState: undefined }, { inputResponses: undefined }]) {
+      const response = await send(server, "tools/call", { name: "t", ...params });
+      expect(resultOf(response)).toEqual({ content: [], resultType: "complete", _meta: stamp("fleet") });
+    }
+    expect(seen).toEqual(Array(6).fill(undefined));
+  });
+});
+
 describe("#48 an explicit policy needs a real name or an audience", () => {
   it("throws at construction for an MCPServer named '' with an explicit policy and no audience", () => {
     expect(
