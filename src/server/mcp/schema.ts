@@ -87,25 +87,43 @@ function jsonSchemaMethod(schema: StandardSchemaV1, io: "input" | "output") {
   );
 }
 
+// Refinements, transforms and lazy, custom or promise schemas run user code, which may be async:
+// zod's synchronous parse throws when it meets a promise and drops it (rejecting, it kills the
+// process as an unhandled rejection), so schemas holding one always parse asynchronously.
+const USER_CODE = /^(custom|transform|lazy|promise|function|property)$/;
+
+/** The parts of a zod definition the walk reads: its kind, its checks and its children. */
+type ZodDef = { type: string; checks?: ZodNode[]; options?: unknown[]; items?: unknown[] } & Record<
+  string,
+  unknown
+>;
+type ZodNode = { _zod?: { def?: ZodDef & { check?: string } } } | null;
+
+/** True when no part of a zod schema runs user code, so its synchronous parse never meets a promise. */
+function parsesSync(schema: unknown, seen = new Set<unknown>()): boolean {
+  const def = (schema as ZodNode)?._zod?.def;
+  if (def === undefined || seen.has(def)) return def !== undefined;
+  seen.add(def);
+  if (
+    USER_CODE.test(def.type) ||
+    def.checks?.some((check) => USER_CODE.test(check?._zod?.def?.check ?? ""))
+  ) {
+    return false;
+  }
+  const { innerType, element, keyType, valueType, left, right, in: input, out, rest, catchall } = def;
+  return [innerType, element, keyType, valueType, left, right, input, out, rest, catchall]
+    .concat(def.options ?? [], def.items ?? [], Object.values((def.shape as object | undefined) ?? {}))
+    .every((child) => child == null || parsesSync(child, seen));
+}
+
 // Through the schema's own Standard JSON Schema method, so that roundtrip never imports zod itself.
 function fromZod<T>(schema: z.ZodType, io: "input" | "output"): CompiledSchema<T> {
-  // Set once a synchronous parse met an async refinement: from then on this schema parses async
-  // (that first call ran the refinements seen before the async one twice).
-  let needsAsync = false;
+  const sync = parsesSync(schema);
   const render = jsonSchemaMethod(schema as unknown as StandardSchemaV1, io);
   return {
     jsonSchema: render({ target: "draft-2020-12", libraryOptions: { unrepresentable: "any" } }),
-    validate(value) {
-      if (!needsAsync) {
-        try {
-          // The synchronous parse skips zod's async machinery; a schema with async refinements throws.
-          return zodOutcome<T>(schema.safeParse(value));
-        } catch {
-          needsAsync = true;
-        }
-      }
-      return schema.safeParseAsync(value).then(zodOutcome<T>);
-    },
+    validate: (value) =>
+      sync ? zodOutcome<T>(schema.safeParse(value)) : schema.safeParseAsync(value).then(zodOutcome<T>),
   };
 }
 

@@ -3,6 +3,7 @@ import { z } from "zod";
 import * as zm from "zod/mini";
 import { silentLogger } from "../../../src/server/logger.js";
 import { jsonSchema, MCPServer, type StandardSchemaV1, ToolError } from "../../../src/server/mcp/index.js";
+import { compileSchema } from "../../../src/server/mcp/schema.js";
 import { McpError } from "../../../src/types/index.js";
 import { errorOf, recordingLogger, resultOf } from "../../helpers.js";
 import { connect, linesAt, quietServer, send, stamp } from "./helpers.js";
@@ -325,8 +326,74 @@ describe("tools/call arguments", () => {
     const taken = resultOf(await send(mcp, "tools/call", { name: "claim", arguments: { name: "taken" } }));
     expect(taken).toMatchObject({ isError: true });
     expect(JSON.stringify(taken.content)).toContain("that name is taken");
-    // The first call's synchronous attempt ran the refinement before zod asked for an async parse.
-    expect(checks).toBe(3);
+    // Parsed asynchronously from the first call: the refinement runs once per call.
+    expect(checks).toBe(2);
+  });
+
+  // Regression: a synchronous parse that met the refinement dropped its promise, so a refinement
+  // rejecting on the first call (a client's crafted argument) was an unhandled rejection: a crash.
+  it("answers a rejecting async refinement on the first call without an unhandled rejection", async () => {
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", record);
+    try {
+      const mcp = quietServer("tools");
+      const input = z.object({
+        name: z.string(),
+        owner: z
+          .string()
+          .optional()
+          .refine(async (owner) => {
+            if (owner === "boom") throw new Error("directory down");
+            return true;
+          }),
+      });
+      mcp.tool("claim", { input }, ({ name }) => `claimed ${name}`);
+      const failed = resultOf(
+        await send(mcp, "tools/call", { name: "claim", arguments: { name: "a", owner: "boom" } }),
+      );
+      expect(failed).toMatchObject({
+        isError: true,
+        content: [{ type: "text", text: "Error executing tool claim" }],
+      });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", record);
+    }
+  });
+
+  it("keeps the synchronous parse for schemas that run no user code, and only for them", () => {
+    const parse = (schema: z.ZodType) => compileSchema(schema).validate({ n: 1 });
+    expect(parse(z.object({ n: z.number().int().min(0), s: z.email().optional() }))).toEqual({
+      ok: true,
+      value: { n: 1 },
+    });
+    expect(parse(z.object({ n: z.union([z.number(), z.array(z.tuple([z.string()]))]).nullable() }))).toEqual({
+      ok: true,
+      value: { n: 1 },
+    });
+    const user = [
+      z.object({ n: z.number().refine((n) => n > 0) }),
+      z.object({ n: z.number() }).transform((v) => v),
+      z.object({ n: z.lazy(() => z.number()) }),
+      z.object({ n: z.union([z.string(), z.number().refine(() => true)]) }),
+      z.object({ n: z.number().refine(() => true).optional() }),
+      z.object({ n: z.custom<number>(() => true) }),
+      z.object({
+        n: z.array(
+          z.record(
+            z.string(),
+            z
+              .number()
+              .optional()
+              .refine(() => true),
+          ),
+        ),
+      }),
+      z.object({ n: z.number() }).catchall(z.string().superRefine(() => {})),
+    ];
+    for (const schema of user) expect(parse(schema)).toBeInstanceOf(Promise);
   });
 
   it("answers invalid arguments with an isError result naming the tool, without running it", async () => {
