@@ -13,9 +13,12 @@ import { RoundtripError } from "../../../shared/errors.js";
 export class OAuthError extends RoundtripError {
   /** An RFC 6749 error code (`invalid_grant`, `access_denied`, …) or one of ours (`discovery_failed`, …). */
   readonly code: string;
+  /** The HTTP status the authorization server refused with, when it answered at all. */
+  readonly status: number | undefined;
 
-  constructor(code: string, message: string) {
+  constructor(code: string, message: string, status?: number) {
     super(message);
     this.code = code;
+    this.status = status;
   }
 }

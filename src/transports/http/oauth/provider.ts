@@ -34,6 +34,7 @@ import {
   type OAuthClientInformation,
   type OAuthTokens,
   refreshTokens,
+  refusedForGood,
 } from "./token.js";
 
 /**
@@ -150,7 +151,8 @@ export class OAuthClientProvider implements HttpAuthProvider {
   /**
    * New tokens from the refresh token, or undefined when there are none. Tokens that cannot be
    * refreshed (no refresh token, another issuer, a refused refresh) are dropped; tokens loaded from
-   * the store before the server is known are kept for the recovery of the coming 401 to refresh.
+   * the store before the server is known are kept for the recovery of the coming 401 to refresh. A
+   * refresh that fails for now (unreachable, timed out, 5xx) rejects and keeps the tokens.
    */
   async #refresh(tokens: OAuthTokens): Promise<OAuthTokens | undefined> {
     const server = this.#server;
@@ -172,8 +174,10 @@ export class OAuthClientProvider implements HttpAuthProvider {
         resource,
         dpop,
       );
-    } catch {
-      // A refused refresh (expired, revoked): the next 401 runs a full authorization.
+    } catch (error) {
+      // Only a refusal (expired, revoked) ends the tokens, and the next 401 runs a full authorization;
+      // a failure that may pass keeps them for the next try and fails this call.
+      if (!refusedForGood(error)) throw error;
       this.#tokens = undefined;
     }
     await this.#save();

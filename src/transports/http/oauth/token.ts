@@ -122,7 +122,7 @@ async function tokenRequest(
       typeof record.error_description === "string"
         ? `: ${withoutSecrets(record.error_description, params, client)}`
         : "";
-    throw new OAuthError(code, `the token endpoint refused (HTTP ${status})${detail}`);
+    throw new OAuthError(code, `the token endpoint refused (HTTP ${status})${detail}`, status);
   }
 }
 
@@ -236,6 +236,20 @@ export function jwtBearerTokens(
     resource: grant.resource,
   };
   return serviceGrant(fetchImpl, server, client, params, grant);
+}
+
+/**
+ * Whether a failed grant is the authorization server's final word on it (RFC 6749 §5.2: a 400 or
+ * 401 with an error code), rather than a failure that may pass: unreachable, timed out, a 5xx, an
+ * answer that is no OAuth error, or a DPoP nonce still asked for.
+ */
+export function refusedForGood(error: unknown): boolean {
+  return (
+    error instanceof OAuthError &&
+    (error.status === 400 || error.status === 401) &&
+    error.code !== "token_request_failed" &&
+    error.code !== "use_dpop_nonce"
+  );
 }
 
 /** Uses a refresh token; a server that rotates it gives a new one, otherwise the old one stays. */
