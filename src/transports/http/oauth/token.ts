@@ -62,6 +62,13 @@ export function freshAccessToken(tokens: OAuthTokens): string | undefined {
   return expiresAt - skew > Date.now() ? tokens.accessToken : undefined;
 }
 
+/**
+ * The longest lifetime believed, in seconds (a year): access tokens live minutes or hours, and a
+ * bigger `expires_in` is broken or hostile (1e308 s is Infinity in milliseconds, `null` in a JSON
+ * store). Renewing sooner than the server said costs at most one refresh or sign-in.
+ */
+const MAX_LIFETIME_S = 365 * 24 * 3600;
+
 function formEncode(value: string): string {
   // application/x-www-form-urlencoded, as RFC 6749 §2.3.1 asks for client_id and client_secret.
   return encodeURIComponent(value).replace(/%20/g, "+");
@@ -152,7 +159,7 @@ function tokensFrom(
   // Anything but a positive lifetime is no lifetime: the token is used until the server refuses it.
   if (typeof record.expires_in === "number" && Number.isFinite(record.expires_in) && record.expires_in > 0) {
     tokens.issuedAt = Date.now();
-    tokens.expiresAt = tokens.issuedAt + record.expires_in * 1000;
+    tokens.expiresAt = tokens.issuedAt + Math.min(record.expires_in, MAX_LIFETIME_S) * 1000;
   }
   if (requestedScope !== undefined) tokens.requestedScope = requestedScope;
   if (type === "dpop") tokens.tokenType = "DPoP";
