@@ -69,7 +69,8 @@ export interface OAuthClientOptions {
     readonly clientId: string;
     readonly clientSecret?: string;
     readonly issuer?: string;
-    readonly authMethod?: TokenEndpointAuthMethod;
+    /** Not `private_key_jwt`: this provider holds no key to sign with (`ClientCredentialsProvider` does). */
+    readonly authMethod?: Exclude<TokenEndpointAuthMethod, "private_key_jwt">;
   };
   /** Ask for `offline_access` (a refresh token) when the server lists it (default true). */
   readonly offlineAccess?: boolean;

@@ -75,6 +75,12 @@ export class OAuthClientProvider implements HttpAuthProvider {
     if (typeof options.redirectUri !== "string" || !URL.canParse(options.redirectUri)) {
       throw new TypeError("redirectUri must be an absolute URL");
     }
+    // The type leaves it out; this is for callers it does not reach (JavaScript, a parsed config).
+    if ((options.client?.authMethod as string | undefined) === "private_key_jwt") {
+      throw new TypeError(
+        'OAuthClientProvider cannot sign client assertions, so client.authMethod "private_key_jwt" is refused: ClientCredentialsProvider signs them with its privateKey',
+      );
+    }
     this.#options = options;
     this.#fetch = timedOAuthFetch(options.fetch, options.timeoutMs);
   }

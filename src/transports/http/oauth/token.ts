@@ -101,6 +101,13 @@ async function tokenRequest(
   params: Record<string, string>,
   dpop: DpopKey | undefined,
 ): Promise<Record<string, unknown>> {
+  if (client.authMethod === "private_key_jwt" && params.client_assertion === undefined) {
+    // Without its assertion the request would carry no client authentication at all.
+    throw new OAuthError(
+      "unsupported_auth_method",
+      "the client authenticates with private_key_jwt but no client assertion was made: nothing was sent",
+    );
+  }
   const body = new URLSearchParams(params);
   const headers: Record<string, string> = {
     "Content-Type": "application/x-www-form-urlencoded",
