@@ -40,7 +40,7 @@ export interface ScopedCall {
 
 /**
  * Where clients look for the document of `resource`: the path-based well-known URL of RFC 9728
- * §3.1 (`/.well-known/oauth-protected-resource` + the resource's path).
+ * §3.1 (`/.well-known/oauth-protected-resource` + the resource's path and query).
  *
  * @example
  * resourceMetadataUrl("https://mcp.example.com/mcp").href; // "https://mcp.example.com/.well-known/oauth-protected-resource/mcp"
@@ -48,7 +48,7 @@ export interface ScopedCall {
 export function resourceMetadataUrl(resource: string): URL {
   const url = new URL(resource);
   const path = url.pathname === "/" ? "" : withoutTrailing(url.pathname, "/");
-  return new URL(`/.well-known/oauth-protected-resource${path}`, url.origin);
+  return new URL(`/.well-known/oauth-protected-resource${path}${url.search}`, url.origin);
 }
 
 /** Refuses unusable options at setup rather than on the first client. */

@@ -117,7 +117,7 @@ export function resourceCovers(server: URL, resource: string): boolean {
 
 /**
  * The Protected Resource Metadata of `server`: the `resource_metadata` URL of the challenge when
- * there is one, then the path-based well-known URL, then the root one. The document must name a
+ * there is one, then the well-known URL with the server's path and query, then the root one. The document must name a
  * resource that covers `server` and at least one authorization server.
  */
 export async function discoverResource(
@@ -130,8 +130,9 @@ export async function discoverResource(
     const hinted = new URL(resourceMetadata);
     if (reachable(hinted, isLoopbackHostname(server.hostname))) candidates.push(hinted);
   }
-  const path = trimmedPath(server);
-  if (path !== "") candidates.push(new URL(`/.well-known/oauth-protected-resource${path}`, server.origin));
+  // RFC 9728 §3.1: the well-known suffix goes between the host and the path and query.
+  const rest = trimmedPath(server) + server.search;
+  if (rest !== "") candidates.push(new URL(`/.well-known/oauth-protected-resource${rest}`, server.origin));
   candidates.push(new URL("/.well-known/oauth-protected-resource", server.origin));
   for (const candidate of candidates) {
     const document = await getJson(fetchImpl, candidate);
