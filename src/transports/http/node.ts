@@ -2,8 +2,8 @@
  * `node:http` without a framework: `toNodeListener` (any fetch handler; a `createHttpHandler`
  * endpoint serves POSTs directly, without `Request`/`Response`) and `serveHttp` on top of it.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer, type IncomingMessage, type Server, ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
 import type { Dispatcher } from "../../shared/dispatch.js";
 import { timerDelay } from "../../shared/timers.js";
 import { ErrorCode } from "../../types/core.js";
@@ -82,7 +82,8 @@ export function toNodeListener(handler: FetchHandler): NodeListener {
   const endpoint = endpointOf(handler);
   if (!endpoint) return viaWeb;
   return (req, res) => {
-    if (!servesDirectly(req)) return viaWeb(req, res);
+    // `new Request` refuses CONNECT and TRACE: the endpoint answers them (405) without one.
+    if (!servesDirectly(req) && req.method !== "CONNECT" && req.method !== "TRACE") return viaWeb(req, res);
     endpoint(new NodeIncoming(req, res)).then(
       (reply) => writeOrFail(reply, req, res),
       () => failed(res),
@@ -176,7 +177,7 @@ export async function serveHttp(
   const metadataPath = resource && resourceMetadataUrl(resource.resource).pathname;
   const inFlight = new InFlight();
   const streams = new InFlight();
-  const server = createServer((req, res) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     // Requests are POSTs; GETs are 2025 and HTTP+SSE streams, which end with their sessions.
     if (req.method === "POST") inFlight.track(req, res);
     else if (req.method === "GET") streams.track(req, res);
@@ -187,8 +188,20 @@ export async function serveHttp(
       return void writeReply(resourceMetadataReply(req.method ?? "GET", resource), req, res);
     }
     // Plain text on purpose: a JSON-RPC -32601 body would read as "unknown MCP method".
-    res.writeHead(404, { "content-type": "text/plain", connection: req.complete ? "keep-alive" : "close" });
+    res.writeHead(404, {
+      "content-type": "text/plain",
+      connection: req.complete && res.shouldKeepAlive ? "keep-alive" : "close",
+    });
     res.end("Not Found");
+  };
+  const server = createServer(onRequest);
+  // node:http hands CONNECT only to "connect" listeners, else drops the socket: answer it as a request.
+  server.on("connect", (req: IncomingMessage, socket: Socket) => {
+    const res = new ServerResponse(req);
+    res.shouldKeepAlive = false;
+    res.assignSocket(socket);
+    res.once("finish", () => socket.end());
+    onRequest(req, res);
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

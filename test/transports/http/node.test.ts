@@ -1,5 +1,5 @@
 import { createServer, request as httpRequest } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, connect } from "node:net";
 import { describe, expect, it } from "vitest";
 import { createHttpHandler } from "../../../src/transports/http/handler.js";
 import { serveHttp, toNodeListener } from "../../../src/transports/http/node.js";
@@ -26,6 +26,20 @@ function postWithHost(url: URL, host: string) {
     );
     req.on("error", reject);
     req.end(body);
+  });
+}
+
+/** Sends `head` on its own connection and returns every byte the server wrote, Date removed. */
+function rawAnswer(url: URL, head: string) {
+  return new Promise<string>((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname);
+    let answer = "";
+    socket.on("data", (chunk) => {
+      answer += chunk;
+    });
+    socket.on("error", reject);
+    socket.on("close", () => resolve(answer.replace(/\r\nDate: [^\r]*/, "")));
+    socket.write(`${head}\r\nHost: ${url.host}\r\nConnection: close\r\n\r\n`);
   });
 }
 
@@ -152,6 +166,33 @@ describe("serveHttp", () => {
       );
     },
   );
+
+  // `new Request` refuses TRACE and CONNECT, which got 400 (and CONNECT, never handed to a request
+  // listener by node:http, a dropped connection). They are methods the endpoint does not serve.
+  it("answers TRACE and CONNECT with the 405 and Allow header of any other method", async () => {
+    const handle = await serveHttp(makeServer().server);
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32600, message: "Method Not Allowed: use POST" },
+    });
+    try {
+      const put = await rawAnswer(handle.url, "PUT /mcp HTTP/1.1");
+      expect(put).toBe(
+        "HTTP/1.1 405 Method Not Allowed\r\nallow: POST\r\ncontent-type: application/json\r\n" +
+          `content-length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+      );
+      expect(await rawAnswer(handle.url, "TRACE /mcp HTTP/1.1")).toBe(put);
+      expect(await rawAnswer(handle.url, "CONNECT /mcp HTTP/1.1")).toBe(put);
+      // An authority (a proxy's CONNECT) is not the endpoint's path.
+      expect(await rawAnswer(handle.url, `CONNECT ${handle.url.host} HTTP/1.1`)).toBe(
+        "HTTP/1.1 404 Not Found\r\ncontent-type: text/plain\r\nconnection: close\r\n" +
+          "Transfer-Encoding: chunked\r\n\r\n9\r\nNot Found\r\n0\r\n\r\n",
+      );
+    } finally {
+      await handle.close();
+    }
+  });
 
   it("lets localhostOnly: false switch the Host check off", async () => {
     const handle = await serveHttp(makeServer().server, { localhostOnly: false });
