@@ -174,6 +174,44 @@ describe("requests of a session", () => {
     expect((await messages.next()).done).toBe(true);
   });
 
+  // 2025-11-25 answers a POSTed request with JSON or an event stream, never 202; a cancelled request
+  // gets no response (SHOULD NOT respond), so its stream ends empty. It was a 202 with no body.
+  it("a request cancelled before it sent anything gets an event stream that ends empty", async () => {
+    const server = buildDualEraServer();
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    server.tool("wait", {}, async (_args, ctx) => {
+      started();
+      await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }));
+      return "too late";
+    });
+    handle = await serveHttp(server, { keepAliveMs: 0, drainTimeoutMs: 0 });
+    const url = handle.url.toString();
+    const { headers } = await openSession(url);
+    const pending = post(url, call(4, "wait"), headers);
+    await running;
+    const cancel = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 4 } };
+    expect((await post(url, cancel, headers)).status).toBe(202);
+    const answer = await pending;
+    expect(answer.status).toBe(200);
+    const seen: Record<string, string> = {};
+    answer.headers.forEach((value, name) => {
+      seen[name] = value;
+    });
+    expect(seen).toEqual({
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache",
+      "x-accel-buffering": "no",
+      connection: "keep-alive",
+      "keep-alive": "timeout=5",
+      date: expect.any(String),
+      "transfer-encoding": "chunked",
+    });
+    expect(await answer.text()).toBe("");
+  });
+
   it("a modern POST carrying a live session's id is served as modern, header ignored", async () => {
     const url = await start();
     const { id } = await openSession(url);

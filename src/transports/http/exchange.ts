@@ -1,7 +1,7 @@
 import { Cancellation } from "../../shared/cancellation.js";
 import { ErrorCode } from "../../types/core.js";
 import type { JSONRPCMessage, JSONRPCResponse, RequestId } from "../../types/index.js";
-import { emptyReply, jsonResponse, type Reply } from "./body.js";
+import { jsonResponse, type Reply } from "./body.js";
 import type { Incoming } from "./incoming.js";
 import { SSE_HEADERS, SseStream } from "./sse.js";
 
@@ -78,13 +78,13 @@ export function answerExchange(exchange: Exchange): Promise<Reply> {
       clearTimeout(early);
       stopListening();
       exchange.onDone?.();
-      if (!stream && mode === "sse" && response && status === 200 && !cancellation.cancelled()) open();
+      // No response (a cancelled request): a POSTed request still gets a stream, which ends empty.
+      if (!stream && (!response || (mode === "sse" && status === 200 && !cancellation.cancelled()))) open();
       if (stream) {
         stream.end(cancellation.cancelled() ? undefined : response);
         return;
       }
-      // Nothing may be sent for a cancelled request; the client is gone, so any status will do.
-      resolve(response ? jsonResponse(response, status) : emptyReply(202));
+      resolve(jsonResponse(response as JSONRPCResponse, status));
     };
     let running: Promise<JSONRPCResponse | undefined>;
     try {
@@ -94,7 +94,7 @@ export function answerExchange(exchange: Exchange): Promise<Reply> {
       running = Promise.reject(error);
     }
     running.then(
-      (response) => finish(response, response ? exchange.statusOf(response) : 202),
+      (response) => finish(response, response ? exchange.statusOf(response) : 200),
       (error: unknown) => {
         exchange.onFailure(error);
         const failure: JSONRPCResponse = {
