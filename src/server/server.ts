@@ -57,6 +57,7 @@ import {
   type TaskResultCheck,
 } from "./outbound.js";
 import { checkParams, normalizeRequestState, type Registration } from "./params.js";
+import { authenticatedPrincipal, type PrincipalBinder } from "./state/principal.js";
 import { type ListenSupport, SubscriptionHub } from "./subscriptions.js";
 import { toWireError } from "./wire-error.js";
 
@@ -112,6 +113,16 @@ export interface ServerOptions extends ServerHandlers, ServerIdentity {
    * `ServerTelemetry`; `serverTelemetry()` from `roundtrip-mcp/otel`).
    */
   telemetry?: ServerTelemetry;
+  /**
+   * Who a caller is, for what belongs to one: tasks, listen-stream quotas, 2025 HTTP sessions and
+   * HTTP+SSE streams (for those it sees only `authInfo` and `http`). Default
+   * `authenticatedPrincipal`; `MCPServer` passes its `requestStateSecurity`'s `bindPrincipal`.
+   * Pass the one your `RequestStateBoundary` uses, so the caller its states belong to is the same.
+   *
+   * @example
+   * new Server("s", { principal: (ctx) => ctx.http?.header("x-user") ?? undefined });
+   */
+  principal?: PrincipalBinder;
 }
 
 /** The JSON-RPC request shape, checked by hand: it runs on every message. */
@@ -159,6 +170,8 @@ export class Server implements Dispatcher {
   readonly legacy: LegacyService | undefined;
   /** The `telemetry` option: the HTTP endpoint reports its own refusals of requests to it too. */
   readonly telemetry: ServerTelemetry | undefined;
+  /** The `principal` option: who a caller is (see `ServerOptions.principal`). */
+  readonly principal: PrincipalBinder;
 
   readonly #handlers = new Map<string, Registration>();
   readonly #extraCapabilities: ServerCapabilities;
@@ -170,6 +183,7 @@ export class Server implements Dispatcher {
 
   constructor(name: string, options: ServerOptions = {}) {
     this.telemetry = options.telemetry;
+    this.principal = options.principal ?? authenticatedPrincipal;
     if (options.telemetry) this.middleware.push(options.telemetry);
     this.name = name;
     this.version = options.version ?? "";
@@ -189,7 +203,11 @@ export class Server implements Dispatcher {
     }
     this.setRequestHandler("server/discover", () => this.discover());
     this.#listChanged = options.listChanged === true;
-    this.#subscriptions = new SubscriptionHub(options.maxSubscriptions, options.maxSubscriptionsPerPrincipal);
+    this.#subscriptions = new SubscriptionHub(
+      this.principal,
+      options.maxSubscriptions,
+      options.maxSubscriptionsPerPrincipal,
+    );
     if (this.#listChanged) this.#serveListen();
     const events = options.events;
     if (events) {

@@ -10,7 +10,7 @@ import {
 } from "../types/core.js";
 import type { DetailedTask, RequestId, ResultObject, SubscriptionFilter } from "../types/index.js";
 import type { ServerRequestContext } from "./context.js";
-import { authenticatedPrincipal } from "./state/principal.js";
+import type { PrincipalBinder } from "./state/principal.js";
 
 /** A change a listen stream may carry. */
 export type ServerEvent =
@@ -63,7 +63,10 @@ export class SubscriptionHub {
   /** Open streams per authenticated principal, so that one caller cannot take every slot. */
   readonly #held = new Map<string, number>();
 
-  constructor(limit = 100, perPrincipal = 10) {
+  /** Who a caller is: the server's `principal` option. */
+  readonly #principal: PrincipalBinder;
+
+  constructor(principal: PrincipalBinder, limit = 100, perPrincipal = 10) {
     // NaN would lift the bound and 0 would refuse every stream: only a positive count means one.
     for (const [name, value] of [
       ["maxSubscriptions", limit],
@@ -75,6 +78,7 @@ export class SubscriptionHub {
     }
     this.#limit = limit;
     this.#perPrincipal = perPrincipal;
+    this.#principal = principal;
   }
 
   get size(): number {
@@ -105,7 +109,7 @@ export class SubscriptionHub {
     if (this.#subscriptions.size >= this.#limit) {
       throw new McpError(ErrorCode.InternalError, "Subscription limit reached");
     }
-    const principal = authenticatedPrincipal(ctx);
+    const principal = this.#principal(ctx);
     // Anonymous callers cannot be told apart, so only the server-wide bound applies to them.
     if (principal !== undefined && (this.#held.get(principal) ?? 0) >= this.#perPrincipal) {
       throw new McpError(ErrorCode.InternalError, "Subscription limit reached for this caller");

@@ -20,6 +20,7 @@ import type {
 import { isRecord } from "../../types/record.js";
 import type { Logger, RefusedRequest, ServerRequestContext, ServerTelemetry } from "../context.js";
 import { streamAllows } from "../notify.js";
+import type { PrincipalBinder } from "../state/principal.js";
 import { BACK_CHANNEL, type BackChannel, type Outbox } from "./back-channel.js";
 import type { ResolvedLegacyOptions } from "./options.js";
 import {
@@ -45,6 +46,8 @@ export interface LegacyCore {
   readonly instructions: string | undefined;
   /** The server's `telemetry` option: it hears of the session's refusals and own answers too. */
   readonly telemetry: ServerTelemetry | undefined;
+  /** Who a caller is (the server's `principal` option): what an HTTP session is bound to. */
+  readonly principal: PrincipalBinder;
   /** Whether a handler serves `method` (a refused request's method is named only if so). */
   hasHandler(method: string): boolean;
   /** Tells the telemetry of a request refused before the chain (never throws). */

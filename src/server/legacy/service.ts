@@ -1,6 +1,7 @@
-import type { Dispatcher, HttpRequestView } from "../../shared/dispatch.js";
+import type { AuthInfo, Dispatcher, HttpRequestView } from "../../shared/dispatch.js";
 import { validJSONRPCRequest } from "../../types/core.js";
 import type { ErrorObject, JSONRPCMessage, JSONRPCRequest } from "../../types/index.js";
+import type { ServerRequestContext } from "../context.js";
 import { DualEraConnection } from "./connection.js";
 import { type LegacyOptions, type ResolvedLegacyOptions, resolveLegacyOptions } from "./options.js";
 import type { LegacyCore } from "./serve.js";
@@ -23,6 +24,17 @@ export class LegacyService {
   constructor(core: LegacyCore, options: LegacyOptions = {}) {
     this.#core = core;
     this.options = resolveLegacyOptions(options);
+  }
+
+  /**
+   * Who sends this HTTP request, by the server's `principal` option: what a 2025 session or an
+   * HTTP+SSE stream is bound to. A transport knows only the token and the request.
+   *
+   * @example
+   * const owner = server.legacy?.principalOf(authInfo, http);
+   */
+  principalOf(authInfo: AuthInfo | undefined, http: HttpRequestView): string | undefined {
+    return this.#core.principal({ authInfo, http } as ServerRequestContext);
   }
 
   /** A fresh session, waiting for its `initialize`. */

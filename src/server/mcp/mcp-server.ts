@@ -112,6 +112,8 @@ export class MCPServer implements Dispatcher {
       maxSubscriptionsPerPrincipal: options.maxSubscriptionsPerPrincipal,
       events: options.events,
       telemetry: options.telemetry,
+      // Tasks and 2025 sessions belong to the caller its request states belong to.
+      principal: explicit?.bindPrincipal ?? undefined,
       legacy:
         options.legacy === false
           ? false

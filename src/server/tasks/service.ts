@@ -171,7 +171,7 @@ export class TaskService implements TaskRunner {
     if (early === undefined && controller.signal.aborted) {
       throw new McpError(ErrorCode.InternalError, "The request was cancelled before it became a task");
     }
-    const principal = authenticatedPrincipal(ctx);
+    const principal = this.#principal(ctx);
     // A full store answers inline, the request's cancel still reaching the work: legal for a
     // declaring client, and better than refusing work that has already started.
     const inline = early ?? (this.store.makeRoom(principal) ? undefined : await first);
@@ -217,7 +217,12 @@ export class TaskService implements TaskRunner {
         { requiredCapabilities: TASKS_REQUIRED_CAPABILITIES },
       );
     }
-    return this.store.get(taskIdOf(params), authenticatedPrincipal(ctx));
+    return this.store.get(taskIdOf(params), this.#principal(ctx));
+  }
+
+  /** Who the caller is, as the server it serves says (see `ServerOptions.principal`). */
+  #principal(ctx: ServerRequestContext): string | undefined {
+    return (this.#server?.principal ?? authenticatedPrincipal)(ctx);
   }
 
   /**

@@ -186,7 +186,7 @@ export class LegacyHttpEndpoint {
     // The slot is taken before the handshake, so a refused client's initialize is never traced as
     // served, and handshakes in flight count against the limit.
     const session = this.#service.openSession();
-    const entry = this.sessions.add(session, authInfo);
+    const entry = this.sessions.add(session, this.#service.principalOf(authInfo, request));
     if (entry === undefined) {
       session.close();
       this.#options.logger?.warn(
@@ -229,7 +229,7 @@ export class LegacyHttpEndpoint {
 
   /** The live session of a request, or the 404/400 that answers it. */
   #session(request: Incoming, sessionId: string, authInfo: AuthInfo | undefined): SessionEntry | PlainReply {
-    const entry = this.sessions.get(sessionId, authInfo);
+    const entry = this.sessions.get(sessionId, this.#service.principalOf(authInfo, request));
     if (!entry)
       return errorResponse(404, null, ErrorCode.InvalidRequest, "Not Found: unknown or expired session");
     const version = request.header(HttpHeader.ProtocolVersion);

@@ -3,8 +3,6 @@
  * live at once, an idle lifetime, and the principal each session belongs to.
  */
 import type { LegacySession } from "../../server/legacy/session.js";
-import { authenticatedPrincipal } from "../../server/state/principal.js";
-import type { AuthInfo } from "../../shared/dispatch.js";
 import type { HttpPlusSse } from "./legacy-sse-server.js";
 import type { SseStream } from "./sse.js";
 
@@ -50,13 +48,6 @@ export interface SessionEntry {
   active: number;
 }
 
-/**
- * The identity a session is bound to: the one request states, tasks and listen filters are bound to
- * (the verified token's client, issuer and subject, never the token itself), or undefined on an
- * unauthenticated endpoint.
- */
-const principalOf = (authInfo: AuthInfo | undefined) => authenticatedPrincipal({ authInfo });
-
 function positive(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!(Number.isInteger(value) && value > 0)) throw new RangeError(`${name} must be a positive integer`);
@@ -92,14 +83,17 @@ export class LegacySessionStore {
     this.#now = now;
   }
 
-  /** Registers a session under a fresh id; undefined when the table is full of busy sessions. */
-  add(session: LegacySession, authInfo: AuthInfo | undefined): SessionEntry | undefined {
+  /**
+   * Registers a session of `principal` (the server's, see `LegacyService.principalOf`) under a
+   * fresh id; undefined when the table is full of busy sessions.
+   */
+  add(session: LegacySession, principal: string | undefined): SessionEntry | undefined {
     this.sweep();
-    if (this.#entries.size >= this.maxSessions && !this.#evictOne(principalOf(authInfo))) return undefined;
+    if (this.#entries.size >= this.maxSessions && !this.#evictOne(principal)) return undefined;
     const entry: SessionEntry = {
       id: newSessionId(),
       session,
-      principal: principalOf(authInfo),
+      principal,
       lastSeen: this.#now(),
       stream: undefined,
       active: 0,
@@ -113,14 +107,14 @@ export class LegacySessionStore {
    * The live session with this id for this principal, marked as used; undefined when unknown,
    * expired, ended, or opened by someone else (all of which answer 404).
    */
-  get(id: string, authInfo: AuthInfo | undefined): SessionEntry | undefined {
+  get(id: string, principal: string | undefined): SessionEntry | undefined {
     const entry = this.#entries.get(id);
     if (!entry) return undefined;
     if (entry.session.closed || this.#expired(entry)) {
       this.delete(id);
       return undefined;
     }
-    if (entry.principal !== principalOf(authInfo)) return undefined;
+    if (entry.principal !== principal) return undefined;
     entry.lastSeen = this.#now();
     return entry;
   }

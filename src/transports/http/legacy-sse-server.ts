@@ -5,7 +5,6 @@
  * Each stream is one connection, served like a stdio pipe (see ../pipe.ts).
  */
 import { type LegacyService, legacyServiceOf } from "../../server/legacy/service.js";
-import { authenticatedPrincipal } from "../../server/state/principal.js";
 import type { AuthInfo, Dispatcher } from "../../shared/dispatch.js";
 import { ErrorCode } from "../../types/core.js";
 import { type ServerPipe, servePipe } from "../pipe.js";
@@ -36,14 +35,17 @@ interface SseSession {
  */
 export class LegacySseEndpoint {
   readonly #dispatcher: Dispatcher;
-  readonly #service: LegacyService | undefined;
+  readonly #service: LegacyService;
   readonly #options: LegacySseOptions;
   readonly #maxSessions: number;
   readonly #sessions = new Map<string, SseSession>();
 
   constructor(dispatcher: Dispatcher, options: LegacySseOptions) {
     this.#dispatcher = dispatcher;
-    this.#service = legacyServiceOf(dispatcher);
+    const service = legacyServiceOf(dispatcher);
+    // createHttpHandler checks this first; the streams are bound through the service's principal.
+    if (!service) throw new TypeError("legacy.sse needs a server that serves 2025 clients");
+    this.#service = service;
     this.#options = options;
     this.#maxSessions = options.maxSessions ?? DEFAULT_MAX_LEGACY_SESSIONS;
   }
@@ -69,7 +71,7 @@ export class LegacySseEndpoint {
       lost: () => !stream.open,
       logger: { error: (message) => logger.error(`[http] ${message}`) },
     });
-    this.#sessions.set(id, { stream, pipe, principal: authenticatedPrincipal({ authInfo }) });
+    this.#sessions.set(id, { stream, pipe, principal: this.#service.principalOf(authInfo, request) });
     // Relative to the stream's own URL, so it survives a proxy that rewrites the path.
     stream.announce("endpoint", `?${SSE_SESSION_PARAM}=${id}`);
     return new Response(stream.readable, { status: 200, headers: SSE_HEADERS });
@@ -81,14 +83,14 @@ export class LegacySseEndpoint {
    */
   post(sessionId: string, message: unknown, request: Incoming, authInfo: AuthInfo | undefined): Reply {
     const session = this.#sessions.get(sessionId);
-    if (session === undefined || session.principal !== authenticatedPrincipal({ authInfo })) {
+    if (session === undefined || session.principal !== this.#service.principalOf(authInfo, request)) {
       const reply = errorResponse(
         404,
         null,
         ErrorCode.InvalidRequest,
         "Not Found: unknown or closed session",
       );
-      this.#service?.reportRefused(message, reply.error, request, undefined);
+      this.#service.reportRefused(message, reply.error, request, undefined);
       return reply;
     }
     if (Array.isArray(message)) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MCPServer, silentLogger } from "../../../src/server/index.js";
+import { RequestStateSecurity } from "../../../src/server/state/policy.js";
 import { serverTasks } from "../../../src/server/tasks/index.js";
 import { ErrorCode } from "../../../src/types/core.js";
 import { TASKS_EXTENSION } from "../../../src/types/tasks.js";
@@ -74,6 +75,31 @@ describe("notifications/tasks on subscriptions/listen", () => {
     finish.open();
     await settle();
     expect(stream.seen.filter((n) => n.method === "notifications/tasks")).toEqual([]);
+  });
+
+  // A custom bindPrincipal tells apart callers of one OAuth identity: listen streams follow it too.
+  it("follows a task only for its creator as the server's bindPrincipal names it", async () => {
+    const mcp = new MCPServer("notify", {
+      logger: silentLogger,
+      tasks: serverTasks({ immediateResultMs: 0 }),
+      requestStateSecurity: new RequestStateSecurity(
+        { keys: ["k".repeat(32)] },
+        { bindPrincipal: (ctx) => ctx.authInfo?.extra?.user as string | undefined },
+      ),
+    });
+    mcp.tool("job", { task: "optional" }, () => new Promise(() => {}));
+    const as = (user: string) => ({ ...ALICE, extra: { user } });
+    const created = resultOf(
+      await mcp.dispatch(request("tools/call", { name: "job", arguments: {} }, TASKS), { authInfo: as("a") }),
+    );
+    const others = listen(mcp, { taskIds: [created.taskId] }, TASKS, as("b"));
+    expect(resultOf(await others.done).resultType).toBe("complete");
+    expect(acknowledged(others.seen)).toEqual({});
+    const own = listen(mcp, { taskIds: [created.taskId] }, TASKS, as("a"));
+    await settle();
+    expect(acknowledged(own.seen)).toEqual({ taskIds: [created.taskId] });
+    own.stop();
+    await own.done;
   });
 
   it("refuses taskIds from a request without the extension with -32021", async () => {
