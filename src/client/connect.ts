@@ -123,6 +123,7 @@ async function openOn(
     logLevel: options.logLevel,
     timeoutMs: options.timeoutMs,
     onLog: options.onLog,
+    onWarning: options.onWarning,
     requestMeta: options.requestMeta,
     instrument: options.instrument,
   });

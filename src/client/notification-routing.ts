@@ -38,6 +38,23 @@ export function notificationRouter(
 export const sessionWarnings = new WeakMap<object, (message: string) => void>();
 
 /**
+ * Hands what the transport reports through `onerror` (an SSE event that is not JSON, session state
+ * a renewed 2025 session refused, a stdio server that exited) to `warn`. Only the message goes: a
+ * cause or stack could carry a request's URL and its token. A `warn` that throws is ignored, as the
+ * report comes from inside a stream being read, which would break.
+ *
+ * @example
+ * session.connection.onError = (error) => reportTransportError(warn, error);
+ */
+export function reportTransportError(warn: (message: string) => void, error: Error): void {
+  try {
+    warn(`The transport reported: ${error.message}`);
+  } catch {
+    // The warning sink's failure is its own: there is nowhere further to report it.
+  }
+}
+
+/**
  * Calls a caller's listener. Its failure is its own: thrown on, it would break the request's
  * stream (over HTTP a read is then sent again) or escape as an uncaught exception.
  */

@@ -84,6 +84,11 @@ export interface ClientOptions extends ClientCallbacks {
   /** Log messages of requests that set no `onLog` of their own. */
   onLog?: (params: LoggingMessageNotificationParams) => void;
   /**
+   * Client-side warnings (default stderr): a listener that threw, a listed tool dropped for invalid
+   * `x-mcp-header`, what the transport reports (e.g. an SSE event that is not JSON).
+   */
+  onWarning?: ClientSessionOptions["onWarning"];
+  /**
    * Extra `_meta` keys for every request, computed as it goes out: for tracing, the active span's
    * `traceparent` (and `tracestate`, `baggage`). Each leg of a multi-round call asks again.
    */

@@ -20,7 +20,10 @@ export interface ClientSessionOptions {
   logLevel?: LoggingLevel;
   /** Default per-request timeout in milliseconds (default 60 000). */
   timeoutMs?: number;
-  /** Client-side warnings (e.g. a listed tool dropped for invalid `x-mcp-header`); default stderr. */
+  /**
+   * Client-side warnings (default stderr): a listed tool dropped for invalid `x-mcp-header`, a
+   * listener that threw, what the transport reports through `onerror`.
+   */
   onWarning?: (message: string) => void;
   /** Log messages of requests that set no `onLog` of their own. */
   onLog?: (params: LoggingMessageNotificationParams) => void;

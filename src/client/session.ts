@@ -33,7 +33,12 @@ import type {
   SubscriptionFilter,
 } from "../types/index.js";
 import { type ListenOptions, openSubscription, type Subscription } from "./listen.js";
-import { guarded, notificationRouter, sessionWarnings } from "./notification-routing.js";
+import {
+  guarded,
+  notificationRouter,
+  reportTransportError,
+  sessionWarnings,
+} from "./notification-routing.js";
 import { checkResult } from "./result-check.js";
 import type {
   CallOptions,
@@ -110,6 +115,7 @@ export class ClientSession {
     this.#requestMeta = options.requestMeta;
     this.#instrument = options.instrument;
     this.connection.onNotification = (notification) => this.#routeStray(notification);
+    this.connection.onError = (error) => reportTransportError(this.#warn, error);
   }
 
   /** Creates a session and starts its transport. */

@@ -1,0 +1,85 @@
+// What a transport reports through `onerror` (here: an SSE event that is not JSON) reaches the
+// client's `onWarning`. Before, `Client` and `ClientSession` never listened, so the report was
+// dropped. Real sockets: a hand-written server on 127.0.0.1 whose tools/call stream carries junk.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { Client } from "../../src/client/client.js";
+
+const servers: Server[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+/**
+ * Speaks just enough of both eras: a 2025 `initialize` opens session `s-1`; every `tools/call` is
+ * answered on an SSE stream whose first event is not JSON.
+ */
+async function junkStreamServer(): Promise<URL> {
+  const server = createServer((req, res) => {
+    if (req.method === "DELETE") return void res.writeHead(200).end();
+    if (req.method !== "POST") return void res.writeHead(405).end();
+    let text = "";
+    req.on("data", (chunk: Buffer) => {
+      text += chunk.toString("utf8");
+    });
+    req.on("end", () => {
+      const message = JSON.parse(text) as { id?: unknown; method?: string };
+      if (message.id === undefined) return void res.writeHead(202).end();
+      if (message.method === "initialize") {
+        res.writeHead(200, { "content-type": "application/json", "mcp-session-id": "s-1" });
+        const result = {
+          protocolVersion: "2025-11-25",
+          capabilities: {},
+          serverInfo: { name: "j", version: "1" },
+        };
+        return void res.end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }));
+      }
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write("data: {not json\n\n");
+      const result = { content: [{ type: "text", text: "ok" }] };
+      res.end(`data: ${JSON.stringify({ jsonrpc: "2.0", id: message.id, result })}\n\n`);
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  // A token in the URL, as some deployments put one: no warning may carry it.
+  return new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp?token=s3cret`);
+}
+
+describe.each([
+  ["2026-07-28", "2026-07-28"],
+  ["2025-11-25", "legacy"],
+] as const)("a transport's report on the %s wire", (_era, mode) => {
+  it("reaches onWarning, without the URL, and the call completes", async () => {
+    const warnings: string[] = [];
+    const client = await Client.connect(await junkStreamServer(), {
+      mode,
+      eraCache: false,
+      onWarning: (message) => warnings.push(message),
+    });
+    const result = await client.callTool("t");
+    await client.close();
+    expect(result.content).toEqual([{ type: "text", text: "ok" }]);
+    expect(warnings).toEqual(["The transport reported: Ignored an SSE event that is not JSON"]);
+  });
+
+  it("an onWarning that throws leaves the call alone", async () => {
+    let calls = 0;
+    const client = await Client.connect(await junkStreamServer(), {
+      mode,
+      eraCache: false,
+      onWarning: () => {
+        calls++;
+        throw new Error("sink gone");
+      },
+    });
+    const result = await client.callTool("t");
+    await client.close();
+    expect(result.content).toEqual([{ type: "text", text: "ok" }]);
+    expect(calls).toBe(1);
+  });
+});
