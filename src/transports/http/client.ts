@@ -5,6 +5,7 @@
  */
 
 import { Cancellation } from "../../shared/cancellation.js";
+import { ConnectionClosedError } from "../../shared/errors.js";
 import type { MessageInfo, Transport } from "../../shared/transport.js";
 import type { JSONRPCMessage, RequestId } from "../../types/index.js";
 import { ANSWERED, describe, FetchReceived, type Outcome, type Received, readAnswer } from "./answer.js";
@@ -328,6 +329,8 @@ export class StreamableHttpClientTransport implements Transport {
     try {
       response = await send();
     } catch (error) {
+      // Only close() cancels a notification: the error the connection fails its awaiting calls with.
+      if (cancellation.cancelled()) throw new ConnectionClosedError("The HTTP transport closed");
       throw new HttpTransportError(`POST ${String(message.method)} failed: ${describe(error)}`);
     }
     await response.discard();

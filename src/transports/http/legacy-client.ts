@@ -4,6 +4,7 @@
  * `MCP-Protocol-Version`, server → client requests on a POST's SSE stream or on the GET stream,
  * and DELETE of the session on close.
  */
+import { ConnectionClosedError } from "../../shared/errors.js";
 import { pause } from "../../shared/timers.js";
 import type { MessageInfo, Transport } from "../../shared/transport.js";
 import { isJSONRPCErrorResponse, isJSONRPCResultResponse } from "../../types/core.js";
@@ -76,7 +77,10 @@ export class LegacyHttpClientTransport implements Transport {
     const record = message as Record<string, unknown>;
     const id = record.id as RequestId | undefined | null;
     if (typeof record.method !== "string" || id === undefined || id === null) {
-      const response = await this.#fetchWith("POST", record, this.#background.signal);
+      const response = await this.#fetchWith("POST", record, this.#background.signal).catch((error) => {
+        // Cut short by close(): the error the connection fails its awaiting calls with.
+        throw this.#closed ? new ConnectionClosedError("The HTTP transport closed") : error;
+      });
       await response.body?.cancel().catch(() => {});
       if (!response.ok)
         throw new HttpStatusError(response.status, `HTTP ${response.status} for a posted message`);
