@@ -120,6 +120,15 @@ export function tooLarge(maxBytes: number): ResponseTooLargeError {
   return new ResponseTooLargeError(`the response is larger than ${maxBytes} bytes`);
 }
 
+/**
+ * True when fetch failed because the connection was refused: nothing was sent anywhere, so the
+ * request may go again without any risk of running twice.
+ */
+export function connectionRefused(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
+  return cause?.code === "ECONNREFUSED";
+}
+
 /** An error's message, for local error texts. */
 export function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

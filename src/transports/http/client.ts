@@ -8,7 +8,15 @@ import { Cancellation } from "../../shared/cancellation.js";
 import { ConnectionClosedError } from "../../shared/errors.js";
 import type { MessageInfo, Transport } from "../../shared/transport.js";
 import type { JSONRPCMessage, RequestId } from "../../types/index.js";
-import { ANSWERED, describe, FetchReceived, type Outcome, type Received, readAnswer } from "./answer.js";
+import {
+  ANSWERED,
+  connectionRefused,
+  describe,
+  FetchReceived,
+  type Outcome,
+  type Received,
+  readAnswer,
+} from "./answer.js";
 import { type AuthProviderOption, credentialsFrom, type HttpCredentials, reauthorized } from "./auth.js";
 import { HttpStatusError, HttpTransportError } from "./errors.js";
 import { envelopeVersionOf, standardHeadersFor } from "./headers.js";
@@ -75,12 +83,6 @@ type ListedTool = {
   inputSchema?: unknown;
   annotations?: { readOnlyHint?: boolean; idempotentHint?: boolean };
 };
-
-/** True when fetch failed because the connection was refused (nothing was sent anywhere). */
-function connectionRefused(error: unknown): boolean {
-  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
-  return cause?.code === "ECONNREFUSED";
-}
 
 /**
  * Talks to a Streamable HTTP endpoint. Local failures (network, dropped stream, non-MCP error

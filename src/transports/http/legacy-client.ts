@@ -10,7 +10,7 @@ import type { MessageInfo, Transport } from "../../shared/transport.js";
 import { isJSONRPCErrorResponse, isJSONRPCResultResponse } from "../../types/core.js";
 import type { JSONRPCMessage, RequestId } from "../../types/index.js";
 import { isRecord } from "../../types/record.js";
-import { describe, FetchReceived, isResponseTo } from "./answer.js";
+import { connectionRefused, describe, FetchReceived, isResponseTo } from "./answer.js";
 import { credentialsFrom, reauthorized } from "./auth.js";
 import type { StreamableHttpClientOptions } from "./client.js";
 import { HttpStatusError, HttpTransportError } from "./errors.js";
@@ -93,7 +93,11 @@ export class LegacyHttpClientTransport implements Transport {
     if (record.method === "initialize") this.#handshake = record;
     try {
       const session = this.#sessionId;
-      let response = await this.#fetchWith("POST", record, controller.signal);
+      let response = await this.#fetchWith("POST", record, controller.signal).catch((error) => {
+        // Refused, it reached no server (one restarting, say): once more cannot run it twice.
+        if (!connectionRefused(error) || controller.signal.aborted) throw error;
+        return this.#fetchWith("POST", record, controller.signal);
+      });
       if (response.status === 404 && session !== undefined && record.method !== "initialize") {
         // 2025-11-25: the server no longer knows the session, so it did not run the request. Open a
         // new session with the same initialize, then send the request again in it.
