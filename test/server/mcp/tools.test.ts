@@ -378,7 +378,12 @@ describe("tools/call arguments", () => {
       z.object({ n: z.number() }).transform((v) => v),
       z.object({ n: z.lazy(() => z.number()) }),
       z.object({ n: z.union([z.string(), z.number().refine(() => true)]) }),
-      z.object({ n: z.number().refine(() => true).optional() }),
+      z.object({
+        n: z
+          .number()
+          .refine(() => true)
+          .optional(),
+      }),
       z.object({ n: z.custom<number>(() => true) }),
       z.object({
         n: z.array(
