@@ -75,11 +75,16 @@ export class OAuthClientProvider implements HttpAuthProvider {
     if (typeof options.redirectUri !== "string" || !URL.canParse(options.redirectUri)) {
       throw new TypeError("redirectUri must be an absolute URL");
     }
+    const method = options.client?.authMethod as string | undefined;
     // The type leaves it out; this is for callers it does not reach (JavaScript, a parsed config).
-    if ((options.client?.authMethod as string | undefined) === "private_key_jwt") {
+    if (method === "private_key_jwt") {
       throw new TypeError(
         'OAuthClientProvider cannot sign client assertions, so client.authMethod "private_key_jwt" is refused: ClientCredentialsProvider signs them with its privateKey',
       );
+    }
+    // Sent without its secret, a confidential client would pass for a public one.
+    if (method?.startsWith("client_secret") && typeof options.client?.clientSecret !== "string") {
+      throw new TypeError(`client.authMethod "${method}" needs a client.clientSecret`);
     }
     this.#options = options;
     this.#fetch = timedOAuthFetch(options.fetch, options.timeoutMs);

@@ -101,11 +101,16 @@ async function tokenRequest(
   params: Record<string, string>,
   dpop: DpopKey | undefined,
 ): Promise<Record<string, unknown>> {
-  if (client.authMethod === "private_key_jwt" && params.client_assertion === undefined) {
-    // Without its assertion the request would carry no client authentication at all.
+  const { authMethod } = client;
+  // Without its assertion or secret the request would carry no client authentication at all.
+  const missing =
+    authMethod === "private_key_jwt"
+      ? params.client_assertion === undefined && "no client assertion was made"
+      : authMethod !== "none" && typeof client.clientSecret !== "string" && "it has no client secret";
+  if (missing) {
     throw new OAuthError(
       "unsupported_auth_method",
-      "the client authenticates with private_key_jwt but no client assertion was made: nothing was sent",
+      `the client authenticates with ${authMethod} but ${missing}: nothing was sent`,
     );
   }
   const body = new URLSearchParams(params);
