@@ -98,18 +98,22 @@ function trimmedPath(url: URL): string {
 }
 
 /**
- * True when `resource` may stand for `server`: same origin, and the server's path is the
- * resource's path or below it (RFC 9728 §3.3 identifies the resource; a PRM document for another
- * origin or a sibling path must not be used).
+ * True when `resource` may stand for `server`: same origin, the server's path is the resource's
+ * path or below it, and a query in the resource is the server's query exactly (RFC 9728 §3.3
+ * identifies the resource; a PRM document for another origin, a sibling path or another query —
+ * another tenant — must not be used). A resource without a query covers any, as a path covers
+ * the paths below it.
  *
  * @example
  * resourceCovers(new URL("https://api.example.com/mcp"), "https://api.example.com"); // true
+ * resourceCovers(new URL("https://api.example.com/mcp?t=a"), "https://api.example.com/mcp?t=b"); // false
  */
 export function resourceCovers(server: URL, resource: string): boolean {
   // RFC 8707 §2: no fragment, not even an empty one (which URL parsing would hide).
   if (!URL.canParse(resource) || resource.includes("#")) return false;
   const claimed = new URL(resource);
-  if (claimed.origin !== server.origin || claimed.hash !== "") return false;
+  if (claimed.origin !== server.origin || (claimed.search !== "" && claimed.search !== server.search))
+    return false;
   const base = trimmedPath(claimed);
   const path = trimmedPath(server);
   return path === base || path.startsWith(`${base}/`);
