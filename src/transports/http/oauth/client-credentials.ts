@@ -16,6 +16,7 @@ import {
   jwtBearerTokens,
   type OAuthClientInformation,
   type OAuthTokens,
+  refusedForGood,
 } from "./token.js";
 
 /**
@@ -72,7 +73,7 @@ export interface ClientCredentialsOptions {
  * Resource Metadata, then RFC 8414, both validated as for users), asks the token endpoint for a
  * client credentials token bound to the resource, and the transport sends the message again; a
  * 403 `insufficient_scope` asks again with the union of the scopes. Tokens are renewed before they
- * expire.
+ * expire; a renewal that fails fails the call.
  *
  * @example
  * const authProvider = new ClientCredentialsProvider({ clientId: "reporting-bot", privateKey: pem });
@@ -86,6 +87,8 @@ export class ClientCredentialsProvider implements HttpAuthProvider {
   /** Where the last token came from: what renewing it needs. */
   #last: { server: AuthorizationServerMetadata; resource: string } | undefined;
   readonly #flight = new SingleFlight<boolean>();
+  /** Concurrent calls share one renewal, and its failure. */
+  readonly #renewing = new SingleFlight<boolean>();
   /** `options.issuer`, or the first authorization server met. */
   #trustedIssuer: string | undefined;
 
@@ -118,8 +121,15 @@ export class ClientCredentialsProvider implements HttpAuthProvider {
     if (fresh !== undefined) return fresh;
     const last = this.#last;
     if (last === undefined) return undefined;
-    const renewed = this.#flight.run(() => this.#request(last.server, last.resource, tokens.requestedScope));
-    return (await renewed.catch(() => false)) ? this.#tokens?.accessToken : undefined;
+    try {
+      await this.#renewing.run(() => this.#request(last.server, last.resource, tokens.requestedScope));
+    } catch (error) {
+      // The call fails rather than go out without a token; a refusal also ends these tokens (not
+      // newer ones a recovery got meanwhile), so that the next call's 401 starts over.
+      if (refusedForGood(error) && this.#tokens === tokens) this.#tokens = undefined;
+      throw error;
+    }
+    return this.#tokens?.accessToken;
   }
 
   unauthorized(challenge: HttpAuthChallenge): Promise<boolean> {
