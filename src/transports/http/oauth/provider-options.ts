@@ -1,8 +1,48 @@
-/** What an `OAuthClientProvider` is given: its options, and the state its store keeps between runs. */
+/**
+ * What an `OAuthClientProvider` is given: its options, and the state its store keeps between runs,
+ * read back defensively.
+ */
+import { isRecord } from "../../../types/record.js";
 import type { OAuthFetch } from "./discovery.js";
 import type { DpopPrivateJwk } from "./dpop.js";
 import type { PendingAuthorization } from "./pending.js";
+import { METHODS } from "./registration.js";
 import type { OAuthClientInformation, OAuthTokens, TokenEndpointAuthMethod } from "./token.js";
+
+const filled = (value: unknown): value is string => typeof value === "string" && value !== "";
+const isTime = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
+
+/**
+ * Stored tokens as they can be used: none without an issuer and an access token, and any other
+ * field of the wrong type dropped (an older version's `expiresAt: null` is no known expiry).
+ */
+export function storedTokens(value: unknown): OAuthTokens | undefined {
+  if (!isRecord(value)) return undefined;
+  const { issuer, accessToken, refreshToken, expiresAt, issuedAt, requestedScope, tokenType } = value;
+  if (!filled(issuer) || !filled(accessToken)) return undefined;
+  return {
+    issuer,
+    accessToken,
+    ...(filled(refreshToken) ? { refreshToken } : {}),
+    ...(isTime(expiresAt) ? { expiresAt, ...(isTime(issuedAt) ? { issuedAt } : {}) } : {}),
+    ...(filled(requestedScope) ? { requestedScope } : {}),
+    ...(tokenType === "DPoP" ? { tokenType } : {}),
+  };
+}
+
+/** A stored client as it can be used: none without an issuer, an id and a method, a secret kept only as a string. */
+export function storedClient(value: unknown): OAuthClientInformation | undefined {
+  if (!isRecord(value)) return undefined;
+  const { issuer, clientId, clientSecret, authMethod } = value;
+  const method = METHODS.find((known) => known === authMethod);
+  if (!filled(issuer) || !filled(clientId) || method === undefined) return undefined;
+  return {
+    issuer,
+    clientId,
+    authMethod: method,
+    ...(typeof clientSecret === "string" ? { clientSecret } : {}),
+  };
+}
 
 /**
  * What the provider remembers, for an {@link OAuthStore} to keep between runs. It holds secrets

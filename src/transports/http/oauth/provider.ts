@@ -4,6 +4,7 @@
  * flow with PKCE and resource indicators, and the transport re-sends the refused message with the
  * new token; on a 403 `insufficient_scope` it re-authorizes with the union of the scopes.
  */
+import { isRecord } from "../../../types/record.js";
 import type { HttpAuthChallenge, HttpAuthProvider, HttpAuthRequest, HttpCredentials } from "../auth.js";
 import { timedOAuthFetch } from "./answer.js";
 import type { AuthorizationServerMetadata, OAuthFetch } from "./discovery.js";
@@ -18,7 +19,7 @@ import {
   serverOf,
 } from "./pending.js";
 import { pkcePair, randomToken } from "./pkce.js";
-import type { OAuthClientOptions } from "./provider-options.js";
+import { type OAuthClientOptions, storedClient, storedTokens } from "./provider-options.js";
 import {
   bearerOf,
   chooseScope,
@@ -331,13 +332,16 @@ export class OAuthClientProvider implements HttpAuthProvider {
   #load(): Promise<void> {
     this.#loaded ??= (async () => {
       const state = await this.#options.store?.load();
-      if (state === undefined) return;
-      for (const client of state.clients ?? []) {
+      // The store is a file or a database another version (or a bug) may have written: read, not trusted.
+      if (!isRecord(state)) return;
+      for (const stored of Array.isArray(state.clients) ? state.clients : []) {
+        const client = storedClient(stored);
+        if (client === undefined) continue;
         this.#clients.set(client.issuer, client);
         // An issuer-less pre-registered client stays bound to the server it was first used with.
         if (client.clientId === this.#options.client?.clientId) this.#preRegisteredIssuer ??= client.issuer;
       }
-      this.#tokens ??= state.tokens;
+      this.#tokens ??= storedTokens(state.tokens);
       if (isPendingAuthorization(state.pendingAuthorization)) this.#pending ??= state.pendingAuthorization;
       if (this.#dpopKey !== undefined || state.dpopKey === undefined) return;
       const stored = isDpopPrivateJwk(state.dpopKey)

@@ -13,7 +13,12 @@ export interface RegistrationProfile {
   readonly redirectUri: string;
 }
 
-const METHODS: readonly TokenEndpointAuthMethod[] = ["client_secret_basic", "client_secret_post", "none"];
+/** The token endpoint authentication methods of clients this module registers (and a store may hold). */
+export const METHODS: readonly TokenEndpointAuthMethod[] = [
+  "client_secret_basic",
+  "client_secret_post",
+  "none",
+];
 
 /**
  * The method to register with: the first of ours the server lists (RFC 8414's default when it
