@@ -43,6 +43,18 @@ describe("a confidential client without a secret", () => {
     },
   );
 
+  it.each<unknown>(["client_secret_jwt", "tls_client_auth", "", 5, null])(
+    "refuses an authMethod it does not know (%j) at construction, with or without a secret",
+    (authMethod) => {
+      for (const clientSecret of [undefined, "s"]) {
+        const client = { clientId: "app", clientSecret, authMethod } as OAuthClientOptions["client"];
+        expect(() => new OAuthClientProvider({ redirectUri, authorize: async (url) => url, client })).toThrow(
+          new TypeError("client.authMethod must be one of client_secret_basic, client_secret_post, none"),
+        );
+      }
+    },
+  );
+
   it.each(["client_secret_basic", "client_secret_post"] as const)(
     "sends no token request with authMethod %s",
     async (authMethod) => {

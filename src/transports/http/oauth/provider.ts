@@ -27,7 +27,7 @@ import {
   locateAuthorizationServer,
   wantsDpopNonce,
 } from "./recovery.js";
-import { chooseAuthMethod, registerClient } from "./registration.js";
+import { chooseAuthMethod, METHODS, registerClient } from "./registration.js";
 import { SingleFlight } from "./single-flight.js";
 import {
   exchangeCode,
@@ -36,6 +36,7 @@ import {
   type OAuthTokens,
   refreshTokens,
   refusedForGood,
+  type TokenEndpointAuthMethod,
 } from "./token.js";
 
 /**
@@ -83,7 +84,10 @@ export class OAuthClientProvider implements HttpAuthProvider {
         'OAuthClientProvider cannot sign client assertions, so client.authMethod "private_key_jwt" is refused: ClientCredentialsProvider signs them with its privateKey',
       );
     }
-    // Sent without its secret, a confidential client would pass for a public one.
+    // Any other method (or a secret method without its secret) would be sent as a public client.
+    if (method !== undefined && !METHODS.includes(method as TokenEndpointAuthMethod)) {
+      throw new TypeError(`client.authMethod must be one of ${METHODS.join(", ")}`);
+    }
     if (method?.startsWith("client_secret") && typeof options.client?.clientSecret !== "string") {
       throw new TypeError(`client.authMethod "${method}" needs a client.clientSecret`);
     }
