@@ -38,7 +38,7 @@ export type ComponentNameHook = (name: string, serverInfo: Implementation | unde
 export interface ClientSessionGroupOptions {
   /** Renames each component as it joins the group; see `ComponentNameHook`. */
   componentNameHook?: ComponentNameHook;
-  /** Told of a list that could not be read (the member joins without it); default stderr. */
+  /** Warnings (default stderr): unreadable lists, and those of `connect`'s clients without their own. */
   onWarning?: (message: string) => void;
   /** Pages read at most per list of one member (default 1 000, as `listAll`). */
   maxPages?: number;
@@ -133,7 +133,8 @@ export class ClientSessionGroup implements AsyncDisposable {
    */
   async connect(target: ClientTarget, options?: ClientOptions): Promise<Client> {
     const closes = this.#closes;
-    const client = await Client.connect(target, options);
+    // The group's sink unless the caller gave this client its own.
+    const client = await Client.connect(target, { ...options, onWarning: options?.onWarning ?? this.#warn });
     try {
       await this.#join(client, true, client.serverInfo, closes);
     } catch (error) {

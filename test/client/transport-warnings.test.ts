@@ -5,6 +5,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "../../src/client/client.js";
+import { ClientSessionGroup } from "../../src/client/group.js";
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -81,5 +82,28 @@ describe.each([
     await client.close();
     expect(result.content).toEqual([{ type: "text", text: "ok" }]);
     expect(calls).toBe(1);
+  });
+
+  it("of a session a group opened reaches the group's onWarning", async () => {
+    const warnings: string[] = [];
+    await using group = new ClientSessionGroup({ onWarning: (message) => warnings.push(message) });
+    const client = await group.connect(await junkStreamServer(), { mode, eraCache: false });
+    const result = await client.callTool("t");
+    expect(result.content).toEqual([{ type: "text", text: "ok" }]);
+    expect(warnings).toEqual(["The transport reported: Ignored an SSE event that is not JSON"]);
+  });
+
+  it("of a grouped session with its own onWarning reaches that one, not the group's", async () => {
+    const groupWarnings: string[] = [];
+    const ownWarnings: string[] = [];
+    await using group = new ClientSessionGroup({ onWarning: (message) => groupWarnings.push(message) });
+    const client = await group.connect(await junkStreamServer(), {
+      mode,
+      eraCache: false,
+      onWarning: (message) => ownWarnings.push(message),
+    });
+    await client.callTool("t");
+    expect(ownWarnings).toEqual(["The transport reported: Ignored an SSE event that is not JSON"]);
+    expect(groupWarnings).toEqual([]);
   });
 });
