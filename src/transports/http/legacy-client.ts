@@ -4,7 +4,7 @@
  * `MCP-Protocol-Version`, server → client requests on a POST's SSE stream or on the GET stream,
  * and DELETE of the session on close.
  */
-import { ConnectionClosedError } from "../../shared/errors.js";
+import { ConnectionClosedError, RoundtripError } from "../../shared/errors.js";
 import { pause } from "../../shared/timers.js";
 import type { MessageInfo, Transport } from "../../shared/transport.js";
 import { isJSONRPCErrorResponse, isJSONRPCResultResponse } from "../../types/core.js";
@@ -79,7 +79,11 @@ export class LegacyHttpClientTransport implements Transport {
     if (typeof record.method !== "string" || id === undefined || id === null) {
       const response = await this.#fetchWith("POST", record, this.#background.signal).catch((error) => {
         // Cut short by close(): the error the connection fails its awaiting calls with.
-        throw this.#closed ? new ConnectionClosedError("The HTTP transport closed") : error;
+        if (this.#closed) throw new ConnectionClosedError("The HTTP transport closed");
+        // A network failure reads as the 2026 client's; our own errors (auth) pass as they are.
+        throw error instanceof RoundtripError
+          ? error
+          : new HttpTransportError(`POST ${record.method ?? "response"} failed: ${describe(error)}`);
       });
       await response.body?.cancel().catch(() => {});
       if (!response.ok)

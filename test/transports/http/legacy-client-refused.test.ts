@@ -2,13 +2,16 @@
 // reached no server, so it cannot run twice), the rule the 2026 client already follows. A server
 // restarting on the same port refuses the first attempt; the second then meets the 404 of the
 // forgotten session and goes again in a new one. A POST that broke after the server took it (it
-// may have run) is never sent again. Real sockets on 127.0.0.1.
+// may have run) is never sent again. A notification or response whose POST failed on the network
+// rejects with HttpTransportError as on the 2026 client (before: fetch's raw TypeError). Real
+// sockets on 127.0.0.1.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "../../../src/client/client.js";
 import { silentLogger } from "../../../src/server/logger.js";
 import { MCPServer } from "../../../src/server/mcp/mcp-server.js";
+import { StreamableHttpClientTransport } from "../../../src/transports/http/client.js";
 import { HttpTransportError } from "../../../src/transports/http/errors.js";
 import { createHttpHandler } from "../../../src/transports/http/handler.js";
 import { LegacyHttpClientTransport } from "../../../src/transports/http/legacy-client.js";
@@ -132,4 +135,52 @@ describe("the 2025 HTTP client and a refused POST", () => {
     expect(received).toEqual(["initialize", "tools/call"]);
     await transport.close();
   });
+});
+
+/** A 127.0.0.1 port nothing listens on any more. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  await stop(server);
+  return port;
+}
+
+describe.each([
+  ["2025", LegacyHttpClientTransport],
+  ["2026", StreamableHttpClientTransport],
+] as const)("the %s HTTP client's notification to a closed port", (_era, Transport) => {
+  it("rejects with HttpTransportError naming the POST, as a request's does", async () => {
+    const transport = new Transport(`http://127.0.0.1:${await closedPort()}/mcp`);
+    const outcome = await transport
+      .send({ jsonrpc: "2.0", method: "notifications/initialized" })
+      .catch((error: unknown) => error);
+    await transport.close();
+    expect(outcome).toBeInstanceOf(HttpTransportError);
+    expect((outcome as Error).message).toBe("POST notifications/initialized failed: fetch failed");
+  });
+
+  it("keeps the authProvider's failure as it is, not as a network one", async () => {
+    const transport = new Transport("http://127.0.0.1:9/mcp", {
+      authProvider: () => {
+        throw new Error("vault sealed");
+      },
+    });
+    const outcome = await transport
+      .send({ jsonrpc: "2.0", method: "notifications/initialized" })
+      .catch((error: unknown) => error);
+    await transport.close();
+    expect(outcome).toBeInstanceOf(HttpTransportError);
+    expect((outcome as Error).message).toBe("The authProvider failed to supply a token");
+  });
+});
+
+it("the 2025 HTTP client's response to a closed port rejects with HttpTransportError naming it", async () => {
+  const transport = new LegacyHttpClientTransport(`http://127.0.0.1:${await closedPort()}/mcp`);
+  const outcome = await transport
+    .send({ jsonrpc: "2.0", id: 7, result: {} })
+    .catch((error: unknown) => error);
+  await transport.close();
+  expect(outcome).toBeInstanceOf(HttpTransportError);
+  expect((outcome as Error).message).toBe("POST response failed: fetch failed");
 });
