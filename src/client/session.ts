@@ -32,6 +32,7 @@ import type {
   ResultObject,
   SubscriptionFilter,
 } from "../types/index.js";
+import { buildEnvelope, PlainEnvelope } from "./envelope.js";
 import { type ListenOptions, openSubscription, type Subscription } from "./listen.js";
 import {
   guarded,
@@ -82,15 +83,7 @@ export class ClientSession {
   capabilities: ClientCapabilities;
   protocolVersion: string;
   logLevel: LoggingLevel | undefined;
-  #envelopeCache:
-    | {
-        readonly protocolVersion: string;
-        readonly capabilities: ClientCapabilities;
-        readonly clientInfo: Implementation;
-        readonly logLevel: LoggingLevel | undefined;
-        readonly meta: Readonly<Record<string, unknown>>;
-      }
-    | undefined;
+  readonly #plainEnvelope = new PlainEnvelope();
   /** `"legacy"` once the 2025 `initialize` handshake ran: requests then carry no envelope. */
   era: "modern" | "legacy" = "modern";
   readonly #timeoutMs: number;
@@ -142,49 +135,8 @@ export class ClientSession {
         ? { ...extra }
         : { ...extra, [MetaKey.ProgressToken]: progressToken };
     }
-    if (extra === undefined && progressToken === undefined) return this.#plainEnvelope();
-    return this.#buildEnvelope(extra, progressToken);
-  }
-
-  /**
-   * The envelope of a request with no extra `_meta`: built once per combination of version,
-   * capabilities, client info and log level, and frozen, since every such request shares it.
-   */
-  #plainEnvelope(): Record<string, unknown> {
-    const cached = this.#envelopeCache;
-    if (
-      cached !== undefined &&
-      cached.protocolVersion === this.protocolVersion &&
-      cached.capabilities === this.capabilities &&
-      cached.clientInfo === this.clientInfo &&
-      cached.logLevel === this.logLevel
-    ) {
-      return cached.meta;
-    }
-    const meta = Object.freeze(this.#buildEnvelope(undefined, undefined));
-    this.#envelopeCache = {
-      protocolVersion: this.protocolVersion,
-      capabilities: this.capabilities,
-      clientInfo: this.clientInfo,
-      logLevel: this.logLevel,
-      meta,
-    };
-    return meta;
-  }
-
-  #buildEnvelope(
-    extra: Record<string, unknown> | undefined,
-    progressToken: string | undefined,
-  ): Record<string, unknown> {
-    const meta: Record<string, unknown> = {
-      ...extra,
-      [MetaKey.ProtocolVersion]: this.protocolVersion,
-      [MetaKey.ClientCapabilities]: this.capabilities,
-      [MetaKey.ClientInfo]: this.clientInfo,
-    };
-    if (this.logLevel !== undefined) meta[MetaKey.LogLevel] = this.logLevel;
-    if (progressToken !== undefined) meta[MetaKey.ProgressToken] = progressToken;
-    return meta;
+    if (extra === undefined && progressToken === undefined) return this.#plainEnvelope.of(this);
+    return buildEnvelope(this, extra, progressToken);
   }
 
   /**

@@ -100,6 +100,34 @@ describe("ClientSession envelope", () => {
     expect(typeof sentMeta?.progressToken).toBe("string");
   });
 
+  it("rebuilds the shared envelope when the log level or the capabilities change", async () => {
+    const { server } = stubServer(() => ({ tools: [] }));
+    const { session, tap } = await connect(server);
+    await session.listTools();
+    session.logLevel = "debug";
+    await session.listTools();
+    session.capabilities = { roots: {} };
+    await session.listTools();
+    const metas = tap.sent().map((message) => (message.params as Record<string, unknown>)._meta);
+    const common = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientInfo": { name: "roundtrip-client", version: "0.1.0" },
+    };
+    expect(metas).toEqual([
+      { ...common, "io.modelcontextprotocol/clientCapabilities": {} },
+      {
+        ...common,
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/logLevel": "debug",
+      },
+      {
+        ...common,
+        "io.modelcontextprotocol/clientCapabilities": { roots: {} },
+        "io.modelcontextprotocol/logLevel": "debug",
+      },
+    ]);
+  });
+
   it("learns serverInfo from the result stamp", async () => {
     const { server } = stubServer(() => ({ tools: [] }));
     const { session } = await connect(server);
