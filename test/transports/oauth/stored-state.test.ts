@@ -161,3 +161,18 @@ describe("OAuthClientProvider: stored state on the wire", () => {
     ]);
   });
 });
+
+describe("OAuthClientProvider: a store that fails to load", () => {
+  // Regression: the failed load was kept, so one unreachable store ended the provider for good.
+  it("fails the call, and loads again on the next one", async () => {
+    const { oauth, store } = over({ clients: [], tokens: { issuer: ISSUER, accessToken: "at" } });
+    const load = store.load;
+    let failures = 1;
+    store.load = () => {
+      if (failures-- > 0) throw new Error("the database is restarting");
+      return load();
+    };
+    await expect(oauth.token()).rejects.toThrow("the database is restarting");
+    expect(await oauth.token()).toBe("at");
+  });
+});

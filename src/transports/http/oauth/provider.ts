@@ -354,7 +354,11 @@ export class OAuthClientProvider implements HttpAuthProvider {
       // Tokens bound to a key that cannot be read back are useless: sign in again instead.
       if (stored === undefined && this.#tokens?.tokenType === "DPoP") this.#tokens = undefined;
       this.#dpopKey = stored;
-    })();
+    })().catch((error: unknown) => {
+      // A store that failed for now (a file being replaced, a database restarting) is read again next time.
+      this.#loaded = undefined;
+      throw error;
+    });
     return this.#loaded;
   }
 
