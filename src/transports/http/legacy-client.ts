@@ -112,7 +112,8 @@ export class LegacyHttpClientTransport implements Transport {
       await this.#read(response, record, id, controller.signal);
     } catch (error) {
       if (controller.signal.aborted) return;
-      throw error instanceof HttpTransportError
+      // Our own errors (an OAuthError of the 401 recovery, say) pass as they are, as on the 2026 client.
+      throw error instanceof RoundtripError
         ? error
         : new HttpTransportError(`${record.method}: the POST failed (${describe(error)})`);
     } finally {

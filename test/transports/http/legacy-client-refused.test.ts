@@ -16,6 +16,7 @@ import { HttpTransportError } from "../../../src/transports/http/errors.js";
 import { createHttpHandler } from "../../../src/transports/http/handler.js";
 import { LegacyHttpClientTransport } from "../../../src/transports/http/legacy-client.js";
 import { toNodeListener } from "../../../src/transports/http/node.js";
+import { OAuthError } from "../../../src/transports/http/oauth/errors.js";
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -172,6 +173,33 @@ describe.each([
     await transport.close();
     expect(outcome).toBeInstanceOf(HttpTransportError);
     expect((outcome as Error).message).toBe("The authProvider failed to supply a token");
+  });
+});
+
+describe.each([
+  ["2025", LegacyHttpClientTransport],
+  ["2026", StreamableHttpClientTransport],
+] as const)("the %s HTTP client's request whose 401 recovery fails", (_era, Transport) => {
+  // Regression (2025): the OAuthError became HttpTransportError "<method>: the POST failed (...)".
+  it("rejects with the authProvider's OAuthError as it is", async () => {
+    const server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(401, { "www-authenticate": 'Bearer error="invalid_token"' }).end();
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const denied = new OAuthError("access_denied", "the user declined the authorization");
+    const transport = new Transport(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, {
+      authProvider: {
+        token: () => "stale",
+        unauthorized: () => Promise.reject(denied),
+      },
+    });
+    const outcome = await transport
+      .send({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} })
+      .catch((error: unknown) => error);
+    await transport.close();
+    expect(outcome).toBe(denied);
   });
 });
 
