@@ -9,7 +9,7 @@ import {
   validProgressToken,
 } from "../types/core.js";
 import type { JSONRPCRequest, RequestMeta } from "../types/index.js";
-import { isRecord } from "../types/record.js";
+import { isRecord, isRequestId } from "../types/record.js";
 
 /** What the per-request `_meta` envelope established. */
 export interface Envelope {
@@ -25,6 +25,19 @@ function unsupportedVersion(supportedVersions: readonly string[], requested: str
     supported: [...supportedVersions],
     requested,
   });
+}
+
+/** The JSON-RPC request shape, checked by hand: it runs on every message. */
+export function isWellFormedRequest(message: unknown): message is JSONRPCRequest {
+  if (typeof message !== "object" || message === null || Array.isArray(message)) return false;
+  const record = message as Record<string, unknown>;
+  const params = record.params;
+  return (
+    record.jsonrpc === "2.0" &&
+    typeof record.method === "string" &&
+    isRequestId(record.id) &&
+    (params === undefined || (typeof params === "object" && params !== null && !Array.isArray(params)))
+  );
 }
 
 /**

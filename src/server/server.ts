@@ -2,7 +2,6 @@ import type { z } from "zod";
 import { type DispatchContext, type Dispatcher, HTTP_STATUS } from "../shared/dispatch.js";
 import { messageOf } from "../shared/errors.js";
 import { withLazySignal } from "../shared/lazy-signal.js";
-import { isThenable } from "../shared/thenable.js";
 import {
   ErrorCode,
   httpStatusForError,
@@ -13,13 +12,10 @@ import {
   REMOVED_METHODS,
 } from "../types/core.js";
 import type {
-  CacheHints,
   DetailedTask,
   DiscoverResult,
   ErrorObject,
-  Icon,
   Implementation,
-  JSONRPCRequest,
   JSONRPCResponse,
   LoggingLevel,
   ProgressToken,
@@ -28,27 +24,16 @@ import type {
   ServerCapabilities,
 } from "../types/index.js";
 import { isRequestId } from "../types/record.js";
-import type {
-  Logger,
-  Middleware,
-  NextHandler,
-  RefusedRequest,
-  ServerRequestContext,
-  ServerTelemetry,
-} from "./context.js";
+import { runChain } from "./chain.js";
+import type { Logger, Middleware, RefusedRequest, ServerRequestContext, ServerTelemetry } from "./context.js";
 import { deriveCapabilities } from "./discover.js";
-import { validateEnvelope } from "./envelope.js";
-import {
-  isSharedServerEvent,
-  type ServerEventBus,
-  type SharedServerEvent,
-  type SharedTaskChange,
-} from "./events.js";
+import { isWellFormedRequest, validateEnvelope } from "./envelope.js";
+import type { SharedServerEvent, SharedTaskChange } from "./events.js";
 import { HANDLER_METHODS, type RequestHandler, type ServerHandlers } from "./handlers.js";
-import type { LegacyOptions } from "./legacy/options.js";
 import { LegacyService } from "./legacy/service.js";
 import { consoleLogger } from "./logger.js";
 import { streamAllows } from "./notify.js";
+import type { ServerOptions } from "./options.js";
 import {
   checkCacheHints,
   checkResult,
@@ -57,86 +42,12 @@ import {
   type TaskResultCheck,
 } from "./outbound.js";
 import { checkParams, normalizeRequestState, type Registration } from "./params.js";
+import { coalesced, sharedOver } from "./sharing.js";
 import { authenticatedPrincipal, type PrincipalBinder } from "./state/principal.js";
-import { type ListenSupport, SubscriptionHub } from "./subscriptions.js";
+import { listenSupport, SubscriptionHub } from "./subscriptions.js";
 import { toWireError } from "./wire-error.js";
 
-/**
- * What a server says about itself in `serverInfo`, besides its name.
- *
- * @example
- * const identity: ServerIdentity = { version: "2.0.0", title: "Weather", websiteUrl: "https://example.com" };
- */
-export interface ServerIdentity {
-  version?: string;
-  title?: string;
-  /** What it is for, its home page, its icons: shown with its name by clients. */
-  description?: string;
-  websiteUrl?: string;
-  icons?: Icon[];
-}
-
-/** Options of a low-level server, besides its handlers. */
-export interface ServerOptions extends ServerHandlers, ServerIdentity {
-  instructions?: string;
-  /** Where rejections and handler crashes are logged. Defaults to stderr. */
-  logger?: Logger;
-  /** Capabilities merged over the ones derived from the registered handlers (e.g. `{ logging: {} }`). */
-  capabilities?: ServerCapabilities;
-  /**
-   * Serve `subscriptions/listen` and advertise `listChanged` (and `resources.subscribe`) for the
-   * registered kinds. Publish changes with `notifyToolsListChanged()` and friends. Default off.
-   */
-  listChanged?: boolean;
-  /** Most concurrent listen streams, a positive integer (default 100); one more answers -32603. */
-  maxSubscriptions?: number;
-  /**
-   * Most concurrent listen streams of one authenticated principal, a positive integer (default 10);
-   * one more answers -32603, so one caller cannot take the slots of `maxSubscriptions` from the
-   * others. Anonymous callers only count against `maxSubscriptions`.
-   */
-  maxSubscriptionsPerPrincipal?: number;
-  /**
-   * Announce list changes and resource updates through this bus, so the listen streams of every
-   * instance behind one endpoint hear them (default: this instance's streams only).
-   */
-  events?: ServerEventBus;
-  /** Cache hints per cacheable method when a handler gives none (default `ttlMs: 0, cacheScope: "private"`). */
-  cacheHints?: Partial<Record<string, CacheHints>>;
-  /**
-   * Serving 2025-11-25 (and older) clients through `initialize` next to modern ones (default on).
-   * `false` makes the server modern-only; see `LegacyOptions` for the shim and the timeouts.
-   */
-  legacy?: LegacyOptions | false;
-  /**
-   * Runs first around every handler, and hears of the requests refused before the chain (see
-   * `ServerTelemetry`; `serverTelemetry()` from `roundtrip-mcp/otel`).
-   */
-  telemetry?: ServerTelemetry;
-  /**
-   * Who a caller is, for what belongs to one: tasks, listen-stream quotas, 2025 HTTP sessions and
-   * HTTP+SSE streams (for those it sees only `authInfo` and `http`). Default
-   * `authenticatedPrincipal`; `MCPServer` passes its `requestStateSecurity`'s `bindPrincipal`.
-   * Pass the one your `RequestStateBoundary` uses, so the caller its states belong to is the same.
-   *
-   * @example
-   * new Server("s", { principal: (ctx) => ctx.http?.header("x-user") ?? undefined });
-   */
-  principal?: PrincipalBinder;
-}
-
-/** The JSON-RPC request shape, checked by hand: it runs on every message. */
-function isWellFormedRequest(message: unknown): message is JSONRPCRequest {
-  if (typeof message !== "object" || message === null || Array.isArray(message)) return false;
-  const record = message as Record<string, unknown>;
-  const params = record.params;
-  return (
-    record.jsonrpc === "2.0" &&
-    typeof record.method === "string" &&
-    isRequestId(record.id) &&
-    (params === undefined || (typeof params === "object" && params !== null && !Array.isArray(params)))
-  );
-}
+export type { ServerIdentity, ServerOptions } from "./options.js";
 
 function errorResponse(id: RequestId | null, error: ErrorObject, httpStatus?: number): JSONRPCResponse {
   const response: JSONRPCResponse = { jsonrpc: "2.0", id, error };
@@ -209,21 +120,11 @@ export class Server implements Dispatcher {
       options.maxSubscriptionsPerPrincipal,
     );
     if (this.#listChanged) this.#serveListen();
-    const events = options.events;
-    if (events) {
-      this.#share = (event) => {
-        Promise.resolve()
-          .then(() => events.publish(event))
-          .catch((error: unknown) => this.logger.error(`events.publish failed: ${String(error)}`));
-      };
-      events.subscribe((event) => {
-        if (isSharedServerEvent(event)) this.#deliver(event);
-      });
-    }
+    this.#share = sharedOver(options.events, (event) => this.#deliver(event), this.logger);
   }
 
   /** Announces a change: through the bus when there is one, else to this instance's streams. */
-  #share: (event: SharedServerEvent) => void = (event) => this.#deliver(event);
+  readonly #share: (event: SharedServerEvent) => void;
 
   #deliver(event: SharedServerEvent): void {
     if (event.kind === "taskChanged") {
@@ -239,7 +140,7 @@ export class Server implements Dispatcher {
 
   #serveListen(): void {
     this.setRequestHandler("subscriptions/listen", (ctx) =>
-      this.#subscriptions.serve(ctx, this.#listenSupport()),
+      this.#subscriptions.serve(ctx, listenSupport(this.capabilities, this.#taskVisible)),
     );
   }
 
@@ -323,37 +224,12 @@ export class Server implements Dispatcher {
     this.#announce({ kind: "resourceUpdated", uri });
   }
 
-  /** Announcements of the current synchronous run, by kind (and URI), in order. */
-  #pending: Map<string, SharedServerEvent> | undefined;
-
-  #announce(event: SharedServerEvent): void {
-    const key = event.kind === "resourceUpdated" ? `${event.kind} ${event.uri}` : event.kind;
-    if (this.#pending) {
-      if (!this.#pending.has(key)) this.#pending.set(key, event);
-      return;
-    }
-    const pending = new Map([[key, event]]);
-    this.#pending = pending;
-    queueMicrotask(() => {
-      this.#pending = undefined;
-      for (const queued of pending.values()) this.#share(queued);
-    });
-  }
+  /** Queues an announcement for the end of the current synchronous run, each said once. */
+  readonly #announce = coalesced((event) => this.#share(event));
 
   /** Ends every listen stream gracefully (e.g. before shutting down). */
   closeSubscriptions(): void {
     this.#subscriptions.closeAll();
-  }
-
-  #listenSupport(): ListenSupport {
-    const capabilities = this.capabilities;
-    return {
-      toolsListChanged: capabilities.tools?.listChanged === true,
-      promptsListChanged: capabilities.prompts?.listChanged === true,
-      resourcesListChanged: capabilities.resources?.listChanged === true,
-      resourceSubscriptions: capabilities.resources?.subscribe === true,
-      taskVisible: this.#taskVisible,
-    };
   }
 
   /** True when a handler serves `method`. */
@@ -444,7 +320,7 @@ export class Server implements Dispatcher {
       // invalid result fail; again here only if a middleware answered with another object.
       let checked: ResultObject | undefined;
       chained = true;
-      const result = await this.#runChain(ctx, registration, (value) => {
+      const result = await runChain(this.middleware, ctx, registration, (value) => {
         checked = checkResult(request.method, value, ctx.clientCapabilities, rules);
         return checked;
       });
@@ -507,33 +383,6 @@ export class Server implements Dispatcher {
     const registration = this.#handlers.get(method);
     if (!registration) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
     const checked = checkParams(method, normalizeRequestState(method, params, this.logger), registration);
-    return this.#runChain(contextFor(checked), registration, check);
-  }
-
-  #runChain(
-    ctx: ServerRequestContext,
-    registration: Registration,
-    check?: (result: unknown) => ResultObject,
-  ): Promise<ResultObject> {
-    const chain = [...this.middleware];
-    const run =
-      (index: number): NextHandler =>
-      (current) => {
-        // No async wrapper per layer; a synchronous throw still becomes a rejection.
-        try {
-          const layer = chain[index];
-          if (layer === undefined) {
-            const value = registration.handler(current, current.params);
-            if (!check) return Promise.resolve(value as ResultObject);
-            return isThenable(value) ? Promise.resolve(value).then(check) : Promise.resolve(check(value));
-          }
-          return typeof layer === "function"
-            ? layer(current, run(index + 1))
-            : layer.handle(current, run(index + 1));
-        } catch (error) {
-          return Promise.reject(error);
-        }
-      };
-    return run(0)(ctx);
+    return runChain(this.middleware, contextFor(checked), registration, check);
   }
 }

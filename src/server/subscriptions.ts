@@ -8,7 +8,13 @@ import {
   TASK_STATUS_NOTIFICATION,
   TASKS_REQUIRED_CAPABILITIES,
 } from "../types/core.js";
-import type { DetailedTask, RequestId, ResultObject, SubscriptionFilter } from "../types/index.js";
+import type {
+  DetailedTask,
+  RequestId,
+  ResultObject,
+  ServerCapabilities,
+  SubscriptionFilter,
+} from "../types/index.js";
 import type { ServerRequestContext } from "./context.js";
 import type { PrincipalBinder } from "./state/principal.js";
 
@@ -29,6 +35,23 @@ export interface ListenSupport {
   readonly resourceSubscriptions: boolean;
   /** With the Tasks extension: whether `principal` may follow `taskId` (undefined: no tasks here). */
   readonly taskVisible?: (taskId: string, principal: string | undefined) => boolean;
+}
+
+/**
+ * What a server's listen streams can honour: the list changes and resource subscriptions its
+ * `capabilities` advertise, and tasks when `taskVisible` says who may follow one.
+ */
+export function listenSupport(
+  capabilities: ServerCapabilities,
+  taskVisible: ListenSupport["taskVisible"],
+): ListenSupport {
+  return {
+    toolsListChanged: capabilities.tools?.listChanged === true,
+    promptsListChanged: capabilities.prompts?.listChanged === true,
+    resourcesListChanged: capabilities.resources?.listChanged === true,
+    resourceSubscriptions: capabilities.resources?.subscribe === true,
+    taskVisible,
+  };
 }
 
 interface Subscription {

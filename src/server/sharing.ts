@@ -1,0 +1,55 @@
+/**
+ * How a server's announcements go out (the plumbing behind `Server.notify*` and `shareTasks`):
+ * coalesced per synchronous run, then over the `events` bus when there is one, else straight to
+ * this instance's listen streams.
+ */
+import type { Logger } from "./context.js";
+import { isSharedServerEvent, type ServerEventBus, type SharedServerEvent } from "./events.js";
+
+type Share = (event: SharedServerEvent) => void;
+
+/**
+ * Queues each announcement for `share` once the current synchronous run ends, in order and each
+ * said once per kind (and URI): fifty registrations at start make one.
+ *
+ * @example
+ * const announce = coalesced((event) => streams.publish(event));
+ * announce({ kind: "toolsListChanged" });
+ */
+export function coalesced(share: Share): Share {
+  /** Announcements of the current synchronous run, by kind (and URI), in order. */
+  let pending: Map<string, SharedServerEvent> | undefined;
+  return (event) => {
+    const key = event.kind === "resourceUpdated" ? `${event.kind} ${event.uri}` : event.kind;
+    if (pending) {
+      if (!pending.has(key)) pending.set(key, event);
+      return;
+    }
+    const run = new Map([[key, event]]);
+    pending = run;
+    queueMicrotask(() => {
+      pending = undefined;
+      for (const queued of run.values()) share(queued);
+    });
+  };
+}
+
+/**
+ * How an announcement reaches the listen streams: without a bus, `deliver` at once; with one, it is
+ * published (a failure is logged), and `deliver` gets what comes off the bus, from every instance,
+ * this one included.
+ *
+ * @example
+ * const share = sharedOver(options.events, (event) => streams.publish(event), logger);
+ */
+export function sharedOver(events: ServerEventBus | undefined, deliver: Share, logger: Logger): Share {
+  if (!events) return deliver;
+  events.subscribe((event) => {
+    if (isSharedServerEvent(event)) deliver(event);
+  });
+  return (event) => {
+    Promise.resolve()
+      .then(() => events.publish(event))
+      .catch((error: unknown) => logger.error(`events.publish failed: ${String(error)}`));
+  };
+}
