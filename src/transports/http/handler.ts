@@ -34,18 +34,10 @@ import {
 } from "./body.js";
 import { listedOrigin, preflight, withCorsHeaders } from "./cors.js";
 import { answerExchange, type ResponseMode } from "./exchange.js";
-import {
-  ANONYMOUS,
-  type AuthOptions,
-  authenticate,
-  checkHostAndOrigin,
-  checkScopes,
-  checksAuth,
-  type OriginGuardOptions,
-} from "./guards.js";
+import { ANONYMOUS, authenticate, checkHostAndOrigin, checkScopes, checksAuth } from "./guards.js";
+import type { HttpHandlerOptions } from "./handler-options.js";
 import { type Incoming, WebIncoming } from "./incoming.js";
 import { LegacyHttpEndpoint, SESSION_HEADER } from "./legacy-endpoint.js";
-import type { LegacyHttpOptions } from "./legacy-sessions.js";
 import { SSE_SESSION_PARAM } from "./legacy-sessions.js";
 import type { HttpPlusSse, LegacySseEndpoint } from "./legacy-sse-server.js";
 import { checkProtectedResource } from "./protected-resource.js";
@@ -56,39 +48,7 @@ import {
   type ToolInputSchemaLookup,
 } from "./validate.js";
 
-/**
- * Options of `createHttpHandler`.
- *
- * @example
- * const options: HttpHandlerOptions = { localhostOnly: true, keepAliveMs: 10_000, logger: console };
- */
-export interface HttpHandlerOptions extends OriginGuardOptions, AuthOptions {
-  /** Largest accepted body, in bytes: a positive integer (default 4 MiB); larger gets 413. */
-  maxBodyBytes?: number;
-  /** Interval of `: keep-alive` comments on open SSE responses (default 15 000 ms; 0 disables). */
-  keepAliveMs?: number;
-  /**
-   * The `inputSchema` of a tool, to validate `Mcp-Param-*` headers against its `x-mcp-header`s.
-   * Defaults to the dispatcher's own `toolInputSchema(name)` when it has one (`MCPServer` does); the
-   * -32020 is then raised by that server once it finds the tool visible to the caller. A lookup
-   * given here is enforced by the endpoint itself, before dispatch.
-   */
-  toolInputSchema?: ToolInputSchemaLookup;
-  /** Where transport-level failures are reported (never with credentials). Default: silent. */
-  logger?: Pick<Logger, "warn" | "error">;
-  /**
-   * 2025-11-25 clients on the same endpoint (when the dispatcher serves them, as `Server` and
-   * `MCPServer` do): session limits, or `false` for a modern-only endpoint.
-   */
-  legacy?: LegacyHttpOptions | false;
-  /**
-   * How 2026-07-28 answers are framed (default `"auto"`, see `ResponseMode`). `"sse"` keeps long
-   * calls alive through proxies that cut idle connections; `"json"` suits hosts that buffer
-   * streams, and drops progress and logs sent before the result (`subscriptions/listen` still
-   * streams). 2025 sessions always use `"auto"`: their back-channel needs the stream.
-   */
-  responseMode?: ResponseMode;
-}
+export type { HttpHandlerOptions } from "./handler-options.js";
 
 /**
  * A web-standard request handler.
