@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import { afterAll, beforeAll } from "vitest";
 import type { Logger } from "../src/server/context.js";
 import type { WireDirection } from "../src/transports/memory.js";
@@ -97,4 +98,16 @@ export function signalled(): { readonly done: Promise<void>; readonly fire: () =
     fire = resolve;
   });
   return { done, fire };
+}
+
+/** Reads a hand-written test server's request body as one JSON-RPC message, then hands it on. */
+export function onJsonMessage(
+  req: IncomingMessage,
+  handle: (message: { id?: unknown; method?: string }) => void,
+): void {
+  let text = "";
+  req.on("data", (chunk: Buffer) => {
+    text += chunk.toString("utf8");
+  });
+  req.on("end", () => handle(JSON.parse(text)));
 }

@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "../../src/client/client.js";
 import { ClientSessionGroup } from "../../src/client/group.js";
+import { onJsonMessage } from "../helpers.js";
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -23,12 +24,7 @@ async function junkStreamServer(): Promise<URL> {
   const server = createServer((req, res) => {
     if (req.method === "DELETE") return void res.writeHead(200).end();
     if (req.method !== "POST") return void res.writeHead(405).end();
-    let text = "";
-    req.on("data", (chunk: Buffer) => {
-      text += chunk.toString("utf8");
-    });
-    req.on("end", () => {
-      const message = JSON.parse(text) as { id?: unknown; method?: string };
+    onJsonMessage(req, (message) => {
       if (message.id === undefined) return void res.writeHead(202).end();
       if (message.method === "initialize") {
         res.writeHead(200, { "content-type": "application/json", "mcp-session-id": "s-1" });

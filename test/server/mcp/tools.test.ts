@@ -5,11 +5,13 @@ import { silentLogger } from "../../../src/server/logger.js";
 import { jsonSchema, MCPServer, type StandardSchemaV1, ToolError } from "../../../src/server/mcp/index.js";
 import { compileSchema } from "../../../src/server/mcp/schema.js";
 import { McpError } from "../../../src/types/index.js";
-import { errorOf, recordingLogger, resultOf } from "../../helpers.js";
+import { errorOf, recordingLogger, resultOf, unhandledRejections } from "../../helpers.js";
 import { connect, linesAt, quietServer, send, stamp } from "./helpers.js";
 
 const DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema";
 const STAMP = stamp("tools");
+// A rejection nobody handled would end a server under Node's default: none may happen here.
+const unhandled = unhandledRejections();
 
 /** A hand-made Standard Schema (with the Standard JSON Schema extension) for `{ city: string }`. */
 function cityStandardSchema() {
@@ -333,34 +335,27 @@ describe("tools/call arguments", () => {
   // Regression: a synchronous parse that met the refinement dropped its promise, so a refinement
   // rejecting on the first call (a client's crafted argument) was an unhandled rejection: a crash.
   it("answers a rejecting async refinement on the first call without an unhandled rejection", async () => {
-    const unhandled: unknown[] = [];
-    const record = (reason: unknown) => unhandled.push(reason);
-    process.on("unhandledRejection", record);
-    try {
-      const mcp = quietServer("tools");
-      const input = z.object({
-        name: z.string(),
-        owner: z
-          .string()
-          .optional()
-          .refine(async (owner) => {
-            if (owner === "boom") throw new Error("directory down");
-            return true;
-          }),
-      });
-      mcp.tool("claim", { input }, ({ name }) => `claimed ${name}`);
-      const failed = resultOf(
-        await send(mcp, "tools/call", { name: "claim", arguments: { name: "a", owner: "boom" } }),
-      );
-      expect(failed).toMatchObject({
-        isError: true,
-        content: [{ type: "text", text: "Error executing tool claim" }],
-      });
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(unhandled).toEqual([]);
-    } finally {
-      process.off("unhandledRejection", record);
-    }
+    const mcp = quietServer("tools");
+    const input = z.object({
+      name: z.string(),
+      owner: z
+        .string()
+        .optional()
+        .refine(async (owner) => {
+          if (owner === "boom") throw new Error("directory down");
+          return true;
+        }),
+    });
+    mcp.tool("claim", { input }, ({ name }) => `claimed ${name}`);
+    const failed = resultOf(
+      await send(mcp, "tools/call", { name: "claim", arguments: { name: "a", owner: "boom" } }),
+    );
+    expect(failed).toMatchObject({
+      isError: true,
+      content: [{ type: "text", text: "Error executing tool claim" }],
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(unhandled).toEqual([]);
   });
 
   it("keeps the synchronous parse for schemas that run no user code, and only for them", () => {

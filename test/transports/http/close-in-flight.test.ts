@@ -12,6 +12,7 @@ import { ConnectionClosedError } from "../../../src/shared/errors.js";
 import type { Transport } from "../../../src/shared/transport.js";
 import { StreamableHttpClientTransport } from "../../../src/transports/http/client.js";
 import { LegacyHttpClientTransport } from "../../../src/transports/http/legacy-client.js";
+import { onJsonMessage } from "../../helpers.js";
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -31,12 +32,7 @@ async function holdingServer() {
   const server = createServer((req, res) => {
     if (req.method === "DELETE") return void res.writeHead(200).end();
     if (req.method !== "POST") return void res.writeHead(405).end();
-    let text = "";
-    req.on("data", (chunk: Buffer) => {
-      text += chunk.toString("utf8");
-    });
-    req.on("end", () => {
-      const message = JSON.parse(text) as { id?: unknown; method?: string };
+    onJsonMessage(req, (message) => {
       if (message.method === "initialize") {
         res.writeHead(200, { "content-type": "application/json", "mcp-session-id": "s-1" });
         const result = {

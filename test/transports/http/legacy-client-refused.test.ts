@@ -17,6 +17,7 @@ import { createHttpHandler } from "../../../src/transports/http/handler.js";
 import { LegacyHttpClientTransport } from "../../../src/transports/http/legacy-client.js";
 import { toNodeListener } from "../../../src/transports/http/node.js";
 import { OAuthError } from "../../../src/transports/http/oauth/errors.js";
+import { onJsonMessage } from "../../helpers.js";
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -100,12 +101,7 @@ describe("the 2025 HTTP client and a refused POST", () => {
     const received: string[] = [];
     const server = createServer((req, res) => {
       if (req.method !== "POST") return void res.writeHead(405).end();
-      let text = "";
-      req.on("data", (chunk: Buffer) => {
-        text += chunk.toString("utf8");
-      });
-      req.on("end", () => {
-        const message = JSON.parse(text) as { id?: unknown; method?: string };
+      onJsonMessage(req, (message) => {
         received.push(String(message.method));
         if (message.method !== "initialize") return void req.socket.destroy();
         res.writeHead(200, { "content-type": "application/json", "mcp-session-id": "s-1" });

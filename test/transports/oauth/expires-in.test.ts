@@ -12,20 +12,14 @@ import {
   type OAuthTokens,
 } from "../../../src/transports/http/oauth/index.js";
 import { exchangeCode, freshAccessToken } from "../../../src/transports/http/oauth/token.js";
-import { authServerAt, fakeFetch } from "./fake-fetch.js";
+import { authServerAt, CODE_GRANT, fakeFetch } from "./fake-fetch.js";
 import { consent, worldKeeper } from "./world.js";
 
 const NOW = 1_700_000_000_000;
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 const server = authServerAt("https://auth.example");
 const client = { issuer: server.issuer, clientId: "pub", authMethod: "none" as const };
-const grant = {
-  code: "CODE",
-  verifier: "VERIFIER",
-  redirectUri: "http://127.0.0.1:8080/callback",
-  resource: "https://mcp.example/mcp",
-  scope: undefined,
-};
+const grant = CODE_GRANT;
 const keeper = worldKeeper();
 
 afterEach(() => {

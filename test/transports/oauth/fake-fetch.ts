@@ -102,3 +102,12 @@ export function authServerAt(
     ...overrides,
   };
 }
+
+/** An authorization code grant as a finished sign-in hands it to `exchangeCode`. */
+export const CODE_GRANT = {
+  code: "CODE",
+  verifier: "VERIFIER",
+  redirectUri: "http://127.0.0.1:8080/callback",
+  resource: "https://mcp.example/mcp",
+  scope: undefined,
+};

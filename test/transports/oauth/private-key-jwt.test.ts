@@ -10,7 +10,7 @@ import {
   type OAuthClientInformation,
   refreshTokens,
 } from "../../../src/transports/http/oauth/token.js";
-import { authServerAt, failure, fakeFetch } from "./fake-fetch.js";
+import { authServerAt, CODE_GRANT, failure, fakeFetch } from "./fake-fetch.js";
 
 const server = authServerAt("https://auth.example");
 const keyClient: OAuthClientInformation = {
@@ -18,13 +18,7 @@ const keyClient: OAuthClientInformation = {
   clientId: "app",
   authMethod: "private_key_jwt",
 };
-const grant = {
-  code: "CODE",
-  verifier: "VERIFIER",
-  redirectUri: "http://127.0.0.1:8080/callback",
-  resource: "https://mcp.example/mcp",
-  scope: undefined,
-};
+const grant = CODE_GRANT;
 const NO_ASSERTION =
   "the client authenticates with private_key_jwt but no client assertion was made: nothing was sent";
 
