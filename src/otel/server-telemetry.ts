@@ -16,9 +16,13 @@ import {
   trace,
 } from "@opentelemetry/api";
 import type { MiddlewareFunction, RefusedRequest, ServerTelemetry } from "../server/context.js";
+import { toLegacyWireError } from "../server/legacy/outbound.js";
+import { silentLogger } from "../server/logger.js";
+import { toWireError } from "../server/wire-error.js";
 import { isKnownProtocolVersion } from "../types/core.js";
-import { ErrorCode, McpError, MetaKey, type RequestId } from "../types/index.js";
+import { ErrorCode, type ErrorObject, McpError, MetaKey, type RequestId } from "../types/index.js";
 import { isRecord } from "../types/record.js";
+import { isModernProtocolVersion } from "../types/versions.js";
 import { instrumentsOf, Operation, operationAttributes, spanName, spanOnlyAttributes } from "./attributes.js";
 
 /**
@@ -110,7 +114,9 @@ export function serverTelemetry(options: ServerTelemetryOptions = {}): ServerTel
           return result;
         },
         (error: unknown) => {
-          recordFailure(operation, error);
+          // The error the client gets: each era's wire maps retired and reserved codes (the server logs).
+          const wire = isModernProtocolVersion(ctx.protocolVersion) ? toWireError : toLegacyWireError;
+          recordFailure(operation, wire(ctx.method, error, silentLogger), error);
           operation.end(histogram());
           throw error;
         },
@@ -126,7 +132,7 @@ export function serverTelemetry(options: ServerTelemetryOptions = {}): ServerTel
       protocolVersion: request.protocolVersion ?? envelopeVersion(request.params),
       http: request.http,
     });
-    recordFailure(operation, McpError.fromErrorObject(request.error));
+    recordFailure(operation, request.error);
     operation.end(histogram());
   };
   return Object.assign(middleware, { refused });
@@ -166,12 +172,11 @@ function sharedAttributes(request: Traced): Attributes {
   return attributes;
 }
 
-function recordFailure(operation: Operation, error: unknown): void {
-  const code = error instanceof McpError ? error.code : ErrorCode.InternalError;
-  operation.set("rpc.response.status_code", String(code));
-  if (NOT_SERVER_ERRORS.has(code)) return;
-  operation.set("error.type", String(code));
-  // The wire's message: an McpError's own, "Internal error" for anything else (whose text is logged).
-  operation.fail(error instanceof McpError ? error.message : "Internal error");
-  if (!(error instanceof McpError) && error instanceof Error) operation.recordException(error);
+/** `error` is what the client got; a `thrown` that is no `McpError` is kept for the operator. */
+function recordFailure(operation: Operation, error: ErrorObject, thrown?: unknown): void {
+  operation.set("rpc.response.status_code", String(error.code));
+  if (NOT_SERVER_ERRORS.has(error.code)) return;
+  operation.set("error.type", String(error.code));
+  operation.fail(error.message);
+  if (!(thrown instanceof McpError) && thrown instanceof Error) operation.recordException(thrown);
 }
