@@ -108,7 +108,8 @@ export class StreamClosedError extends Error {}
 /**
  * Writes one JSON message per line to a stream, in call order, honouring backpressure: when
  * `write` returns false the next line waits for `drain`. A stream error (EPIPE when the reader is
- * gone) is caught here, so it can never crash the process; every later write rejects with it.
+ * gone) is caught here, so it can never crash the process; the write it cut short and every later
+ * write reject with it.
  *
  * @example
  * const writer = new LineWriter(process.stdout);
@@ -164,12 +165,15 @@ export class LineWriter {
       accepted = stream.write(line, () => resolve());
     });
     if (accepted) return;
-    await new Promise<void>((resolve) => {
+    await new Promise<void>((resolve, reject) => {
       const done = () => {
         stream.off("drain", done);
         stream.off("close", done);
         stream.off("error", done);
-        resolve();
+        // Closed or broken before the drain: the line never reached the reader.
+        if (this.#error) reject(this.#error);
+        else if (stream.destroyed) reject(new StreamClosedError("The output stream is closed"));
+        else resolve();
       };
       stream.on("drain", done);
       stream.on("close", done);

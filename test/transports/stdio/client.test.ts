@@ -157,6 +157,27 @@ describe("StdioClientTransport + ClientSession against a real child process", ()
     expect(closed).toBe(1);
   });
 
+  it("rejects a send the server's stdin never took: it exited without reading (EPIPE)", async () => {
+    const transport = trackTransport(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ["-e", "setTimeout(() => process.exit(0), 300)"],
+        stderr: "ignore",
+      }),
+    );
+    transport.onerror = () => {};
+    await transport.start();
+    // Far more than a pipe holds: the write waits for a drain that never comes.
+    const big = { jsonrpc: "2.0", method: "notifications/x", params: { pad: "x".repeat(4 << 20) } } as const;
+    const error = await transport.send(big).then(
+      () => "sent",
+      (failure: unknown) => failure,
+    );
+    expect(error).toBeInstanceOf(ConnectionClosedError);
+    expect((error as Error).message).toMatch(/^The stdio server is gone \(.*EPIPE/);
+    await transport.close();
+  });
+
   it("closes a well-behaved server by closing its stdin: it exits on EOF, onclose fires once", async () => {
     const transport = provisionerTransport({ stderr: "pipe" });
     const stderr = collect(transport.stderr);

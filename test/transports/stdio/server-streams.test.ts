@@ -3,7 +3,7 @@
 import { PassThrough, Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import type { DispatchContext, Dispatcher } from "../../../src/shared/dispatch.js";
-import { LineSplitter } from "../../../src/transports/stdio/lines.js";
+import { LineSplitter, LineWriter, StreamClosedError } from "../../../src/transports/stdio/lines.js";
 import { serveStdio } from "../../../src/transports/stdio/server.js";
 import type { JSONRPCResponse } from "../../../src/types/index.js";
 import { recordingLogger } from "../../helpers.js";
@@ -100,6 +100,17 @@ describe("LineSplitter", () => {
       "overflow",
       "last5678",
     ]);
+  });
+});
+
+describe("LineWriter", () => {
+  it("rejects a line still waiting for drain when the stream is destroyed: it was never taken", async () => {
+    const stuck = new Writable({ highWaterMark: 1, write: () => {} });
+    const writer = new LineWriter(stuck);
+    const pending = writer.write({ jsonrpc: "2.0", method: "notifications/x" });
+    await until(() => stuck.writableLength > 0, "the line to be handed to the stream");
+    stuck.destroy();
+    await expect(pending).rejects.toEqual(new StreamClosedError("The output stream is closed"));
   });
 });
 
