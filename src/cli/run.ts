@@ -228,6 +228,8 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       timeoutMs: options.timeoutMs,
       tasks: options.tasks,
       onRound: (round) => tracer.round(round),
+      // The SDK's default prints them raw, and they can quote the server (a property name).
+      onWarning: (message) => ui.line(style.yellow(`roundtrip: warning: ${sanitize(message, true)}`)),
     });
     const { text, json, code } = await execute(client, options, call, tracer);
     ui.clearProgress();

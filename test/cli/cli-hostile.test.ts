@@ -1,0 +1,73 @@
+// A hostile server's text never reaches the terminal raw, whichever path it takes to stderr: the
+// real binary, run as a child process against a server whose answers are rewritten on the way.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, it } from "vitest";
+import { jsonSchema, MCPServer } from "../../src/server/index.js";
+import { type HttpServerHandle, serveHttp } from "../../src/transports/http/node.js";
+import { runCli } from "./harness.js";
+
+/** A property name that would retitle the terminal window and clear the screen if printed raw. */
+const HOSTILE = "n\u001b]0;pwned\u0007\u001b[2J";
+
+let upstream: HttpServerHandle;
+let proxy: Server;
+let url = "";
+
+/**
+ * Forwards to the real server, adding an `x-mcp-header` the client must refuse to the `number`
+ * property of the listed tool: the server itself would not advertise it.
+ */
+function rewritingProxy(target: URL): Server {
+  return createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (typeof value === "string" && name !== "host" && name !== "content-length") headers[name] = value;
+    }
+    const answer = await fetch(new URL(req.url ?? "/", target), {
+      method: req.method,
+      headers,
+      body: req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.concat(chunks),
+    });
+    const text = (await answer.text()).replace('{"type":"number"}', '{"type":"number","x-mcp-header":"N"}');
+    const out: Record<string, string> = {};
+    answer.headers.forEach((value, name) => {
+      if (name !== "content-length" && name !== "content-encoding") out[name] = value;
+    });
+    res.writeHead(answer.status, out).end(text);
+  });
+}
+
+beforeAll(async () => {
+  const mcp = new MCPServer("Hostile", { version: "1.0.0" });
+  mcp.server.logger.warn = () => {};
+  mcp.tool(
+    "shape",
+    { input: jsonSchema({ type: "object", properties: { [HOSTILE]: { type: "number" } } }) },
+    () => "ok",
+  );
+  upstream = await serveHttp(mcp, { port: 0 });
+  proxy = rewritingProxy(upstream.url);
+  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+  url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}${upstream.url.pathname}`;
+});
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => proxy.close(() => resolve()));
+  await upstream.close();
+});
+
+describe("a hostile server", { timeout: 60_000 }, () => {
+  it("cannot print escape sequences through a client warning (a dropped tool's property name)", async ({
+    expect,
+  }) => {
+    const run = await runCli(["tools", url]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("(no tools)\n");
+    expect(run.stderr).toBe(
+      'roundtrip: warning: Dropping tool "shape": x-mcp-header on property n\ufffd]0;pwned\ufffd\ufffd[2J needs type string, integer or boolean\n',
+    );
+  });
+});
