@@ -51,6 +51,12 @@ export async function cliAuth(
           : "the environment variable given to --bearer-env is not set (was a token passed instead of a variable name?)",
       );
     }
+    // fetch would refuse it in an error that quotes the whole header, token included.
+    if (/[\0\r\n\u0100-\uffff]/.test(token.trim())) {
+      throw new UsageError(
+        `the token in ${auth.env} holds a character an HTTP header cannot carry (a line break?)`,
+      );
+    }
     return { provider: () => token, close: async () => {} };
   }
   const file = auth.store === undefined ? undefined : fileStore(auth.store);

@@ -77,6 +77,20 @@ describe.concurrent("the roundtrip process against a protected server", { timeou
     });
   });
 
+  it.for<[string, string]>([
+    ["a line break", `${STATIC_TOKEN}\nsecond-line`],
+    ["a carriage return", `${STATIC_TOKEN}\r-rest`],
+    ["a character beyond Latin-1", `${STATIC_TOKEN}€`],
+  ])("exits 2 without echoing a --bearer-env token that holds %s", async ([, token], { expect }) => {
+    const run = await runCli(["call", url, "whoami", "--bearer-env", "MCP_TOKEN"], { MCP_TOKEN: token });
+    expect(run).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        "roundtrip: the token in MCP_TOKEN holds a character an HTTP header cannot carry (a line break?)\n",
+    });
+  });
+
   it("exits 2 without echoing a token passed to --bearer-env instead of a variable name", async ({
     expect,
   }) => {
