@@ -9,7 +9,7 @@ import type { AuthProviderOption } from "../transports/http/auth.js";
 import { OAuthClientProvider } from "../transports/http/oauth/provider.js";
 import type { OAuthState, OAuthStore } from "../transports/http/oauth/provider-options.js";
 import type { CliAuth } from "./args.js";
-import { UsageError } from "./exit.js";
+import { UsageError, UserAbortError } from "./exit.js";
 import type { Ui } from "./ui.js";
 import { inspectUrl, renderUrl } from "./url.js";
 
@@ -169,7 +169,7 @@ async function listenForCallback(port: number) {
           () => finish(new Error("the sign-in was not completed in time")),
           SIGN_IN_TIMEOUT_MS,
         );
-        const aborted = () => finish(new Error("the sign-in was cancelled"));
+        const aborted = () => finish(new UserAbortError("the sign-in was cancelled"));
         function finish(outcome: URL | Error) {
           clearTimeout(timer);
           signal?.removeEventListener("abort", aborted);
