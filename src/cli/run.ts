@@ -224,6 +224,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       ...callbacks,
       ...http,
       clientInfo,
+      signal: io.signal,
       inputRequiredMaxRounds: options.maxRounds,
       timeoutMs: options.timeoutMs,
       tasks: options.tasks,

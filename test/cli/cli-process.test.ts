@@ -174,6 +174,33 @@ describe.concurrent("the roundtrip process", { timeout: 60_000 }, () => {
     },
   );
 
+  it("stops at the first Ctrl-C while connecting to a server that never answers (exit 130)", async ({
+    expect,
+  }) => {
+    const silent = createServer(() => {
+      // Holds every request: the CLI is still connecting when Ctrl-C comes.
+      child.kill("SIGINT");
+    });
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const target = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/mcp`;
+    const child = spawn(CLI[0] as string, [...CLI.slice(1), "tools", target], {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    try {
+      const code = await new Promise((resolve) => child.on("close", resolve));
+      expect({ code, stderr }).toEqual({ code: 130, stderr: "roundtrip: Connecting was aborted\n" });
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
+
   it("talks to a stdio server given after --", async ({ expect }) => {
     const run = await runCli([
       "call",
