@@ -32,7 +32,7 @@ import {
   formatTools,
 } from "./format.js";
 import { clackPrompter, type Prompter } from "./prompter.js";
-import { colorEnabled, createStyle, sanitize } from "./terminal.js";
+import { colorEnabled, createStyle, jsonSafe, sanitize } from "./terminal.js";
 import { Tracer } from "./trace.js";
 import { type TerminalStream, Ui } from "./ui.js";
 import { openUrl } from "./url.js";
@@ -236,7 +236,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     ui.clearProgress();
     if (code === ExitCode.ToolError)
       ui.line(style.red("roundtrip: the tool reported an error (isError: true)"));
-    await write(io.stdout, options.json ? JSON.stringify(json, null, 2) : text);
+    await write(io.stdout, options.json ? jsonSafe(JSON.stringify(json, null, 2)) : text);
     for (const key of options.answers.keys()) {
       if (!used.has(key)) ui.line(style.yellow(`roundtrip: warning: --answer ${key} was never asked for`));
     }

@@ -91,6 +91,21 @@ export function sanitize(text: string, singleLine = false): string {
 }
 
 /**
+ * JSON text safe to print: what `sanitize` would replace becomes a `\uXXXX` escape, as
+ * JSON.stringify leaves C1 controls (which an xterm acts on) and bidi overrides raw. Same value.
+ *
+ * @example
+ * jsonSafe(JSON.stringify("a\u009b2J")); // '"a\\u009b2J"'
+ */
+export function jsonSafe(json: string): string {
+  let out = "";
+  for (const char of json) {
+    out += sanitize(char) === char ? char : `\\u${(char.codePointAt(0) ?? 0).toString(16).padStart(4, "0")}`;
+  }
+  return out;
+}
+
+/**
  * Indents every line of `text` by `prefix`.
  *
  * @example

@@ -10,6 +10,9 @@ import { runCli } from "./harness.js";
 /** A property name that would retitle the terminal window and clear the screen if printed raw. */
 const HOSTILE = "n\u001b]0;pwned\u0007\u001b[2J";
 
+/** CSI and OSC as single C1 characters (an xterm acts on them), and a right-to-left override. */
+const C1_TEXT = "a\u009b2Jb\u009d0;pwned\u0007c\u202ed";
+
 let upstream: HttpServerHandle;
 let proxy: Server;
 let url = "";
@@ -48,6 +51,7 @@ beforeAll(async () => {
     { input: jsonSchema({ type: "object", properties: { [HOSTILE]: { type: "number" } } }) },
     () => "ok",
   );
+  mcp.tool("c1", { description: "C1 controls and a bidi override" }, () => C1_TEXT);
   upstream = await serveHttp(mcp, { port: 0 });
   proxy = rewritingProxy(upstream.url);
   await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
@@ -65,9 +69,18 @@ describe("a hostile server", { timeout: 60_000 }, () => {
   }) => {
     const run = await runCli(["tools", url]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toBe("(no tools)\n");
+    expect(run.stdout).toBe("c1\n  C1 controls and a bidi override\n");
     expect(run.stderr).toBe(
       'roundtrip: warning: Dropping tool "shape": x-mcp-header on property n\ufffd]0;pwned\ufffd\ufffd[2J needs type string, integer or boolean\n',
     );
+  });
+
+  it("cannot drive the terminal through --json: C1 controls and bidi overrides are \\u-escaped", async ({
+    expect,
+  }) => {
+    const run = await runCli(["call", url, "c1", "--json"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('"text": "a\\u009b2Jb\\u009d0;pwned\\u0007c\\u202ed"');
+    expect(JSON.parse(run.stdout).content).toEqual([{ type: "text", text: C1_TEXT }]);
   });
 });
