@@ -83,4 +83,15 @@ describe("a hostile server", { timeout: 60_000 }, () => {
     expect(run.stdout).toContain('"text": "a\\u009b2Jb\\u009d0;pwned\\u0007c\\u202ed"');
     expect(JSON.parse(run.stdout).content).toEqual([{ type: "text", text: C1_TEXT }]);
   });
+
+  it("cannot print escape sequences through a stdio server's stdout line that is not JSON", async ({
+    expect,
+  }) => {
+    const run = await runCli(["tools", "--", "node", "-e", `console.log(${JSON.stringify(HOSTILE)})`]);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain(
+      "roundtrip: warning: The transport reported: Ignored a line from the server that is not JSON: n\ufffd]0;pwned\ufffd\ufffd[2J\n",
+    );
+    expect(run.stderr).not.toContain("\u001b");
+  });
 });
