@@ -152,7 +152,21 @@ export function runSamplingCommand(
   signal?: AbortSignal,
 ): Promise<CreateMessageResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, { shell: true, stdio: ["pipe", "pipe", "inherit"], signal });
+    // Its own process group, ended as a whole on abort: killing only the shell would leave what
+    // it started (`a | b`, `x; y`) running, orphaned.
+    const group = process.platform !== "win32";
+    const child = spawn(command, { shell: true, stdio: ["pipe", "pipe", "inherit"], detached: group });
+    const stop = () => {
+      try {
+        if (group && child.pid !== undefined) process.kill(-child.pid, "SIGTERM");
+        else child.kill();
+      } catch {
+        // already gone
+      }
+    };
+    if (signal?.aborted) stop();
+    else signal?.addEventListener("abort", stop, { once: true });
+    child.once("close", () => signal?.removeEventListener("abort", stop));
     const chunks: Buffer[] = [];
     child.stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
     child.once("error", (error) =>
