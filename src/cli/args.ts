@@ -109,9 +109,9 @@ function parseJsonValue(option: string, key: string, text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
+    // The value is not repeated: an answer may be a password, and this message may land in a log.
     throw new UsageError(
-      `${option} ${key}=…: the value is not JSON (${JSON.stringify(text)}); quote strings, e.g. ` +
-        `${option} ${key}='"text"'`,
+      `${option} ${key}=…: the value is not JSON; quote strings, e.g. ${option} ${key}='"text"'`,
     );
   }
 }

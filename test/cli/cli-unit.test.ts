@@ -147,6 +147,15 @@ describe("the command line", () => {
     expect(() => parseCommandLine(argv, "/")).toThrow(message);
   });
 
+  // Regression: the message quoted the value, and an answer is often a password (then in CI logs).
+  it("refuses an --answer value that is not JSON without repeating it", () => {
+    const refuse = () => parseCommandLine(["call", URL_TARGET, "login", "--answer", "password=hunter2"], "/");
+    expect(refuse).toThrow(UsageError);
+    expect(refuse).toThrow(
+      "--answer password=…: the value is not JSON; quote strings, e.g. --answer password='\"text\"'",
+    );
+  });
+
   it("reports every misuse as a UsageError", () => {
     for (const argv of [
       [],
