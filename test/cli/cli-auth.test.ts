@@ -1,7 +1,3 @@
-// The CLI against a protected server, as a real process: a bearer token from the environment
-// (--bearer-env), and an OAuth sign-in (--oauth --open) whose "browser" is a stand-in platform
-// opener that fetches the consent page and follows its redirect back to the CLI's listener.
-import { spawn } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,7 +5,7 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 import { type HttpServerHandle, serveHttp } from "../../src/transports/http/node.js";
 import { startLegacySseServer } from "../fixtures/legacy/sse-server.js";
 import { freePort, MockAuthorizationServer, whoamiServer } from "../transports/oauth/world.js";
-import { CLI, ROOT, runCli } from "./harness.js";
+import { runCli, spawnCli } from "./harness.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "roundtrip-cli-auth-"));
 const STATIC_TOKEN = "static-token-0123456789";
@@ -108,13 +104,9 @@ describe.concurrent("the roundtrip process against a protected server", { timeou
   });
 
   it("exits 130 when Ctrl-C stops an --oauth sign-in waiting for the browser", async ({ expect }) => {
-    const child = spawn(CLI[0] as string, [...CLI.slice(1), "call", url, "whoami", "--oauth"], {
-      cwd: ROOT,
-      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawnCli(["call", url, "whoami", "--oauth"]);
     let stderr = "";
-    child.stderr.on("data", (chunk) => {
+    child.stderr?.on("data", (chunk) => {
       stderr += chunk;
       if (stderr.includes("Sign in")) child.kill("SIGINT");
     });

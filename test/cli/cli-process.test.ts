@@ -1,7 +1,3 @@
-// The real binary, run from source as a child process with pipes (stdin is not a terminal): the
-// process exit codes 0/1/2/3, --json on stdout, a stdio server after --, and --open handing the
-// URL to the platform opener.
-import { spawn } from "node:child_process";
 import {
   chmodSync,
   closeSync,
@@ -21,7 +17,7 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 import { MCPServer, ToolError } from "../../src/server/index.js";
 import { type HttpServerHandle, serveHttp } from "../../src/transports/http/node.js";
 import { createCliServer } from "./fixtures/cli-server.js";
-import { CLI, ROOT, runCli, STDIO_FIXTURE } from "./harness.js";
+import { runCli, STDIO_FIXTURE, spawnCli } from "./harness.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "roundtrip-cli-process-"));
 let http: HttpServerHandle;
@@ -49,11 +45,7 @@ function runCliWithStdout(
   stdout: "closed after the first chunk" | number,
 ): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(CLI[0] as string, [...CLI.slice(1), ...args], {
-      cwd: ROOT,
-      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
-      stdio: ["ignore", typeof stdout === "number" ? stdout : "pipe", "pipe"],
-    });
+    const child = spawnCli(args, ["ignore", typeof stdout === "number" ? stdout : "pipe", "pipe"]);
     let stderr = "";
     child.stderr?.on("data", (chunk) => {
       stderr += chunk;
@@ -66,11 +58,7 @@ function runCliWithStdout(
 /** Runs the CLI with the reader of its stderr gone before the first line (stdout is read). */
 function runCliWithStderrClosed(args: readonly string[]): Promise<{ code: number | null; stdout: string }> {
   return new Promise((resolve) => {
-    const child = spawn(CLI[0] as string, [...CLI.slice(1), ...args], {
-      cwd: ROOT,
-      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawnCli(args);
     child.stderr?.destroy();
     let stdout = "";
     child.stdout?.on("data", (chunk) => {
@@ -183,13 +171,9 @@ describe.concurrent("the roundtrip process", { timeout: 60_000 }, () => {
     });
     await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
     const target = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/mcp`;
-    const child = spawn(CLI[0] as string, [...CLI.slice(1), "tools", target], {
-      cwd: ROOT,
-      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawnCli(["tools", target]);
     let stderr = "";
-    child.stderr.on("data", (chunk) => {
+    child.stderr?.on("data", (chunk) => {
       stderr += chunk;
     });
     try {

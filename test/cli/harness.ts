@@ -1,6 +1,6 @@
 // Runs the CLI from source: in a real terminal (a tmux pane, typed into with send-keys and read
 // with capture-pane), or as a plain child process with pipes (no terminal).
-import { execFile, execFileSync } from "node:child_process";
+import { type ChildProcess, execFile, execFileSync, type StdioOptions, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -39,6 +39,21 @@ export function runCli(
       },
     );
     child.stdin?.end();
+  });
+}
+
+/**
+ * Starts the CLI as a child with the test environment (no colours), for tests that signal it or
+ * give it their own stdio.
+ */
+export function spawnCli(
+  args: readonly string[],
+  stdio: StdioOptions = ["ignore", "pipe", "pipe"],
+): ChildProcess {
+  return spawn(CLI[0] as string, [...CLI.slice(1), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
+    stdio,
   });
 }
 
