@@ -23,6 +23,8 @@ const VERSION_HEADER = "MCP-Protocol-Version";
 const MAX_RESUMPTIONS = 5;
 const DEFAULT_RETRY_MS = 1_000;
 const MAX_RETRY_MS = 30_000;
+/** How long the handshake waits for the server to answer the session's GET stream. */
+const LISTEN_OPEN_WAIT_MS = 1_000;
 
 let renewals = 0;
 
@@ -89,7 +91,8 @@ export class LegacyHttpClientTransport implements Transport {
       if (!response.ok)
         throw new HttpStatusError(response.status, `HTTP ${response.status} for a posted message`);
       // The handshake is complete: open the session's stream for messages unrelated to any request.
-      if (record.method === "notifications/initialized" && this.#sessionId !== undefined) void this.#listen();
+      if (record.method === "notifications/initialized" && this.#sessionId !== undefined)
+        await this.#listen();
       return;
     }
     const controller = new AbortController();
@@ -216,7 +219,7 @@ export class LegacyHttpClientTransport implements Transport {
       signal,
     );
     await initialized.body?.cancel().catch(() => {});
-    void this.#listen();
+    await this.#listen();
     // Before the requests that met the 404 go again: their logs then come at the user's level,
     // and what they change reaches the subscriptions.
     await Promise.all(this.#state.replay().map((request) => this.#restore(request, signal)));
@@ -380,18 +383,27 @@ export class LegacyHttpClientTransport implements Transport {
       this.#protocolVersion = result.protocolVersion;
   }
 
-  /** The session's GET stream: server messages unrelated to any request. 405 means none is offered. */
+  /**
+   * Opens the session's GET stream for server messages unrelated to any request (405: none is
+   * offered), read on in the background. Resolves once the server answered the GET, or after
+   * LISTEN_OPEN_WAIT_MS: a request sent before then could race the GET, so a server would drop what
+   * it sends there for that request's side effects, or take the fresh GET for a stream resumption.
+   */
   async #listen(): Promise<void> {
     const signal = this.#background.signal;
-    try {
-      const response = await this.#fetchWith("GET", undefined, signal);
-      if (!response.ok || essence(response.headers.get("content-type")) !== "text/event-stream") {
-        await response.body?.cancel().catch(() => {});
-        return;
-      }
-      await this.#consume(response, signal, (message) => this.onmessage?.(message as JSONRPCMessage));
-    } catch {
+    const opened = this.#fetchWith("GET", undefined, signal).then(
+      (response) => {
+        if (!response.ok || essence(response.headers.get("content-type")) !== "text/event-stream") {
+          void response.body?.cancel().catch(() => {});
+          return;
+        }
+        void this.#consume(response, signal, (message) => this.onmessage?.(message as JSONRPCMessage));
+      },
       // No stream: requests related to a POST still arrive on that POST's stream.
-    }
+      () => {},
+    );
+    const settled = new AbortController();
+    await Promise.race([opened, pause(LISTEN_OPEN_WAIT_MS, settled.signal)]);
+    settled.abort();
   }
 }
