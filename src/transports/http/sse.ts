@@ -132,6 +132,8 @@ export class SseParser {
   readonly #decoder = new TextDecoder();
   /** Bytes pushed since the last blank line: what the event being read has cost so far. */
   #eventBytes = 0;
+  /** The complete lines of the event being read: a chunk may hold a whole event past the bound. */
+  #eventLines = 0;
   /** The line being read, in pieces: joined once it ends, never re-scanned (a long line costs linear time). */
   #partial: string[] = [];
   #skipLeadingLf = false;
@@ -179,13 +181,19 @@ export class SseParser {
         if (start === text.length) this.#skipLeadingLf = true;
         else if (text[start] === "\n") start++;
       }
-      // What is still unread belongs to the next event.
-      if (line === "") this.#eventBytes = text.length - start;
+      if (line === "") {
+        if (this.#eventLines > this.#maxEventBytes) this.#tooLarge();
+        this.#eventLines = 0;
+        // What is still unread belongs to the next event.
+        this.#eventBytes = text.length - start;
+      } else this.#eventLines += line.length + 1;
       this.#line(line);
     }
-    if (this.#eventBytes > this.#maxEventBytes) {
-      throw new ResponseTooLargeError(`an SSE event is larger than ${this.#maxEventBytes} bytes`);
-    }
+    if (this.#eventBytes > this.#maxEventBytes) this.#tooLarge();
+  }
+
+  #tooLarge(): never {
+    throw new ResponseTooLargeError(`an SSE event is larger than ${this.#maxEventBytes} bytes`);
   }
 
   #line(line: string): void {

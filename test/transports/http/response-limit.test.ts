@@ -120,6 +120,15 @@ describe("SseParser's event bound", () => {
     expect(() => parser.push("z".repeat(120))).toThrow(ResponseTooLargeError);
   });
 
+  it("bounds an event that starts and ends within one chunk, and does not dispatch it", () => {
+    const events: string[] = [];
+    const parser = new SseParser((e) => events.push(e.data), 100);
+    expect(() => parser.push(`data: small\n\ndata: ${"z".repeat(120)}\n\n`)).toThrow(
+      new ResponseTooLargeError("an SSE event is larger than 100 bytes"),
+    );
+    expect(events).toEqual(["small"]);
+  });
+
   it("counts from the last blank line, so what follows an event starts afresh", () => {
     const events: string[] = [];
     const parser = new SseParser((e) => events.push(e.data), 100);
