@@ -13,7 +13,7 @@ import { isRecord } from "../../types/record.js";
 import { connectionRefused, describe, FetchReceived, isResponseTo } from "./answer.js";
 import { credentialsFrom, reauthorized } from "./auth.js";
 import type { StreamableHttpClientOptions } from "./client.js";
-import { HttpStatusError, HttpTransportError } from "./errors.js";
+import { HttpStatusError, HttpTransportError, ResponseTooLargeError } from "./errors.js";
 import { LegacySessionState, type SessionRequest } from "./legacy-session-state.js";
 import { SseParser } from "./sse.js";
 
@@ -115,6 +115,8 @@ export class LegacyHttpClientTransport implements Transport {
       await this.#read(response, record, id, controller.signal);
     } catch (error) {
       if (controller.signal.aborted) return;
+      if (error instanceof ResponseTooLargeError)
+        throw new ResponseTooLargeError(`${record.method}: ${error.message}`);
       // Our own errors (an OAuthError of the 401 recovery, say) pass as they are, as on the 2026 client.
       throw error instanceof RoundtripError
         ? error
@@ -235,11 +237,12 @@ export class LegacyHttpClientTransport implements Transport {
       this.onerror?.(new HttpTransportError(`${method} could not be repeated on the new session`));
   }
 
-  /** A JSON body within `maxResponseBytes`; undefined when it is not JSON, too large or broken. */
+  /** A JSON body; undefined when it is not JSON or broke off. Past `maxResponseBytes` it throws. */
   async #json(response: Response): Promise<unknown> {
     try {
       return JSON.parse(await new FetchReceived(response).text(this.#options.maxResponseBytes));
-    } catch {
+    } catch (error) {
+      if (error instanceof ResponseTooLargeError) throw error;
       return undefined;
     }
   }
@@ -369,7 +372,9 @@ export class LegacyHttpClientTransport implements Transport {
         if (ended) break;
         parser.push(value);
       }
-    } catch {
+    } catch (error) {
+      // An event past the bound is refused, not resumed: the server would send the same event again.
+      if (error instanceof ResponseTooLargeError) throw error;
       // A dropped stream: the caller decides from what was delivered.
     } finally {
       await reader.cancel().catch(() => {});
@@ -397,7 +402,9 @@ export class LegacyHttpClientTransport implements Transport {
           void response.body?.cancel().catch(() => {});
           return;
         }
-        void this.#consume(response, signal, (message) => this.onmessage?.(message as JSONRPCMessage));
+        this.#consume(response, signal, (message) => this.onmessage?.(message as JSONRPCMessage)).catch(
+          (error: unknown) => this.onerror?.(error as Error),
+        );
       },
       // No stream: requests related to a POST still arrive on that POST's stream.
       () => {},

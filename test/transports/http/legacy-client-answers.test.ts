@@ -5,7 +5,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { HttpStatusError, HttpTransportError } from "../../../src/transports/http/errors.js";
+import type { StreamableHttpClientOptions } from "../../../src/transports/http/client.js";
+import {
+  HttpStatusError,
+  HttpTransportError,
+  ResponseTooLargeError,
+} from "../../../src/transports/http/errors.js";
 import { LegacyHttpClientTransport } from "../../../src/transports/http/legacy-client.js";
 import type { JSONRPCMessage } from "../../../src/types/index.js";
 
@@ -51,8 +56,12 @@ function answering(status: number, body: string): Promise<URL> {
 }
 
 /** Initializes a 2025 client against `url`, then sends one `tools/call`: its outcome and what else came. */
-async function callOver(url: URL, params: Record<string, unknown> = { name: "x" }) {
-  const transport = new LegacyHttpClientTransport(url);
+async function callOver(
+  url: URL,
+  params: Record<string, unknown> = { name: "x" },
+  options: StreamableHttpClientOptions = {},
+) {
+  const transport = new LegacyHttpClientTransport(url, options);
   const received: JSONRPCMessage[] = [];
   transport.onmessage = (message) => received.push(message);
   await transport.send({
@@ -155,5 +164,60 @@ describe("the 2025 HTTP client resumes a cut event stream (SEP-1699), within bou
     // Each resumption asks from the last event it saw.
     expect(gets).toEqual(["e1", "e2", "e3", "e4", "e5"]);
     expect(received.filter((m) => "method" in m && m.method === "notifications/progress")).toHaveLength(6);
+  });
+});
+
+describe("the 2025 HTTP client bounds a stream's events", () => {
+  it("fails the request with ResponseTooLargeError, and does not resume into the same event", async () => {
+    const gets: string[] = [];
+    const url = await endpoint2025(
+      (message, res) => {
+        if (message.method !== "tools/call") return res.writeHead(202).end();
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        res.end(`id: e1\nretry: 5\ndata:\n\nid: e2\ndata: ${"x".repeat(2_000)}\n\n`);
+      },
+      (req, res) => {
+        gets.push(String(req.headers["last-event-id"]));
+        res.writeHead(405).end();
+      },
+    );
+    const { outcome } = await callOver(url, { name: "x" }, { maxResponseBytes: 1_000 });
+    expect(outcome).toBeInstanceOf(ResponseTooLargeError);
+    expect((outcome as Error).message).toBe("tools/call: an SSE event is larger than 1000 bytes");
+    expect(gets).toEqual([]);
+  });
+
+  it("fails a request whose JSON answer passes the bound with ResponseTooLargeError", async () => {
+    const url = await answering(
+      200,
+      JSON.stringify({ jsonrpc: "2.0", id: 2, result: { x: "y".repeat(2_000) } }),
+    );
+    const { outcome } = await callOver(url, { name: "x" }, { maxResponseBytes: 1_000 });
+    expect(outcome).toBeInstanceOf(ResponseTooLargeError);
+    expect((outcome as Error).message).toBe("tools/call: the response is larger than 1000 bytes");
+  });
+
+  it("reports an event past the bound on the session's GET stream to onerror, and ends that stream", async () => {
+    const url = await endpoint2025(
+      (_message, res) => res.writeHead(202).end(),
+      (_req, res) => {
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        res.write(`data: ${"x".repeat(2_000)}\n\n`);
+      },
+    );
+    const transport = new LegacyHttpClientTransport(url, { maxResponseBytes: 1_000 });
+    const reported = new Promise<Error>((resolve) => {
+      transport.onerror = resolve;
+    });
+    await transport.send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+    });
+    await transport.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    const error = await reported;
+    await transport.close();
+    expect(error).toEqual(new ResponseTooLargeError("an SSE event is larger than 1000 bytes"));
   });
 });
