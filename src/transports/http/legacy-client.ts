@@ -15,7 +15,7 @@ import { credentialsFrom, reauthorized } from "./auth.js";
 import type { StreamableHttpClientOptions } from "./client.js";
 import { HttpStatusError, HttpTransportError, ResponseTooLargeError } from "./errors.js";
 import { LegacySessionState, type SessionRequest } from "./legacy-session-state.js";
-import { SseParser } from "./sse.js";
+import { type EventReadOptions, readJsonEvents } from "./legacy-stream.js";
 
 const SESSION_HEADER = "Mcp-Session-Id";
 const VERSION_HEADER = "MCP-Protocol-Version";
@@ -251,14 +251,14 @@ export class LegacyHttpClientTransport implements Transport {
   async #answerTo(response: Response, id: string, signal: AbortSignal): Promise<unknown> {
     if (essence(response.headers.get("content-type")) !== "text/event-stream") return this.#json(response);
     let answer: unknown;
-    await this.#consume(
+    await readJsonEvents(
       response,
       signal,
       (message) => {
         if (isRecord(message) && message.id === id && !("method" in message)) answer = message;
         else this.onmessage?.(message as JSONRPCMessage);
       },
-      () => answer !== undefined,
+      this.#reading(() => answer !== undefined),
     );
     return answer;
   }
@@ -334,7 +334,7 @@ export class LegacyHttpClientTransport implements Transport {
     accepted: (result: unknown) => void,
   ): Promise<{ answered: boolean; lastEventId: string | undefined; retryMs: number | undefined }> {
     let answered = false;
-    const parser = await this.#consume(
+    const parser = await readJsonEvents(
       response,
       signal,
       (message) => {
@@ -345,41 +345,14 @@ export class LegacyHttpClientTransport implements Transport {
         }
         this.onmessage?.(message as JSONRPCMessage, { relatedRequestId: id });
       },
-      () => answered,
+      this.#reading(() => answered),
     );
     return { answered, lastEventId: parser?.lastEventId, retryMs: parser?.retryMs };
   }
 
-  async #consume(
-    response: Response,
-    signal: AbortSignal,
-    deliver: (message: unknown) => void,
-    done: () => boolean = () => false,
-  ): Promise<SseParser | undefined> {
-    const reader = response.body?.getReader();
-    if (!reader) return undefined;
-    const parser = new SseParser((event) => {
-      if (event.data === "") return;
-      try {
-        deliver(JSON.parse(event.data));
-      } catch {
-        this.onerror?.(new HttpTransportError("Ignored an SSE event that is not JSON"));
-      }
-    }, this.#options.maxResponseBytes);
-    try {
-      while (!done() && !signal.aborted) {
-        const { done: ended, value } = await reader.read();
-        if (ended) break;
-        parser.push(value);
-      }
-    } catch (error) {
-      // An event past the bound is refused, not resumed: the server would send the same event again.
-      if (error instanceof ResponseTooLargeError) throw error;
-      // A dropped stream: the caller decides from what was delivered.
-    } finally {
-      await reader.cancel().catch(() => {});
-    }
-    return parser;
+  /** How this transport reads a stream: within `maxResponseBytes`, skipped events to `onerror`. */
+  #reading(done?: () => boolean): EventReadOptions {
+    return { maxBytes: this.#options.maxResponseBytes, warn: (error) => this.onerror?.(error), done };
   }
 
   /** Takes the negotiated version from the `initialize` result (sent on every later request). */
@@ -402,9 +375,12 @@ export class LegacyHttpClientTransport implements Transport {
           void response.body?.cancel().catch(() => {});
           return;
         }
-        this.#consume(response, signal, (message) => this.onmessage?.(message as JSONRPCMessage)).catch(
-          (error: unknown) => this.onerror?.(error as Error),
-        );
+        readJsonEvents(
+          response,
+          signal,
+          (message) => this.onmessage?.(message as JSONRPCMessage),
+          this.#reading(),
+        ).catch((error: unknown) => this.onerror?.(error as Error));
       },
       // No stream: requests related to a POST still arrive on that POST's stream.
       () => {},
