@@ -120,6 +120,19 @@ describe.concurrent("the roundtrip process", { timeout: 60_000 }, () => {
     expect(run.stderr).toContain("the server answered error");
   });
 
+  it("exits 3 naming what failed when nothing listens at the server's port", async ({ expect }) => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const run = await runCli(["tools", `http://127.0.0.1:${port}/mcp?key=secret`]);
+    expect(run).toEqual({
+      code: 3,
+      stdout: "",
+      stderr: `roundtrip: server/discover: the POST failed (fetch failed: connect ECONNREFUSED 127.0.0.1:${port})\n`,
+    });
+  });
+
   it("ends quietly with the run's exit code when the reader of stdout stops early (EPIPE)", async ({
     expect,
   }) => {

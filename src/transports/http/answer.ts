@@ -129,9 +129,19 @@ export function connectionRefused(error: unknown): boolean {
   return cause?.code === "ECONNREFUSED";
 }
 
-/** An error's message, for local error texts. */
+/**
+ * An error's message, for local error texts. fetch says only "fetch failed": what happened
+ * (ECONNREFUSED, ENOTFOUND, a TLS error) is the system error in its `cause`, whose text names
+ * host and port only (never the URL's path, query or user-info, nor headers).
+ */
 export function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
+  const code = cause?.code;
+  if (typeof code !== "string") return error.message;
+  // An AggregateError (both address families refused) has an empty message.
+  const said = typeof cause?.message === "string" ? cause.message : "";
+  return `${error.message}: ${said.includes(code) ? said : said ? `${said} (${code})` : code}`;
 }
 
 function essence(contentType: string | null): string {

@@ -114,7 +114,10 @@ describe("failures and cancellation", () => {
         ),
       );
     }
-    expect(outcomes[0]).toMatch(/^HttpTransportError: tools\/call: the POST failed \(fetch failed\)$/);
+    // undici keeps the system error in `cause`: its code says what happened, not only "fetch failed".
+    expect(outcomes[0]).toBe(
+      `HttpTransportError: tools/call: the POST failed (fetch failed: connect ECONNREFUSED 127.0.0.1:${server.url.port})`,
+    );
     expect(outcomes[0]).toBe(outcomes[1]);
   });
 

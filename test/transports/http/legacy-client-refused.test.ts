@@ -128,7 +128,9 @@ describe("the 2025 HTTP client and a refused POST", () => {
       .send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "charge" } })
       .catch((error: unknown) => error);
     expect(outcome).toBeInstanceOf(HttpTransportError);
-    expect((outcome as Error).message).toBe("tools/call: the POST failed (fetch failed)");
+    expect((outcome as Error).message).toBe(
+      "tools/call: the POST failed (fetch failed: other side closed (UND_ERR_SOCKET))",
+    );
     expect(received).toEqual(["initialize", "tools/call"]);
     await transport.close();
   });
@@ -148,13 +150,16 @@ describe.each([
   ["2026", StreamableHttpClientTransport],
 ] as const)("the %s HTTP client's notification to a closed port", (_era, Transport) => {
   it("rejects with HttpTransportError naming the POST, as a request's does", async () => {
-    const transport = new Transport(`http://127.0.0.1:${await closedPort()}/mcp`);
+    const port = await closedPort();
+    const transport = new Transport(`http://127.0.0.1:${port}/mcp`);
     const outcome = await transport
       .send({ jsonrpc: "2.0", method: "notifications/initialized" })
       .catch((error: unknown) => error);
     await transport.close();
     expect(outcome).toBeInstanceOf(HttpTransportError);
-    expect((outcome as Error).message).toBe("POST notifications/initialized failed: fetch failed");
+    expect((outcome as Error).message).toBe(
+      `POST notifications/initialized failed: fetch failed: connect ECONNREFUSED 127.0.0.1:${port}`,
+    );
   });
 
   it("keeps the authProvider's failure as it is, not as a network one", async () => {
@@ -200,11 +205,14 @@ describe.each([
 });
 
 it("the 2025 HTTP client's response to a closed port rejects with HttpTransportError naming it", async () => {
-  const transport = new LegacyHttpClientTransport(`http://127.0.0.1:${await closedPort()}/mcp`);
+  const port = await closedPort();
+  const transport = new LegacyHttpClientTransport(`http://127.0.0.1:${port}/mcp`);
   const outcome = await transport
     .send({ jsonrpc: "2.0", id: 7, result: {} })
     .catch((error: unknown) => error);
   await transport.close();
   expect(outcome).toBeInstanceOf(HttpTransportError);
-  expect((outcome as Error).message).toBe("POST response failed: fetch failed");
+  expect((outcome as Error).message).toBe(
+    `POST response failed: fetch failed: connect ECONNREFUSED 127.0.0.1:${port}`,
+  );
 });
