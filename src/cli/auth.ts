@@ -156,7 +156,17 @@ async function listenForCallback(port: number) {
     deliver(url);
   });
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
+    server.once("error", (error: NodeJS.ErrnoException) =>
+      // A port the user chose and must change, like any bad argument (exit 2); nothing reached the server.
+      reject(
+        error.code === "EADDRINUSE"
+          ? new UsageError(
+              `--oauth-port ${port}: the port is in use on 127.0.0.1 ` +
+                "(pick another one, or leave --oauth-port out for any free port)",
+            )
+          : error,
+      ),
+    );
     server.listen(port, "127.0.0.1", () => resolve());
   });
   const redirectUri = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`;

@@ -16,7 +16,10 @@ export const ExitCode = {
   Ok: 0,
   /** The tool answered `isError: true` (or a local answerer such as `--sampling-command` failed). */
   ToolError: 1,
-  /** Bad arguments, or a question arrived that nobody can answer (no `--answer`, no terminal). */
+  /**
+   * Bad arguments (a busy `--oauth-port` too), or a question arrived that nobody can answer (no
+   * `--answer`, no terminal).
+   */
   Usage: 2,
   /**
    * The server answered a JSON-RPC error, the transport failed, or the rounds ran out (also: the

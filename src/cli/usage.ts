@@ -48,5 +48,5 @@ Options:
   -V, --version           the version
 
 Exit codes: 0 complete, 1 tool error (isError) or a failed --sampling-command, 2 usage (bad
-arguments, a question with no --answer and no terminal), 3 protocol error (server error,
-transport failure, rounds exceeded), 130 stopped by the user.`;
+arguments, a busy --oauth-port, a question with no --answer and no terminal), 3 protocol error
+(server error, transport failure, rounds exceeded), 130 stopped by the user.`;

@@ -1,4 +1,6 @@
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, it } from "vitest";
@@ -101,6 +103,24 @@ describe.concurrent("the roundtrip process against a protected server", { timeou
         "roundtrip: the environment variable given to --bearer-env is not set " +
         "(was a token passed instead of a variable name?)\n",
     });
+  });
+
+  it("exits 2 (the user must pick another port) when the --oauth-port is in use", async ({ expect }) => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const run = await runCli(["call", url, "whoami", "--oauth", "--oauth-port", String(port)]);
+      expect(run).toEqual({
+        code: 2,
+        stdout: "",
+        stderr:
+          `roundtrip: --oauth-port ${port}: the port is in use on 127.0.0.1 ` +
+          "(pick another one, or leave --oauth-port out for any free port)\n",
+      });
+    } finally {
+      await new Promise<void>((resolve) => taken.close(() => resolve()));
+    }
   });
 
   it("exits 130 when Ctrl-C stops an --oauth sign-in waiting for the browser", async ({ expect }) => {
