@@ -17,7 +17,7 @@ import type { Dispatcher } from "../../src/shared/dispatch.js";
 import { type HttpServerHandle, serveHttp } from "../../src/transports/http/node.js";
 import { ErrorCode, McpError } from "../../src/types/core.js";
 import { createCliServer, REGISTER_STATE } from "./fixtures/cli-server.js";
-import { runInProcess } from "./harness.js";
+import { ROOT, runInProcess } from "./harness.js";
 
 const servers: HttpServerHandle[] = [];
 const tmp = mkdtempSync(join(tmpdir(), "roundtrip-cli-"));
@@ -361,6 +361,43 @@ describe.concurrent("roundtrip without a terminal", () => {
     const failed = await runInProcess(["call", fixture, "capital", "--sampling-command", "exit 7"]);
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain("--sampling-command failed (exit code 7)");
+  });
+
+  it.for<[string, string, string]>([
+    ["exits non-zero", "exit 7", "--sampling-command failed (exit code 7)"],
+    [
+      "cannot start (the shell finds no such command)",
+      "/nonexistent/answerer",
+      "--sampling-command failed (exit code 127)",
+    ],
+    ["is killed by a signal", "kill -9 $$", "--sampling-command failed (signal SIGKILL)"],
+    ["prints nothing", "printf ' \\n'", "--sampling-command printed no answer"],
+  ])("a --sampling-command that %s exits 1 and says so", async ([, command, message], { expect }) => {
+    const run = await runInProcess(["call", fixture, "capital", "--sampling-command", command]);
+    expect({ code: run.code, stdout: run.stdout, last: run.stderr.trimEnd().split("\n").at(-1) }).toEqual({
+      code: 1,
+      stdout: "",
+      last: `roundtrip: ${message}`,
+    });
+  });
+
+  it("docs/cli.md lists a failed --sampling-command under exit 1, as --help does", async ({ expect }) => {
+    const flat = (text: string) => text.replace(/`/g, "").replace(/\s+/g, " ");
+    const docs = flat(readFileSync(join(ROOT, "docs/cli.md"), "utf8"));
+    const help = flat((await runInProcess(["--help"])).stdout);
+    const one = "1 tool error (isError) or a failed --sampling-command";
+    expect(help).toContain(one);
+    expect(docs).toContain(
+      `${one} (it exits non-zero, cannot start, is killed, or prints nothing; what it prints is the text, JSON or not)`,
+    );
+  });
+
+  it("takes whatever --sampling-command prints as the text, JSON or not", async ({ expect }) => {
+    const run = await runInProcess(["call", fixture, "capital", "--sampling-command", "echo '{not json'"]);
+    expect(run).toMatchObject({
+      code: 0,
+      stdout: "The model (roundtrip CLI --sampling-command) said: {not json\n",
+    });
   });
 
   it("offers --root paths when the server lists roots", async ({ expect }) => {
