@@ -72,7 +72,7 @@ const META_GETTER: TextMapGetter<Record<string, unknown>> = {
  * `gen_ai.tool.name` with `gen_ai.operation.name: "execute_tool"`, `gen_ai.prompt.name`,
  * `mcp.resource.uri`, `network.transport` and `network.protocol.name` over HTTP,
  * `rpc.response.status_code` and `error.type` on errors (`tool_error` for a tool result with
- * `isError`), and `roundtrip.result_type: "input_required"` for a round that asks the client for
+ * `isError`; `cancelled`, with no status code, for a request the client cancelled), and `roundtrip.result_type: "input_required"` for a round that asks the client for
  * input. The duration histogram carries the same, without the request id and resource URI. A
  * method the server does not serve is named `_OTHER`, so a client cannot mint span names.
  *
@@ -109,14 +109,19 @@ export function serverTelemetry(options: ServerTelemetryOptions = {}): ServerTel
       .with(trace.setSpan(parent, span), () => next(ctx))
       .then(
         (result) => {
-          operation.result(result);
+          // The signal is read on an error result only: most requests never build one.
+          if (result.isError === true && ctx.signal.aborted) recordCancelled(operation);
+          else operation.result(result);
           operation.end(histogram());
           return result;
         },
         (error: unknown) => {
-          // The error the client gets: each era's wire maps retired and reserved codes (the server logs).
-          const wire = isModernProtocolVersion(ctx.protocolVersion) ? toWireError : toLegacyWireError;
-          recordFailure(operation, wire(ctx.method, error, silentLogger), error);
+          if (ctx.signal.aborted) recordCancelled(operation);
+          else {
+            // The error the client gets: each era's wire maps retired and reserved codes (the server logs).
+            const wire = isModernProtocolVersion(ctx.protocolVersion) ? toWireError : toLegacyWireError;
+            recordFailure(operation, wire(ctx.method, error, silentLogger), error);
+          }
           operation.end(histogram());
           throw error;
         },
@@ -170,6 +175,15 @@ function sharedAttributes(request: Traced): Attributes {
     attributes["network.protocol.name"] = "http";
   }
   return attributes;
+}
+
+/**
+ * A request the client cancelled (or whose connection went away) got no answer: no status code,
+ * and not a server error, whatever the handler made of the abort (a throw, an `isError` result).
+ */
+function recordCancelled(operation: Operation): void {
+  operation.set("error.type", "cancelled");
+  operation.fail("The request was cancelled");
 }
 
 /** `error` is what the client got; a `thrown` that is no `McpError` is kept for the operator. */

@@ -1,7 +1,7 @@
 // serverTelemetry(): the spans an MCP server reports, checked with the real OpenTelemetry SDK (in-memory
 // exporter, AsyncLocalStorage context, W3C propagation) over the in-memory transport and HTTP.
 import { context, propagation, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
-import { type HistogramMetricData, MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
+import { MeterProvider } from "@opentelemetry/sdk-metrics";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
@@ -20,7 +20,15 @@ import { ErrorCode, McpError } from "../../src/types/index.js";
 import { CLIENT_INFO, RawLegacyClient } from "../legacy/helpers.js";
 import { openSession, post as postLegacy } from "../legacy/http-helpers.js";
 import { post, rpc } from "../transports/http/helpers.js";
-import { closers, exporter, installTracing, serverSpans, tracer } from "./tracing.js";
+import {
+  CollectingReader,
+  closers,
+  durations,
+  exporter,
+  installTracing,
+  serverSpans,
+  tracer,
+} from "./tracing.js";
 
 installTracing();
 const ELICIT = { action: "accept", content: { region: "eu-west-1" } } as const;
@@ -679,27 +687,6 @@ describe("examples/otel-telemetry.ts", () => {
     expect(work?.parentSpanContext?.spanId).toBe(handled[1]?.spanContext().spanId);
   });
 });
-
-/** A reader the test collects from by hand. */
-class CollectingReader extends MetricReader {
-  protected async onShutdown(): Promise<void> {}
-  protected async onForceFlush(): Promise<void> {}
-}
-
-/** The data points of one histogram: attributes and count, sorted for comparison. */
-async function durations(reader: CollectingReader, name: string) {
-  const { resourceMetrics } = await reader.collect();
-  const metric = resourceMetrics.scopeMetrics
-    .flatMap((scope) => scope.metrics)
-    .find((entry) => entry.descriptor.name === name) as HistogramMetricData | undefined;
-  return {
-    unit: metric?.descriptor.unit,
-    boundaries: metric?.dataPoints[0]?.value.buckets.boundaries,
-    points: (metric?.dataPoints ?? [])
-      .map((point) => ({ attributes: point.attributes, count: point.value.count }))
-      .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
-  };
-}
 
 describe("operation durations (mcp.*.operation.duration)", () => {
   it("records one duration per round on both sides, with the conventions' low-cardinality attributes", async () => {

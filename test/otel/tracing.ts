@@ -3,6 +3,7 @@
 import { context, propagation, SpanKind, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
+import { type HistogramMetricData, MetricReader } from "@opentelemetry/sdk-metrics";
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
@@ -43,3 +44,24 @@ export const serverSpans = () =>
     .filter(
       (span) => span.kind === SpanKind.SERVER && span.attributes["mcp.method.name"] !== "server/discover",
     );
+
+/** A reader the test collects from by hand. */
+export class CollectingReader extends MetricReader {
+  protected async onShutdown(): Promise<void> {}
+  protected async onForceFlush(): Promise<void> {}
+}
+
+/** The data points of one histogram: attributes and count, sorted for comparison. */
+export async function durations(reader: CollectingReader, name: string) {
+  const { resourceMetrics } = await reader.collect();
+  const metric = resourceMetrics.scopeMetrics
+    .flatMap((scope) => scope.metrics)
+    .find((entry) => entry.descriptor.name === name) as HistogramMetricData | undefined;
+  return {
+    unit: metric?.descriptor.unit,
+    boundaries: metric?.dataPoints[0]?.value.buckets.boundaries,
+    points: (metric?.dataPoints ?? [])
+      .map((point) => ({ attributes: point.attributes, count: point.value.count }))
+      .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+  };
+}
