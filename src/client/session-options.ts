@@ -7,6 +7,7 @@ import type {
   LoggingLevel,
   LoggingMessageNotificationParams,
   ProgressNotificationParams,
+  RequestId,
   ResultObject,
 } from "../types/index.js";
 
@@ -41,18 +42,19 @@ export interface ClientSessionOptions {
 }
 
 /**
- * Called for every request as it goes out, with its method and params (before the envelope);
- * `undefined` to leave this one alone.
+ * Called for every request as it goes out, with its method, its params (before the envelope) and
+ * the JSON-RPC id it is sent with; `undefined` to leave this one alone.
  *
  * @example
- * const instrument: RequestInstrument = (method) => {
+ * const instrument: RequestInstrument = (method, _params, id) => {
  *   const started = performance.now();
- *   return { end: () => metrics.record(method, performance.now() - started) };
+ *   return { end: () => console.debug(`${method} #${id}: ${performance.now() - started} ms`) };
  * };
  */
 export type RequestInstrument = (
   method: string,
   params: Readonly<Record<string, unknown>>,
+  id: RequestId,
 ) => RequestObservation | undefined;
 
 /**

@@ -152,7 +152,8 @@ export class ClientSession {
     const progressToken = options.onProgress ? `rt-progress-${++progressCounter}` : undefined;
     // Object.assign then a set: on Node 20 a spread with extra keys costs ten times more.
     const wireParams: Record<string, unknown> = Object.assign({}, params);
-    const observed = this.#instrument?.(method, params);
+    const id = this.connection.newId();
+    const observed = this.#instrument?.(method, params, id);
     let checked: ResultObject;
     try {
       const computed = this.#requestMeta?.(method);
@@ -161,19 +162,24 @@ export class ClientSession {
           ? options.meta
           : Object.assign({}, computed, observed?.meta, options.meta);
       wireParams._meta = this.envelope(extra, progressToken);
-      const result = await this.connection.request(method, wireParams, {
-        signal: options.signal,
-        timeoutMs: options.timeoutMs ?? this.#timeoutMs,
-        resetTimeoutOnProgress: options.resetTimeoutOnProgress,
-        maxTimeoutMs: options.maxTimeoutMs,
-        endsOnPeerCancel: method === "subscriptions/listen",
-        onNotification: notificationRouter(
-          options.onProgress,
-          options.onLog ?? this.#onLog,
-          options.onNotification,
-          this.#warn,
-        ),
-      });
+      const result = await this.connection.request(
+        method,
+        wireParams,
+        {
+          signal: options.signal,
+          timeoutMs: options.timeoutMs ?? this.#timeoutMs,
+          resetTimeoutOnProgress: options.resetTimeoutOnProgress,
+          maxTimeoutMs: options.maxTimeoutMs,
+          endsOnPeerCancel: method === "subscriptions/listen",
+          onNotification: notificationRouter(
+            options.onProgress,
+            options.onLog ?? this.#onLog,
+            options.onNotification,
+            this.#warn,
+          ),
+        },
+        id,
+      );
       this.#noteServerInfo(result);
       checked = checkResult(method, result, options, this.era === "modern" ? this.capabilities : undefined);
     } catch (error) {

@@ -29,7 +29,7 @@ export interface ClientTelemetryOptions {
  * active when the call is made, sends its trace context (`traceparent`, `tracestate`, `baggage`,
  * through the global propagator) in the request's `_meta` (SEP-414), and times it.
  *
- * Attributes: `mcp.method.name`, `gen_ai.tool.name` with `gen_ai.operation.name: "execute_tool"`,
+ * Attributes: `mcp.method.name`, `jsonrpc.request.id` (span only), `gen_ai.tool.name` with `gen_ai.operation.name: "execute_tool"`,
  * `gen_ai.prompt.name`, `mcp.resource.uri` (span only); `roundtrip.result_type: "input_required"`
  * for a round the server answered with questions; on failure `rpc.response.status_code` and
  * `error.type` (the JSON-RPC code, `tool_error` for an `isError` result, else the error's name)
@@ -45,14 +45,18 @@ export function clientTelemetry(options: ClientTelemetryOptions = {}): RequestIn
     "mcp.client.operation.duration",
     "MCP request duration as observed on the sender, from the request to its result",
   );
-  return (method, params) => {
+  return (method, params, id) => {
     const parent = context.active();
     const shared = operationAttributes(method, params);
     const span = tracer.startSpan(
       spanName(method, params),
       {
         kind: SpanKind.CLIENT,
-        attributes: { ...shared, ...spanOnlyAttributes(method, params, recordArguments) },
+        attributes: {
+          ...shared,
+          "jsonrpc.request.id": String(id),
+          ...spanOnlyAttributes(method, params, recordArguments),
+        },
       },
       parent,
     );

@@ -208,11 +208,20 @@ export class JsonRpcConnection {
     await this.#transport.start();
   }
 
-  /** Sends a request with a fresh id and resolves with its result (rejects with `McpError` on an error response). */
+  /** A fresh request id, for a caller that must know it before `request` sends it (telemetry). */
+  newId(): RequestId {
+    return this.#nextId++;
+  }
+
+  /**
+   * Sends a request with `id` (by default a fresh one) and resolves with its result (rejects with
+   * `McpError` on an error response).
+   */
   request(
     method: string,
     params: Record<string, unknown> | undefined,
     options: RequestOptions = {},
+    id: RequestId = this.#nextId++,
   ): Promise<ResultObject> {
     if (this.#closed) return Promise.reject(new ConnectionClosedError("Connection is closed"));
     const { signal } = options;
@@ -221,7 +230,6 @@ export class JsonRpcConnection {
         new RequestAbortedError(`Request ${method} was aborted`, { cause: signal.reason }),
       );
     }
-    const id = this.#nextId++;
     return new Promise<ResultObject>((resolve, reject) => {
       const meta = params?._meta as Record<string, unknown> | undefined;
       const call = new PendingCall(this.#book, id, method, resolve, reject, options, meta);

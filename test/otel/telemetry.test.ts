@@ -575,8 +575,12 @@ describe("clientTelemetry()", () => {
   it("one CLIENT span per round, each the parent of the server's span for that round (HTTP)", async () => {
     const mcp = tracedServer();
     const wireMeta: unknown[] = [];
+    const wireIds: unknown[] = [];
     mcp.server.middleware.push(async (ctx, next) => {
-      if (ctx.method === "tools/call") wireMeta.push(ctx.params._meta);
+      if (ctx.method === "tools/call") {
+        wireMeta.push(ctx.params._meta);
+        wireIds.push(ctx.requestId);
+      }
       return next(ctx);
     });
     const http = await serveHttp(mcp, { port: 0 });
@@ -594,13 +598,21 @@ describe("clientTelemetry()", () => {
     caller.end();
     const rounds = clientSpans();
     expect(rounds.map((span) => span.name)).toEqual(["tools/call ask", "tools/call ask"]);
+    // Each round went out with its own id, and its span names that one (after discover's, 1).
+    expect(wireIds).toEqual([2, 3]);
     expect(rounds[0]?.attributes).toEqual({
       "mcp.method.name": "tools/call",
+      "jsonrpc.request.id": "2",
       "gen_ai.tool.name": "ask",
       "gen_ai.operation.name": "execute_tool",
       "roundtrip.result_type": "input_required",
     });
-    expect(rounds[1]?.attributes["roundtrip.result_type"]).toBeUndefined();
+    expect(rounds[1]?.attributes).toEqual({
+      "mcp.method.name": "tools/call",
+      "jsonrpc.request.id": "3",
+      "gen_ai.tool.name": "ask",
+      "gen_ai.operation.name": "execute_tool",
+    });
     const served = serverSpans();
     expect(served).toHaveLength(2);
     for (const [index, round] of rounds.entries()) {
@@ -638,7 +650,10 @@ describe("clientTelemetry()", () => {
     for (const [index, round] of sent.entries()) {
       expect(served[index]?.parentSpanContext?.spanId).toBe(round.spanContext().spanId);
       expect(served[index]?.spanContext().traceId).toBe(caller.spanContext().traceId);
+      // The id the server received is the one the client span names.
+      expect(round.attributes["jsonrpc.request.id"]).toBe(served[index]?.attributes["jsonrpc.request.id"]);
     }
+    expect(sent.map((span) => span.attributes["jsonrpc.request.id"])).toEqual(["1", "2", "3"]);
   });
 
   it("marks every failure as an error: JSON-RPC codes, tool errors, local failures", async () => {
