@@ -70,7 +70,8 @@ const META_GETTER: TextMapGetter<Record<string, unknown>> = {
  *
  * Span attributes: `mcp.method.name`, `mcp.protocol.version`, `jsonrpc.request.id`,
  * `gen_ai.tool.name` with `gen_ai.operation.name: "execute_tool"`, `gen_ai.prompt.name`,
- * `mcp.resource.uri`, `network.transport` and `network.protocol.name` over HTTP,
+ * `mcp.resource.uri`, `network.transport` and `network.protocol.name` over HTTP
+ * (`network.transport: "pipe"` alone over stdio),
  * `rpc.response.status_code` and `error.type` on errors (`tool_error` for a tool result with
  * `isError`; `cancelled`, with no status code, for a request the client cancelled), and `roundtrip.result_type: "input_required"` for a round that asks the client for
  * input. The duration histogram carries the same, without the request id and resource URI. A
@@ -136,6 +137,7 @@ export function serverTelemetry(options: ServerTelemetryOptions = {}): ServerTel
       params,
       protocolVersion: request.protocolVersion ?? envelopeVersion(request.params),
       http: request.http,
+      transport: request.transport,
     });
     recordFailure(operation, request.error);
     operation.end(histogram());
@@ -150,6 +152,7 @@ interface Traced {
   readonly params: Readonly<Record<string, unknown>>;
   readonly protocolVersion: string | undefined;
   readonly http?: unknown;
+  readonly transport?: "pipe" | undefined;
 }
 
 /** A refused request's protocol version, when its envelope names a known one (bounded values only). */
@@ -173,7 +176,7 @@ function sharedAttributes(request: Traced): Attributes {
   if (request.http !== undefined) {
     attributes["network.transport"] = "tcp";
     attributes["network.protocol.name"] = "http";
-  }
+  } else if (request.transport !== undefined) attributes["network.transport"] = request.transport;
   return attributes;
 }
 

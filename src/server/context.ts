@@ -36,6 +36,8 @@ export interface ServerRequestContext {
   readonly authInfo: AuthInfo | undefined;
   /** The HTTP request that carried this one, on HTTP transports (headers, the web `Request`). */
   readonly http?: HttpRequestView | undefined;
+  /** `"pipe"` for a request that came over stdio. */
+  readonly transport?: "pipe" | undefined;
   /** Fires when the client cancels the request or the transport goes away. */
   readonly signal: AbortSignal;
   readonly logger: Logger;
@@ -63,6 +65,8 @@ export interface RefusedRequest {
   readonly params: Readonly<Record<string, unknown>>;
   readonly error: ErrorObject;
   readonly http: HttpRequestView | undefined;
+  /** `"pipe"` for a request that came over stdio. */
+  readonly transport?: "pipe" | undefined;
   /** A 2025 session's negotiated version, once it has one (a modern request names its own in `_meta`). */
   readonly protocolVersion?: string | undefined;
 }

@@ -306,6 +306,7 @@ export class Server implements Dispatcher {
           progressToken: meta[MetaKey.ProgressToken] as ProgressToken | undefined,
           authInfo: context.authInfo,
           http: context.http,
+          transport: context.transport,
           logger: this.logger,
           notify: async (notification) => {
             if (finished || cancelled() || !notify) return;
@@ -340,6 +341,7 @@ export class Server implements Dispatcher {
           params: request.params ?? {},
           error: wire,
           http: context.http,
+          transport: context.transport,
         });
       }
       return errorResponse(request.id, wire, explicitStatus);

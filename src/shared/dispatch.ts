@@ -67,6 +67,8 @@ export interface DispatchContext {
   authInfo?: AuthInfo;
   /** The HTTP request that carried the message (HTTP transports only). */
   http?: HttpRequestView;
+  /** `"pipe"` over stdio (the conventions' `network.transport`; HTTP is known by `http`). */
+  transport?: "pipe" | undefined;
 }
 
 /**

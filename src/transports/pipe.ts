@@ -15,6 +15,8 @@ import { isRecord, requestIdOf } from "../types/record.js";
 export interface MessageOrigin {
   readonly authInfo?: AuthInfo | undefined;
   readonly http?: HttpRequestView | undefined;
+  /** `"pipe"` for stdio (see `DispatchContext.transport`). */
+  readonly transport?: "pipe" | undefined;
 }
 
 interface InFlight {
@@ -109,6 +111,7 @@ export function servePipe(dispatcher: Dispatcher, wiring: PipeWiring): ServerPip
         notify: (notification) => (signal.aborted ? undefined : send(notification)),
         authInfo: from?.authInfo,
         http: from?.http,
+        transport: from?.transport,
       })
       .then(
         (response) => {

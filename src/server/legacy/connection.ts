@@ -89,6 +89,7 @@ export class DualEraConnection {
       signal: context.signal,
       authInfo: context.authInfo,
       http: context.http,
+      transport: context.transport,
     });
   }
 

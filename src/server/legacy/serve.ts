@@ -81,6 +81,7 @@ export interface LegacyIo {
   readonly signal: AbortSignal;
   readonly authInfo: AuthInfo | undefined;
   readonly http?: HttpRequestView | undefined;
+  readonly transport?: "pipe" | undefined;
   /** Whether the client has sent `notifications/initialized`: until then the server asks it nothing. */
   readonly clientReady: () => boolean;
 }
@@ -131,6 +132,7 @@ export function legacyContext(
   io: {
     readonly authInfo?: AuthInfo | undefined;
     readonly http?: HttpRequestView | undefined;
+    readonly transport?: "pipe" | undefined;
     readonly signal?: AbortSignal | undefined;
   },
   send: (message: JSONRPCMessage) => Promise<void>,
@@ -149,6 +151,7 @@ export function legacyContext(
     progressToken: isRecord(meta) ? (meta[MetaKey.ProgressToken] as ProgressToken | undefined) : undefined,
     authInfo: io.authInfo,
     http: io.http,
+    transport: io.transport,
     signal: io.signal ?? NEVER_ABORTED,
     logger: core.logger,
     // The same rules as sendLog and the modern path: logs as logging/setLevel allows, and never a

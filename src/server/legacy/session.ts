@@ -53,6 +53,7 @@ export interface LegacyRequestContext {
   readonly signal?: AbortSignal;
   readonly authInfo?: AuthInfo;
   readonly http?: HttpRequestView;
+  readonly transport?: "pipe" | undefined;
 }
 
 function errorResponse(id: RequestId | null, error: ErrorObject): JSONRPCResponse {
@@ -298,6 +299,7 @@ export class LegacySession {
         signal: controller.signal,
         authInfo: context.authInfo,
         http: context.http,
+        transport: context.transport,
         clientReady: () => this.#clientReady,
       });
     } finally {

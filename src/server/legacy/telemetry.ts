@@ -19,7 +19,7 @@ export function reportLegacyRefusal(
   core: LegacyCore,
   request: JSONRPCRequest,
   error: ErrorObject,
-  arrival: Pick<LegacyRequestContext, "http">,
+  arrival: Pick<LegacyRequestContext, "http" | "transport">,
   protocolVersion: string | undefined,
 ): void {
   if (core.telemetry?.refused === undefined) return;
@@ -31,6 +31,7 @@ export function reportLegacyRefusal(
     params: isRecord(request.params) ? request.params : {},
     error,
     http: arrival.http,
+    transport: arrival.transport,
     protocolVersion,
   });
 }

@@ -58,6 +58,9 @@ export interface StdioServerHandle {
   close(): void;
 }
 
+/** Where every stdio message comes from, as telemetry records it. */
+const STDIO = { transport: "pipe" } as const;
+
 let stderrGuarded = false;
 
 /** The default logger; it also makes a closed stderr harmless, as a stdio server owns its stdio. */
@@ -134,7 +137,7 @@ export function serveStdio(dispatcher: Dispatcher, options: ServeStdioOptions = 
       void send(errorMessage(null, ErrorCode.ParseError, "Parse error"));
       return;
     }
-    pipe.receive(message);
+    pipe.receive(message, STDIO);
   }
 
   const onData = (chunk: Buffer | string) => {
