@@ -43,7 +43,7 @@ export function requestBinding(method: string, params: Readonly<Record<string, u
  * escaped as \uXXXX, so equal JSON values give equal text and any JS string (lone surrogates included)
  * serializes without throwing. Numbers JSON cannot hold are written by name (`Infinity`, `-Infinity`,
  * `NaN`), as Python's `json.dumps` does: `JSON.parse` reads `1e400` as `Infinity`, which must not share
- * a digest with `null`. Other values JSON cannot hold behave as in `JSON.stringify`.
+ * a digest with `null`. Other values JSON cannot hold behave as in `JSON.stringify` (a `toJSON` applies).
  *
  * @example
  * canonicalJson({ b: "é", a: [1, { d: null, c: true }] }); // '{"a":[1,{"c":true,"d":null}],"b":"\\u00e9"}'
@@ -56,7 +56,11 @@ export function canonicalJson(value: unknown): string {
 }
 
 // Plain loops and string appends: this runs twice per input round (seal, then verify).
-function serialize(value: unknown): string {
+function serialize(input: unknown): string {
+  // As JSON.stringify: an in-process Date has no own keys, so without its toJSON every Date reads as {}.
+  const convertible = input as { toJSON?: () => unknown } | null;
+  const value =
+    typeof input === "object" && typeof convertible?.toJSON === "function" ? convertible.toJSON() : input;
   if (typeof value !== "object" || value === null) {
     if (typeof value === "number" && !Number.isFinite(value)) return String(value);
     const json = JSON.stringify(value);

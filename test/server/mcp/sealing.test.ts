@@ -242,6 +242,28 @@ describe("request binding on tools/call", () => {
     expect(errorOf(await retry(mcp, token, { name: "orders" }, "deprovision"))).toEqual(FROZEN);
     expect(runs).toEqual([undefined]);
   });
+
+  it("rejects a retry with another Date argument in process (no JSON wire between client and server)", async () => {
+    const logger = recordingLogger();
+    const mcp = new MCPServer("fleet", { logger });
+    const runs: unknown[] = [];
+    mcp.tool("pay", { input: z.object({ on: z.date() }) }, ({ on }, ctx) => {
+      runs.push(on.toISOString());
+      if (ctx.inputResponses === undefined) {
+        return inputRequired({
+          inputRequests: { region: elicitationRequest("Which region?", Region) },
+          requestState: "pay",
+        });
+      }
+      return "paid";
+    });
+    const first = await firstToken(mcp, { on: new Date(0) } as never, "pay");
+    const other = { on: new Date(86_400_000) } as never;
+    expect(errorOf(await retry(mcp, first, other, "pay"))).toEqual(FROZEN);
+    expect(linesAt(logger, "warn")).toEqual(["requestState rejected on tools/call: request binding"]);
+    expect(textOf(resultOf(await retry(mcp, first, { on: new Date(0) } as never, "pay")))).toBe("paid");
+    expect(runs).toEqual(["1970-01-01T00:00:00.000Z", "1970-01-01T00:00:00.000Z"]);
+  });
 });
 
 describe("#15 audience: the server name", () => {

@@ -41,6 +41,12 @@ describe("canonicalJson", () => {
     expect(digests.size).toBe(4);
   });
 
+  it("applies toJSON as JSON.stringify does, so two Dates never share a digest", () => {
+    const on = new Date(0);
+    expect(canonicalJson({ on })).toBe(JSON.stringify({ on }));
+    expect(argsDigest({ on })).not.toBe(argsDigest({ on: new Date(1) }));
+  });
+
   it("refuses values JSON cannot hold at all", () => {
     expect(() => canonicalJson(10n)).toThrow(TypeError);
     expect(() => canonicalJson(undefined)).toThrow(TypeError);
