@@ -48,11 +48,11 @@ export class RequestStateSecurity {
   readonly audience: string | undefined;
 
   constructor(source: RequestStateSource, options: RequestStateSecurityOptions = {}) {
-    // Checked at runtime too: JS callers can pass both, or neither.
-    const hasKeys = source?.keys !== undefined;
-    const hasCodec = source?.codec !== undefined;
+    // Checked at runtime too: JS callers can pass both, or neither (null is absent, as Python's None).
+    const hasKeys = source?.keys != null;
+    const hasCodec = source?.codec != null;
     if (hasKeys === hasCodec) throw new Error("RequestStateSecurity takes exactly one of keys or codec");
-    if (source.codec !== undefined) {
+    if (source.codec != null) {
       const { codec } = source;
       if (typeof codec.seal !== "function" || typeof codec.unseal !== "function") {
         throw new TypeError("codec must have seal(payload) and unseal(token) methods");

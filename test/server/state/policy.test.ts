@@ -27,8 +27,21 @@ describe("RequestStateSecurity", () => {
     ["empty-source", {}],
     ["undefined-source", undefined],
     ["explicit-undefineds", { keys: undefined, codec: undefined }],
+    ["null-codec", { codec: null }],
+    ["null-keys", { keys: null }],
+    ["explicit-nulls", { keys: null, codec: null }],
   ])("rejects a policy with neither keys nor codec (%s)", (_, source) => {
     expect(() => new RequestStateSecurity(source as unknown as RequestStateSource)).toThrow(EXACTLY_ONE);
+  });
+
+  it("treats a null keys or codec as absent, as Python's None", () => {
+    const keyed = new RequestStateSecurity({ keys: [KEY_A], codec: null } as unknown as RequestStateSource);
+    expect(keyed.codec).toBeInstanceOf(AesGcmRequestStateCodec);
+    const coded = new RequestStateSecurity({
+      codec: plainCodec,
+      keys: null,
+    } as unknown as RequestStateSource);
+    expect(coded.codec).toBe(plainCodec);
   });
 
   it.each([
