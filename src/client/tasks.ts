@@ -165,6 +165,10 @@ export async function driveTask(
   const maxRounds = options.maxRounds ?? DEFAULT_INPUT_REQUIRED_MAX_ROUNDS;
   let rounds = 0;
   const watch = options.follow === true ? new TaskWatch(session, taskId) : undefined;
+  // Closing the client ends the wait between polls at once: it would otherwise outlive the
+  // connection by up to a poll interval (60 s), holding the process open.
+  const closed = session.connection.closedSignal;
+  const waitSignal = signal === undefined ? closed : AbortSignal.any([signal, closed]);
   let latest: DetailedTask | undefined;
   // Only a handle still `working` has nothing to fetch yet; any other status's payload is on tasks/get.
   let pause = typeof from !== "string" && from.status === "working";
@@ -175,7 +179,7 @@ export async function driveTask(
       onTask?.(latest);
     }
     for (;;) {
-      if (pause) await sleep(watch, pollDelay(latest?.pollIntervalMs), signal);
+      if (pause) await sleep(watch, pollDelay(latest?.pollIntervalMs), waitSignal);
       pause = true;
       talking = true;
       const task = taskOf(await session.getTask(taskId, request));
@@ -208,7 +212,7 @@ export async function driveTask(
       talking = false;
     }
   } catch (error) {
-    const serverFailed = talking && signal?.aborted !== true;
+    const serverFailed = (talking && signal?.aborted !== true) || closed.aborted;
     const ended = latest !== undefined && TERMINAL_TASK_STATUSES.has(latest.status);
     if (!serverFailed && !ended) await cancelQuietly(session, taskId, options);
     throw error;

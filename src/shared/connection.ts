@@ -184,6 +184,7 @@ export class JsonRpcConnection {
   };
   #nextId = 1;
   #closed = false;
+  readonly #closing = new AbortController();
   /** Notifications that belong to no in-flight request. */
   onNotification?: (notification: JSONRPCNotification) => void;
   /** Server → client requests; without a handler they are answered with -32601. */
@@ -202,6 +203,17 @@ export class JsonRpcConnection {
 
   get closed(): boolean {
     return this.#closed;
+  }
+
+  /**
+   * Aborts, with the `ConnectionClosedError` pending calls get, once the connection has closed: for
+   * waits that have no request in flight, such as a task's poll interval.
+   *
+   * @example
+   * await abortableSleep(pollMs, connection.closedSignal);
+   */
+  get closedSignal(): AbortSignal {
+    return this.#closing.signal;
   }
 
   async start(): Promise<void> {
@@ -405,6 +417,7 @@ export class JsonRpcConnection {
     const error = new ConnectionClosedError("Connection closed");
     for (const pending of [...this.#pending.values()]) pending.reject(error);
     this.#pending.clear();
+    this.#closing.abort(error);
     this.onClose?.();
   }
 }

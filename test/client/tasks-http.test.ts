@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "../../src/client/client.js";
+import { ConnectionClosedError } from "../../src/shared/errors.js";
 import { createHttpHandler } from "../../src/transports/http/handler.js";
 import { type Exchange, listen, posts, recordingHandler } from "../interop/helpers.js";
 import { ELICIT, text, textOf } from "./stubs.js";
@@ -92,5 +93,29 @@ describe("tasks over Streamable HTTP", () => {
     expect(listens).toHaveLength(1);
     expect(wire(listens[0]).body.params.notifications).toEqual({ taskIds: [TASK_ID] });
     expect(listens[0]?.response?.error?.code).toBe(-32601);
+  });
+
+  it("client.close() ends a call waiting out a task's poll interval at once, with ConnectionClosedError", async () => {
+    const stub = taskServer([{ status: "working" }], { handle: { pollIntervalMs: 30_000 } });
+    const { url, close } = await listen(createHttpHandler(stub.server));
+    closers.push(close);
+    const client = await Client.connect(url, { tasks: true });
+    let created!: () => void;
+    const handed = new Promise<void>((resolve) => {
+      created = resolve;
+    });
+    const call = client.callTool("export", {}, { onTask: () => created() });
+    await handed;
+    await client.close();
+    // Without the close reaching the wait, the call would last the full 30 s poll interval.
+    const outcome = await Promise.race([
+      call.then(
+        () => "resolved",
+        (error: unknown) => error,
+      ),
+      new Promise((resolve) => setTimeout(resolve, 1_000, "still waiting")),
+    ]);
+    expect(outcome).toBeInstanceOf(ConnectionClosedError);
+    expect(stub.methods()).toEqual(["tools/call"]);
   });
 });
