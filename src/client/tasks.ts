@@ -5,7 +5,7 @@
  * client gives up.
  */
 import { ProtocolError } from "../shared/errors.js";
-import { McpError, TASK_STATUS_NOTIFICATION, TERMINAL_TASK_STATUSES } from "../types/core.js";
+import { McpError, TERMINAL_TASK_STATUSES } from "../types/core.js";
 import type {
   CallToolResult,
   CreateTaskResult,
@@ -21,10 +21,10 @@ import {
   dispatchAll,
 } from "./driver.js";
 import { InputRequiredRoundsExceededError, TaskCancelledError } from "./errors.js";
-import type { Subscription } from "./listen.js";
 import type { WaitForTaskOptions } from "./options.js";
 import { checkResult } from "./result-check.js";
 import type { CallOptions, ClientSession } from "./session.js";
+import { taskFollower } from "./task-follower.js";
 
 /**
  * The pause between polls when the server suggests no `pollIntervalMs`.
@@ -63,35 +63,17 @@ type DriveOptions = Pick<WaitForTaskOptions, "timeoutMs" | "onLog" | "meta" | "o
 };
 
 /**
- * Cuts the wait between polls short when the server pushes a change of the task: a listen stream
- * on its id (spec: clients MAY, and may keep polling). A server that does not follow the id, or
- * fails the stream, leaves plain polling in place.
+ * Cuts the wait between polls short when the server pushes a change of the task, through the
+ * session's one stream of task notifications (spec: clients MAY listen, and may keep polling). A
+ * server that does not follow the id, or fails the stream, leaves plain polling in place.
  */
 class TaskWatch {
-  readonly #subscription: Subscription | undefined;
+  readonly #unfollow: () => void;
   #rang = false;
   #wake: (() => void) | undefined;
 
   constructor(session: ClientSession, taskId: string) {
-    const subscription = session.listen(
-      { taskIds: [taskId] },
-      (notification) => {
-        const params = notification.params as { taskId?: unknown } | undefined;
-        if (notification.method === TASK_STATUS_NOTIFICATION && params?.taskId === taskId) this.#ring();
-      },
-      { reconnect: false },
-    );
-    subscription.acknowledged.then(
-      (acknowledged) => {
-        const ids = acknowledged.taskIds;
-        if (!Array.isArray(ids) || !ids.includes(taskId)) subscription.close();
-        // A change made before the stream was up was pushed to no one: one poll now catches it.
-        else this.#ring();
-      },
-      () => {},
-    );
-    subscription.closed.catch(() => {});
-    this.#subscription = subscription;
+    this.#unfollow = taskFollower(session).follow(taskId, () => this.#ring());
   }
 
   #ring(): void {
@@ -121,7 +103,7 @@ class TaskWatch {
   }
 
   close(): void {
-    this.#subscription?.close();
+    this.#unfollow();
   }
 }
 

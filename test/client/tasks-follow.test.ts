@@ -102,4 +102,54 @@ describe("following a task's notifications", () => {
     expect(tap.received().filter((message) => message.method === "notifications/tasks")).toEqual([]);
     expect(tap.sent().filter((message) => message.method === "tasks/get")).toHaveLength(1);
   }, 3_000);
+
+  it("follows concurrent tasks on one stream per session, leaving the server's listen slots to others", async () => {
+    const mcp = new MCPServer("follow", {
+      logger: silentLogger,
+      maxSubscriptions: 2,
+      listChanged: true,
+      tasks: serverTasks({ immediateResultMs: 0, pollIntervalMs: 60_000 }),
+    });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    mcp.tool("job", { task: "optional" }, async () => {
+      await released;
+      return "done";
+    });
+    const tap = wireTap();
+    const client = await connect(new MemoryTransport(mcp, { onWire: tap.onWire }));
+    const calls = [1, 2, 3].map(() => client.callTool("job", {}));
+    // Settled below; a failing assertion in between must not leave them unhandled.
+    for (const call of calls) call.catch(() => {});
+    const followsAll = () =>
+      tap
+        .received()
+        .some(
+          (message) =>
+            message.method === "notifications/subscriptions/acknowledged" &&
+            (message.params as { notifications: { taskIds?: string[] } }).notifications.taskIds?.length === 3,
+        );
+    while (!followsAll()) await new Promise((resolve) => setTimeout(resolve, 5));
+    // One stream follows all three tasks (the ones it replaced are closed), so the second slot is
+    // still free for another client.
+    const other = await connect(new MemoryTransport(mcp));
+    await expect(other.listen({ toolsListChanged: true }, () => {}).acknowledged).resolves.toEqual({
+      toolsListChanged: true,
+    });
+    release();
+    // Every task finishes on its pushed change, not after the 60 s poll interval.
+    for (const result of await Promise.all(calls)) {
+      expect(result.content).toEqual([{ type: "text", text: "done" }]);
+    }
+    // With no task left to follow, the stream is closed and its slot freed.
+    const listenAgain = () => other.listen({ toolsListChanged: true }, () => {}).acknowledged;
+    let again = await listenAgain().catch(() => undefined);
+    for (let tries = 0; again === undefined && tries < 50; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      again = await listenAgain().catch(() => undefined);
+    }
+    expect(again).toEqual({ toolsListChanged: true });
+  }, 3_000);
 });
