@@ -5,7 +5,7 @@
  */
 import type { AuthInfo, HttpRequestView } from "../../shared/dispatch.js";
 import { NEVER_ABORTED } from "../../shared/lazy-signal.js";
-import { ErrorCode, INPUT_REQUIRED_METHODS, McpError, MetaKey } from "../../types/core.js";
+import { ErrorCode, INPUT_REQUIRED_METHODS, isTaskMethod, McpError, MetaKey } from "../../types/core.js";
 import type {
   ClientCapabilities,
   Implementation,
@@ -206,7 +206,10 @@ export async function serveLegacyRequest(
     return checked;
   };
   try {
-    if (MODERN_ONLY.has(method)) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+    // The Tasks extension's methods too: a 2025 session has no extensions, so none it could declare.
+    if (MODERN_ONLY.has(method) || isTaskMethod(method)) {
+      throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+    }
     const base = legacyParams(request.params, facts);
     const run = (retry: ShimRetry) => {
       const params = { ...base };

@@ -42,3 +42,16 @@ it("the same server still makes tasks for a modern client on the same endpoint",
   expect(result.content).toEqual([{ type: "text", text: "finished inline" }]);
   expect(seen.at(-1)).toBe("completed");
 });
+
+it("a 2025 session gets -32601 for every tasks/* method, as for tasks/list: 2025 has no extensions to declare", async () => {
+  const http = await served();
+  const client = await Client.connect(http.url, { mode: "legacy", tasks: true });
+  closers.push(() => client.close());
+  for (const method of ["tasks/get", "tasks/update", "tasks/cancel", "tasks/list", "tasks/result"]) {
+    const params = { taskId: "a-task", inputResponses: {} };
+    await expect(client.session.connection.request(method, params)).rejects.toMatchObject({
+      code: -32601,
+      message: `Method not found: ${method}`,
+    });
+  }
+});
