@@ -34,6 +34,10 @@ async function restart(): Promise<void> {
   const port = Number(handle?.url.port);
   await handle?.close();
   handle = await serveHttp(buildDualEraServer(), { port });
+  // A real restart outlasts the moment the client's kept-alive sockets take to see the old server
+  // close them. Client and server share this process: without one turn of the event loop's I/O, the
+  // next request could go out on such a socket and fail with "other side closed".
+  await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
 interface Posted {
