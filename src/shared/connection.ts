@@ -197,7 +197,7 @@ export class JsonRpcConnection {
   constructor(transport: Transport) {
     this.#transport = transport;
     transport.onmessage = (message, info) => this.#receive(message, info);
-    transport.onclose = () => this.#handleClose();
+    transport.onclose = (reason) => this.#handleClose(reason);
     transport.onerror = (error) => this.onError?.(error);
   }
 
@@ -411,10 +411,12 @@ export class JsonRpcConnection {
     if (!this.#closed) await this.#transport.send(reply).catch(() => {});
   }
 
-  #handleClose(): void {
+  #handleClose(reason?: Error): void {
     if (this.#closed) return;
     this.#closed = true;
-    const error = new ConnectionClosedError("Connection closed");
+    const error = reason
+      ? new ConnectionClosedError(`Connection closed: ${reason.message}`, { cause: reason })
+      : new ConnectionClosedError("Connection closed");
     for (const pending of [...this.#pending.values()]) pending.reject(error);
     this.#pending.clear();
     this.#closing.abort(error);

@@ -15,7 +15,11 @@ export interface Transport {
   send(message: JSONRPCMessage): Promise<void>;
   close(): Promise<void>;
   onmessage?: (message: JSONRPCMessage, info?: MessageInfo) => void;
-  onclose?: () => void;
+  /**
+   * The channel closed. `reason` says why when the transport knows (a stdio server that exited):
+   * pending calls then fail with a `ConnectionClosedError` that names it.
+   */
+  onclose?: (reason?: Error) => void;
   onerror?: (error: Error) => void;
   /**
    * Transport-native cancellation of an in-flight request (HTTP closes its stream). When absent,

@@ -198,6 +198,15 @@ describe.concurrent("the roundtrip process", { timeout: 60_000 }, () => {
     }
   });
 
+  it("exits 3 saying the stdio server exited, with its code, when it dies at start", async ({ expect }) => {
+    const run = await runCli(["tools", "--", "node", "-e", "process.exit(7)"]);
+    expect(run.code).toBe(3);
+    expect(run.stdout).toBe("");
+    expect(run.stderr.trimEnd().split("\n").at(-1)).toBe(
+      "roundtrip: Connection closed: The MCP server process exited unexpectedly (code 7)",
+    );
+  });
+
   it("talks to a stdio server given after --", async ({ expect }) => {
     const run = await runCli([
       "call",

@@ -113,7 +113,7 @@ export class StdioClientTransport implements Transport {
   readonly #finalized: Promise<void>;
   #markFinalized: () => void = () => {};
   onmessage?: (message: JSONRPCMessage) => void;
-  onclose?: () => void;
+  onclose?: (reason?: Error) => void;
   onerror?: (error: Error) => void;
 
   constructor(params: StdioServerParameters) {
@@ -289,8 +289,9 @@ export class StdioClientTransport implements Transport {
   #loseStdout(child: ChildProcess): void {
     if (this.#state !== "open" || this.#exit) return;
     this.#state = "closing";
-    this.onerror?.(new ConnectionClosedError("The MCP server closed its stdout while still running"));
-    this.#reportClosed();
+    const lost = new ConnectionClosedError("The MCP server closed its stdout while still running");
+    this.onerror?.(lost);
+    this.#reportClosed(lost);
     void this.#shutDown(child);
   }
 
@@ -308,16 +309,18 @@ export class StdioClientTransport implements Transport {
     this.#stderr?.end();
     this.#markExited();
     this.#markFinalized();
-    if (unexpected) {
-      this.onerror?.(new StdioServerExitError(this.#exit?.code ?? null, this.#exit?.signal ?? null));
-    }
-    this.#reportClosed();
+    // An unexpected exit is also the close's reason, so pending calls fail naming it.
+    const exited = unexpected
+      ? new StdioServerExitError(this.#exit?.code ?? null, this.#exit?.signal ?? null)
+      : undefined;
+    if (exited) this.onerror?.(exited);
+    this.#reportClosed(exited);
   }
 
-  #reportClosed(): void {
+  #reportClosed(reason?: Error): void {
     if (this.#closeReported) return;
     this.#closeReported = true;
-    this.onclose?.();
+    this.onclose?.(reason);
   }
 
   #exitedWithin(ms: number): Promise<boolean> {

@@ -144,7 +144,11 @@ describe("StdioClientTransport + ClientSession against a real child process", ()
     const pending = session.callTool("slow");
     const crash = session.callTool("crash");
     await expect(pending).rejects.toBeInstanceOf(ConnectionClosedError);
-    await expect(crash).rejects.toBeInstanceOf(ConnectionClosedError);
+    // The pending call's error names the exit itself, not just "Connection closed".
+    await expect(crash).rejects.toThrow(
+      new ConnectionClosedError("Connection closed: The MCP server process exited unexpectedly (code 3)"),
+    );
+    expect(await crash.catch((error: Error) => error.cause)).toBeInstanceOf(StdioServerExitError);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toBeInstanceOf(StdioServerExitError);
     expect(errors[0]).toMatchObject({ exitCode: 3, signal: null });
@@ -250,7 +254,9 @@ describe("StdioClientTransport + ClientSession against a real child process", ()
       () => undefined,
       (failure: unknown) => failure,
     );
-    expect(error).toEqual(new ConnectionClosedError("Connection closed"));
+    expect(error).toEqual(
+      new ConnectionClosedError("Connection closed: The MCP server closed its stdout while still running"),
+    );
     expect(error).toBeInstanceOf(ConnectionClosedError);
     // Far below the request timeout (60 s): the lost stdout ends it, not the timeout.
     expect(Date.now() - startedAt).toBeLessThan(10_000);
