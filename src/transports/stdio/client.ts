@@ -25,6 +25,12 @@ export const DEFAULT_CLOSE_TIMEOUT_MS = 2_000;
  */
 export const DEFAULT_CLIENT_MAX_LINE_BYTES = 32 * 1024 * 1024;
 
+/**
+ * Bound on the output waiting for a server that does not read its stdin (32 MiB): past it, sends
+ * are refused rather than queued, so a stuck server cannot make the host's memory grow forever.
+ */
+const MAX_QUEUED_BYTES = 32 * 1024 * 1024;
+
 /** How long to wait for the stdio pipes to close after the process exited (a grandchild may hold them). */
 const PIPE_CLOSE_GRACE_MS = 1_000;
 
@@ -188,12 +194,20 @@ export class StdioClientTransport implements Transport {
     });
   }
 
-  /** Writes one message as one line; waits while the server's stdin is full. */
+  /**
+   * Writes one message as one line; waits while the server's stdin is full, and is refused once
+   * more than 32 MiB already wait for it.
+   */
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.#state !== "open" || !this.#writer) {
       throw new ConnectionClosedError("The stdio server is not running");
     }
     const writer = this.#writer;
+    if (writer.queuedBytes > MAX_QUEUED_BYTES) {
+      throw new RoundtripError(
+        `The MCP server is not reading its stdin: over ${MAX_QUEUED_BYTES} bytes already wait for it`,
+      );
+    }
     try {
       await writer.write(message);
     } catch (error) {

@@ -120,6 +120,7 @@ export class LineWriter {
   #tail: Promise<void> = Promise.resolve();
   #lastFlush: Promise<void> = Promise.resolve();
   #error: Error | undefined;
+  #queuedBytes = 0;
 
   constructor(stream: Writable, onError?: (error: Error) => void) {
     this.#stream = stream;
@@ -135,6 +136,11 @@ export class LineWriter {
     return this.#error;
   }
 
+  /** Bytes of the lines written but not yet taken by the reader (queued here or in the stream's buffer). */
+  get queuedBytes(): number {
+    return this.#queuedBytes;
+  }
+
   /** Serializes and queues one message; resolves once the stream accepted it (or rejects). */
   write(message: unknown): Promise<void> {
     let line: string;
@@ -144,7 +150,13 @@ export class LineWriter {
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
-    const next = this.#tail.then(() => this.#writeNow(line));
+    const bytes = Buffer.byteLength(line);
+    this.#queuedBytes += bytes;
+    const next = this.#tail
+      .then(() => this.#writeNow(line))
+      .finally(() => {
+        this.#queuedBytes -= bytes;
+      });
     this.#tail = next.catch(() => {});
     return next;
   }

@@ -182,6 +182,35 @@ describe("StdioClientTransport + ClientSession against a real child process", ()
     await transport.close();
   });
 
+  it("refuses sends once 32 MiB wait for a server that does not read its stdin, instead of queueing without bound", async () => {
+    const transport = trackTransport(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ["-e", "setInterval(() => {}, 60_000)"], // never reads stdin
+        stderr: "ignore",
+        closeTimeoutMs: 300,
+      }),
+    );
+    transport.onerror = () => {};
+    await transport.start();
+    const mib = { jsonrpc: "2.0", method: "notifications/x", params: { pad: "x".repeat(1 << 20) } } as const;
+    const outcomes: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      transport.send(mib).then(
+        () => outcomes.push("sent"),
+        (error: Error) => outcomes.push(`${error.name}: ${error.message}`),
+      );
+    }
+    await until(() => outcomes.length > 0, "the sends past the bound to be refused");
+    // Each message is 1 MiB plus its JSON: the 33rd finds more than 32 MiB waiting.
+    expect(outcomes).toEqual(
+      Array(8).fill(
+        "RoundtripError: The MCP server is not reading its stdin: over 33554432 bytes already wait for it",
+      ),
+    );
+    await transport.close();
+  });
+
   it("closes a well-behaved server by closing its stdin: it exits on EOF, onclose fires once", async () => {
     const transport = provisionerTransport({ stderr: "pipe" });
     const stderr = collect(transport.stderr);

@@ -112,6 +112,22 @@ describe("LineWriter", () => {
     stuck.destroy();
     await expect(pending).rejects.toEqual(new StreamClosedError("The output stream is closed"));
   });
+
+  it("counts the bytes of lines the reader has not taken yet, down to 0 once it took them", async () => {
+    const stdout = heldStdout();
+    const writer = new LineWriter(stdout.stream);
+    const first = writer.write({ n: 1 }); // '{"n":1}\n': 8 bytes
+    const second = writer.write({ n: "é" }); // '{"n":"é"}\n': 11 bytes (é is 2)
+    expect(writer.queuedBytes).toBe(19);
+    await until(() => stdout.lines.length === 1, "the first line to be handed over");
+    stdout.release();
+    await first;
+    await until(() => stdout.lines.length === 2, "the second line to be handed over");
+    expect(writer.queuedBytes).toBe(11);
+    stdout.release();
+    await second;
+    expect(writer.queuedBytes).toBe(0);
+  });
 });
 
 describe("serveStdio with in-process streams", () => {
