@@ -37,7 +37,10 @@ export interface ServeStdioOptions {
   stdout?: Writable;
   /** Default: one line per message on stderr (stdout belongs to the protocol). */
   logger?: StdioLogger;
-  /** Longest accepted line in bytes (default 4 MiB); a longer one is dropped with a -32600 error. */
+  /**
+   * Longest accepted line in bytes (default 4 MiB); a longer one is dropped with a -32600 error.
+   * Also how much output may wait for a client that does not read it before stdin is paused.
+   */
   maxLineBytes?: number;
   /** How long in-flight requests may run after stdin ends before they are aborted (default 5 s). */
   drainTimeoutMs?: number;
@@ -141,7 +144,16 @@ export function serveStdio(dispatcher: Dispatcher, options: ServeStdioOptions = 
   }
 
   const onData = (chunk: Buffer | string) => {
-    if (!ending) lines.push(chunk);
+    if (ending) return;
+    lines.push(chunk);
+    // A client that sends but does not read: stop taking requests until it takes the answers,
+    // so their output cannot grow without bound.
+    if (writer.queuedBytes > maxLineBytes) {
+      stdin.pause();
+      void writer.flushed().then(() => {
+        if (!ending) stdin.resume();
+      });
+    }
   };
   const onEnd = () => {
     if (ending) return;

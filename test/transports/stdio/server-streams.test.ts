@@ -163,6 +163,37 @@ describe("serveStdio with in-process streams", () => {
     await handle.closed;
   });
 
+  it("stops reading stdin while more than maxLineBytes of output wait for a client that does not read", async () => {
+    const stdin = new PassThrough();
+    const stdout = heldStdout();
+    let dispatched = 0;
+    const handle = serveStdio(
+      dispatcher(async (message) => {
+        dispatched++;
+        return { jsonrpc: "2.0", id: message.id as number, result: { pad: "x".repeat(1000) } };
+      }),
+      { stdin, stdout: stdout.stream, logger: recordingLogger(), maxLineBytes: 4096 },
+    );
+    for (let id = 1; id <= 100; id++) {
+      stdin.write(`{"jsonrpc":"2.0","id":${id},"method":"x"}\n`);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    // Each response line is about 1,045 bytes: after the 5th request, four (4,180 > 4,096) wait, so reading stops.
+    expect(dispatched).toBe(5);
+    expect(stdout.lines).toHaveLength(1);
+    while (stdout.lines.length < 100) {
+      stdout.release();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(dispatched).toBe(100);
+    expect(stdout.lines.map((line) => JSON.parse(line).id)).toEqual(
+      Array.from({ length: 100 }, (_, i) => i + 1),
+    );
+    stdin.end();
+    stdout.release();
+    await handle.closed;
+  });
+
   it("survives EPIPE on stdout: logs to the logger, aborts in-flight requests and closes", async () => {
     const stdin = new PassThrough();
     const stdout = new Writable({
