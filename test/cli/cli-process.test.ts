@@ -207,6 +207,17 @@ describe.concurrent("the roundtrip process", { timeout: 60_000 }, () => {
     );
   });
 
+  it("names the exit, not EPIPE, when the stdio server is gone before the first request is written", async ({
+    expect,
+  }) => {
+    // `false` exits before it could read: the probe's write meets a closed pipe (EPIPE).
+    const run = await runCli(["tools", "--", "false"]);
+    expect(run.code).toBe(3);
+    expect(run.stderr.trimEnd().split("\n").at(-1)).toBe(
+      "roundtrip: Connection closed: The MCP server process exited unexpectedly (code 1)",
+    );
+  });
+
   it("talks to a stdio server given after --", async ({ expect }) => {
     const run = await runCli([
       "call",

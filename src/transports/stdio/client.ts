@@ -114,6 +114,7 @@ export class StdioClientTransport implements Transport {
   #graceTimer: ReturnType<typeof setTimeout> | undefined;
   #stdoutLostTimer: ReturnType<typeof setTimeout> | undefined;
   #closeReported = false;
+  #unexpectedExit: StdioServerExitError | undefined;
   readonly #exited: Promise<void>;
   #markExited: () => void = () => {};
   readonly #finalized: Promise<void>;
@@ -215,6 +216,10 @@ export class StdioClientTransport implements Transport {
       // exit reaches onclose/onerror separately). Other errors (unserializable message) stay as-is.
       const gone = error instanceof StreamClosedError || writer.error !== undefined || this.#state !== "open";
       if (!gone) throw error;
+      // The exit that broke the pipe says more than EPIPE does, and it is known a moment later.
+      await within(this.#finalized, PIPE_CLOSE_GRACE_MS);
+      const exit = this.#unexpectedExit;
+      if (exit) throw new ConnectionClosedError(`Connection closed: ${exit.message}`, { cause: exit });
       throw new ConnectionClosedError(`The stdio server is gone (${(error as Error).message})`);
     }
   }
@@ -327,6 +332,7 @@ export class StdioClientTransport implements Transport {
     const exited = unexpected
       ? new StdioServerExitError(this.#exit?.code ?? null, this.#exit?.signal ?? null)
       : undefined;
+    this.#unexpectedExit = exited;
     if (exited) this.onerror?.(exited);
     this.#reportClosed(exited);
   }

@@ -178,7 +178,10 @@ describe("StdioClientTransport + ClientSession against a real child process", ()
       (failure: unknown) => failure,
     );
     expect(error).toBeInstanceOf(ConnectionClosedError);
-    expect((error as Error).message).toMatch(/^The stdio server is gone \(.*EPIPE/);
+    // The exit that broke the pipe is named rather than the EPIPE it caused.
+    expect((error as Error).message).toBe(
+      "Connection closed: The MCP server process exited unexpectedly (code 0)",
+    );
     await transport.close();
   });
 
@@ -208,6 +211,57 @@ describe("StdioClientTransport + ClientSession against a real child process", ()
         "RoundtripError: The MCP server is not reading its stdin: over 33554432 bytes already wait for it",
       ),
     );
+    await transport.close();
+  });
+
+  it("rejects a send the pipe refused because the server is exiting with that exit, not EPIPE", async () => {
+    const transport = trackTransport(
+      new StdioClientTransport({
+        command: process.execPath,
+        // Closes its stdin first, so the write fails before the exit is known.
+        args: [
+          "-e",
+          "require('node:fs').closeSync(0); console.error('closed'); setTimeout(() => process.exit(7), 100)",
+        ],
+        stderr: "pipe",
+      }),
+    );
+    const stderr = collect(transport.stderr);
+    transport.onerror = () => {};
+    await transport.start();
+    await until(() => stderr.text() === "closed\n", "the server to close its stdin");
+    const error = await transport.send({ jsonrpc: "2.0", method: "notifications/x" }).then(
+      () => "sent",
+      (failure: unknown) => failure,
+    );
+    expect(error).toEqual(
+      new ConnectionClosedError("Connection closed: The MCP server process exited unexpectedly (code 7)"),
+    );
+    expect((error as Error).cause).toBeInstanceOf(StdioServerExitError);
+    await transport.close();
+  });
+
+  it("rejects a send with EPIPE, after a bounded wait, when the server closed its stdin but keeps running", async () => {
+    const transport = trackTransport(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [
+          "-e",
+          "require('node:fs').closeSync(0); console.error('closed'); setInterval(() => {}, 60_000)",
+        ],
+        stderr: "pipe",
+        closeTimeoutMs: 200,
+      }),
+    );
+    const stderr = collect(transport.stderr);
+    transport.onerror = () => {};
+    await transport.start();
+    await until(() => stderr.text() === "closed\n", "the server to close its stdin");
+    const startedAt = Date.now();
+    await expect(transport.send({ jsonrpc: "2.0", method: "notifications/x" })).rejects.toThrow(
+      new ConnectionClosedError("The stdio server is gone (write EPIPE)"),
+    );
+    expect(Date.now() - startedAt).toBeLessThan(1_500);
     await transport.close();
   });
 
