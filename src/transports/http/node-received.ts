@@ -26,6 +26,11 @@ function terminated(cause: unknown): TypeError {
   return new TypeError("terminated", { cause });
 }
 
+/** undici's cause for a connection that ended mid-body (a reset included), so messages match fetch's. */
+function otherSideClosed(): Error {
+  return Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" });
+}
+
 /** undici's `deflate`: zlib-wrapped or raw, told apart by the first byte. */
 function inflater(modules: DecodeModules, options: Zlib.ZlibOptions): Transform {
   let inner: Transform | undefined;
@@ -133,7 +138,7 @@ export class NodeReceived implements Received {
         resolve(utf8.decode(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, length)));
       });
       body.once("close", () => {
-        if (!body.readableEnded) reject(failureOf(body) ?? terminated(new Error("other side closed")));
+        if (!body.readableEnded) reject(failureOf(body) ?? terminated(otherSideClosed()));
       });
     });
   }
@@ -173,7 +178,7 @@ export class NodeReceived implements Received {
         } else if (queue.length === 0) body.resume();
         if (chunk !== undefined) return { done: false, value: chunk };
         if (body.readableEnded) return { done: true };
-        throw failureOf(body) ?? terminated(new Error("other side closed"));
+        throw failureOf(body) ?? terminated(otherSideClosed());
       },
       cancel: async () => this.#drop(),
     };
@@ -195,7 +200,8 @@ export class NodeReceived implements Received {
 
 /** Why a body stream can no longer be read, as fetch reports it (`undefined` while it can). */
 function failureOf(body: Readable): TypeError | undefined {
-  if (body.errored) return terminated(body.errored);
-  if (body.destroyed && !body.readableEnded) return terminated(new Error("other side closed"));
+  const errored = body.errored as NodeJS.ErrnoException | null;
+  if (errored) return terminated(errored.code === "ECONNRESET" ? otherSideClosed() : errored);
+  if (body.destroyed && !body.readableEnded) return terminated(otherSideClosed());
   return undefined;
 }
