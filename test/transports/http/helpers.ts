@@ -189,3 +189,11 @@ export async function tokenRefusal(promise: Promise<unknown>): Promise<string> {
   expect(error).toBeInstanceOf(TokenRejected);
   return (error as TokenRejected).message;
 }
+
+/** The `initialize` a raw 2025 client transport opens its session with, under id 1. */
+export const LEGACY_INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+} as const;

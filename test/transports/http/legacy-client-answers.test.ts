@@ -13,6 +13,7 @@ import {
 } from "../../../src/transports/http/errors.js";
 import { LegacyHttpClientTransport } from "../../../src/transports/http/legacy-client.js";
 import type { JSONRPCMessage } from "../../../src/types/index.js";
+import { LEGACY_INITIALIZE } from "./helpers.js";
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -64,12 +65,7 @@ async function callOver(
   const transport = new LegacyHttpClientTransport(url, options);
   const received: JSONRPCMessage[] = [];
   transport.onmessage = (message) => received.push(message);
-  await transport.send({
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
-  });
+  await transport.send(LEGACY_INITIALIZE);
   received.length = 0;
   const outcome = await transport
     .send({ jsonrpc: "2.0", id: 2, method: "tools/call", params })
@@ -209,12 +205,7 @@ describe("the 2025 HTTP client bounds a stream's events", () => {
     const reported = new Promise<Error>((resolve) => {
       transport.onerror = resolve;
     });
-    await transport.send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
-    });
+    await transport.send(LEGACY_INITIALIZE);
     await transport.send({ jsonrpc: "2.0", method: "notifications/initialized" });
     const error = await reported;
     await transport.close();

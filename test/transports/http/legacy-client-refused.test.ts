@@ -18,6 +18,7 @@ import { LegacyHttpClientTransport } from "../../../src/transports/http/legacy-c
 import { toNodeListener } from "../../../src/transports/http/node.js";
 import { OAuthError } from "../../../src/transports/http/oauth/errors.js";
 import { onJsonMessage } from "../../helpers.js";
+import { LEGACY_INITIALIZE } from "./helpers.js";
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -118,12 +119,7 @@ describe("the 2025 HTTP client and a refused POST", () => {
     const transport = new LegacyHttpClientTransport(
       `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
     );
-    await transport.send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
-    });
+    await transport.send(LEGACY_INITIALIZE);
     const outcome = await transport
       .send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "charge" } })
       .catch((error: unknown) => error);

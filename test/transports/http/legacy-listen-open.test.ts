@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { LegacyHttpClientTransport } from "../../../src/transports/http/legacy-client.js";
 import type { JSONRPCMessage } from "../../../src/types/index.js";
+import { LEGACY_INITIALIZE } from "./helpers.js";
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -54,12 +55,7 @@ async function handshakeThenList(url: URL) {
   const transport = new LegacyHttpClientTransport(url);
   const received: JSONRPCMessage[] = [];
   transport.onmessage = (message) => received.push(message);
-  await transport.send({
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
-  });
+  await transport.send(LEGACY_INITIALIZE);
   await transport.send({ jsonrpc: "2.0", method: "notifications/initialized" });
   await transport.send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
   await transport.close();
