@@ -19,8 +19,12 @@ const PROPERTY_KEYWORDS = new Set([
 // Linear, anchored patterns only: these run on text a client chose.
 const DATE = /^(\d{4})-(\d\d)-(\d\d)$/;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
-const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)*$/;
-const URI = /^[A-Za-z][\w+.-]*:\S*$/;
+// RFC 5321/3986 characters only: a dot-atom at a hostname, a scheme then URI characters and escapes.
+const ATOM = "[\\w!#$%&'*+/=?^`{|}~-]+";
+const LABEL = "[a-z\\d]([a-z\\d-]*[a-z\\d])?";
+const EMAIL = new RegExp(`^${ATOM}(\\.${ATOM})*@${LABEL}(\\.${LABEL})*$`, "i");
+const URI =
+  /^[a-z][a-z\d+.-]*:([\w.~!$&'()*+,;=:@/?[\]-]|%[\da-f]{2})*(#([\w.~!$&'()*+,;=:@/?-]|%[\da-f]{2})*)?$/i;
 
 function isDate(text: string): boolean {
   const [, year = "", month = "", day = ""] = DATE.exec(text) ?? [];

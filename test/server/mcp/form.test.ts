@@ -50,6 +50,13 @@ const EMAILS = [
   "two@@example.com",
   "a b@example.com",
   "@example.com",
+  "a..b@example.com",
+  ".a@example.com",
+  "a.@example.com",
+  'a"b@example.com',
+  "a@b_c.com",
+  "a@-b.com",
+  "é@example.com",
 ];
 const URIS = [
   "https://example.com/a?b=c",
@@ -58,6 +65,13 @@ const URIS = [
   "no-scheme",
   "1http://x",
   "",
+  "a_b:x",
+  "https://exa<mple.com",
+  "https://example.com/{id}",
+  "https://example.com/%zz",
+  "https://exämple.com",
+  "https://example.com/#a#b",
+  "https://example.com/a%20b#top",
 ];
 const TEXTS = ["", "a", "héllo", "😀😀😀", "x".repeat(12), " spaced "];
 
@@ -371,6 +385,24 @@ describe("plain-object forms on the wire", () => {
       text: "2 × l",
       isError: false,
     });
+  });
+
+  it("a resolver's plain form refuses an email or a URI that is not one", async () => {
+    const Contact = {
+      type: "object",
+      properties: { email: { type: "string", format: "email" }, site: { type: "string", format: "uri" } },
+    } as const;
+    const mcp = quietServer();
+    const contact = resolver("contact", () => elicit("Contact?", Contact));
+    mcp.tool("save", { resolve: { contact } }, (_args, { contact }) => JSON.stringify(contact));
+    for (const content of [{ email: "a..b@example.com" }, { site: "https://exa<mple.com" }]) {
+      const flow = new Flow(mcp, "save");
+      await flow.round();
+      expect(textOf(await flow.round({ contact: accept(content) }))).toEqual({
+        text: "Resolver 'contact' received content that does not match the requested schema",
+        isError: true,
+      });
+    }
   });
 
   it("acceptedContent checks a plain form's answer and refuses a bad one with -32602", async () => {
