@@ -15,8 +15,8 @@ describe("docs code comes from examples", () => {
     expect(blocks.length).toBeGreaterThan(10);
   });
 
-  for (const page of pages) {
-    const text = readFileSync(join(root, "docs", page), "utf8");
+  for (const page of [...pages.map((name) => join("docs", name)), "README.md"]) {
+    const text = readFileSync(join(root, page), "utf8");
     const blocks = [...text.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1] as string);
     it(`${page}: every ts block is an excerpt of the example it names`, () => {
       for (const block of blocks) {
