@@ -101,6 +101,8 @@ export function compileFormSchema<T>(schema: FormSchema): CompiledSchema<T> {
 
 /** An embedded form elicitation. */
 export function elicitationRequest(message: string, schema: FormSchema): ElicitRequest {
+  // A plain form with a keyword its answers would not be checked against fails before the user is asked.
+  if (isRawJsonSchema(schema)) compileFormSchema(schema);
   return {
     method: "elicitation/create",
     params: { mode: "form", message, requestedSchema: renderRequestedSchema(schema) },

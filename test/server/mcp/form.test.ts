@@ -292,6 +292,13 @@ describe("plain-object forms are checked like a JSON Schema validator checks the
     },
   );
 
+  it("refuses such a plain form in elicitationRequest too, before the user is asked", () => {
+    const form = { type: "object", properties: { code: { type: "string", pattern: "^x" } } } as const;
+    expect(() => elicitationRequest("Code?", form as never)).toThrow(
+      `The form's property "code" uses "pattern", which a plain form does not check`,
+    );
+  });
+
   it("refuses a root keyword it does not check, and a form elicitation cannot carry", () => {
     expect(() =>
       compileFormSchema({ type: "object", properties: {}, allOf: [{ required: ["a"] }] } as never),
