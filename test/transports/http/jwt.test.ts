@@ -200,7 +200,21 @@ describe("JwtVerifier.verifyToken (the HTTP hook)", () => {
     expect((await check.verifyToken(request(`Bearer  ${token} `)))?.subject).toBe("alice");
     expect(await check.verifyToken(request())).toBeUndefined();
     expect(await check.verifyToken(request("Basic dXNlcjpwYXNz"))).toBeUndefined();
-    expect(await check.verifyToken(request("Bearer"))).toBeUndefined();
+  });
+
+  it("refuses a malformed Bearer credential rather than treating it as none", async () => {
+    const key = await signingKey("k1");
+    const check = verifier([key]);
+    const token = await mint(key);
+    for (const authorization of [
+      "Bearer",
+      `Bearer ${token} ${token}`,
+      `Bearer ${token}, Basic dXNlcjpwYXNz`,
+    ]) {
+      expect(await tokenRefusal(check.verifyToken(request(authorization)))).toBe(
+        "the Authorization header is not one Bearer token",
+      );
+    }
   });
 
   it("refuses DPoP-scheme tokens", async () => {
@@ -315,7 +329,7 @@ describe("JwtVerifier with a fetched key set (real loopback JWKS endpoint)", () 
 });
 
 describe("JwtVerifier behind serveHttp (the wire)", () => {
-  async function serve() {
+  async function serve(requireAuth = true) {
     const key = await signingKey("k1");
     const warnings: string[] = [];
     const mcp = new MCPServer("notes", { logger: silentLogger });
@@ -325,7 +339,7 @@ describe("JwtVerifier behind serveHttp (the wire)", () => {
     const jwt = new JwtVerifier({ issuer: ISSUER, audience: resource, jwks: { keys: [key.jwk] } });
     const http = await serveHttp(mcp, {
       port,
-      requireAuth: true,
+      requireAuth,
       protectedResource: { resource, authorizationServers: [ISSUER] },
       verifyToken: jwt.verifyToken,
       logger: { ...silentLogger, warn: (message: string) => warnings.push(message) },
@@ -373,6 +387,38 @@ describe("JwtVerifier behind serveHttp (the wire)", () => {
     expect(warnings[1]).toMatch(/"aud"/);
     expect(warnings[2]).toMatch(/signature/);
     for (const [index, token] of cases.entries()) expect(warnings[index]).not.toContain(token.split(".")[2]);
+  });
+
+  it("answers a malformed Bearer credential 401 invalid_token even when auth is optional", async () => {
+    const { http, key, resource, warnings } = await serve(false);
+    const token = await mint(key, { aud: resource });
+    for (const authorization of [
+      `Bearer ${token} ${token}`,
+      `Bearer ${token}, Basic dXNlcjpwYXNz`,
+      "Bearer",
+    ]) {
+      const response = await post(http.url, rpc("tools/call", { name: "whoami" }), { authorization });
+      const challenge = response.headers.get("www-authenticate");
+      expect(await read(response)).toEqual({
+        status: 401,
+        contentType: "application/json",
+        body: {
+          jsonrpc: "2.0",
+          id: null,
+          error: { code: -32600, message: "Unauthorized: a valid bearer token is required" },
+        },
+      });
+      expect(challenge).toBe(
+        `Bearer error="invalid_token", resource_metadata="http://127.0.0.1:${http.url.port}/.well-known/oauth-protected-resource/mcp"`,
+      );
+    }
+    expect(warnings).toHaveLength(3);
+    for (const warning of warnings) {
+      expect(warning).toMatch(
+        /^\[http\] verifyToken failed: TokenRejected: the Authorization header is not one/,
+      );
+      expect(warning).not.toContain(token.split(".")[2]);
+    }
   });
 
   it("answers no token 401 without an error code", async () => {

@@ -52,14 +52,18 @@ export abstract class TokenVerifier {
 /**
  * The bearer token of a request: `undefined` without an `Authorization` header or for a scheme
  * other than `Bearer` (any case). The `DPoP` scheme is refused: no verifier here checks proofs.
+ * A `Bearer` header that is not exactly one token is refused too, not read as no credentials:
+ * where auth is optional that would serve the request anonymously.
  */
 function bearerTokenOf(request: Request): string | undefined {
   const authorization = request.headers.get("authorization");
   if (authorization === null) return undefined;
-  const match = /^(\S+) +(\S+)$/.exec(authorization.trim());
-  const scheme = match?.[1]?.toLowerCase();
-  if (scheme === "dpop") throw new TokenRejected("DPoP-bound tokens are not accepted by this verifier");
-  return scheme === "bearer" ? match?.[2] : undefined;
+  const [scheme, ...credentials] = authorization.trim().split(/ +/);
+  const name = scheme?.toLowerCase();
+  if (name === "dpop") throw new TokenRejected("DPoP-bound tokens are not accepted by this verifier");
+  if (name !== "bearer") return undefined;
+  if (credentials.length !== 1) throw new TokenRejected("the Authorization header is not one Bearer token");
+  return credentials[0];
 }
 
 /** A sender-constrained token (`cnf`: DPoP or mTLS) needs a proof these verifiers do not check. */
