@@ -328,6 +328,30 @@ describe("JwtVerifier with a fetched key set (real loopback JWKS endpoint)", () 
   });
 });
 
+describe("JwtVerifier when the key set cannot be read (real loopback JWKS endpoint)", () => {
+  it("asks again at most every 30 s, however many tokens (random kids) arrive meanwhile", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+    for (const status of [500, 200]) {
+      const endpoint = await jwksServer();
+      const key = await signingKey("k1");
+      endpoint.keys.push(key.jwk);
+      if (status === 500) endpoint.answer(500, "{}");
+      else endpoint.answer(200, "not json");
+      const check = new JwtVerifier({ issuer: ISSUER, audience: RESOURCE, jwksUri: endpoint.url });
+      for (const kid of ["a", "b", "c", "d"])
+        await tokenRefusal(check.verify(await mint(await signingKey(kid))));
+      expect(endpoint.gets()).toBe(1);
+      endpoint.answer(200, JSON.stringify({ keys: [key.jwk] }));
+      vi.setSystemTime(Date.now() + 29_000);
+      await tokenRefusal(check.verify(await mint(key)));
+      expect(endpoint.gets()).toBe(1);
+      vi.setSystemTime(Date.now() + 2_000);
+      expect((await check.verify(await mint(key))).subject).toBe("alice");
+      expect(endpoint.gets()).toBe(2);
+    }
+  });
+});
+
 describe("JwtVerifier behind serveHttp (the wire)", () => {
   async function serve(requireAuth = true) {
     const key = await signingKey("k1");
