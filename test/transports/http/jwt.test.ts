@@ -445,6 +445,21 @@ describe("JwtVerifier behind serveHttp (the wire)", () => {
     }
   });
 
+  it("refuses on the wire a token past its exp even within the clock tolerance verify allows", async () => {
+    const { http, key, resource } = await serve();
+    const token = await mint(key, { aud: resource, exp: now() - 10 });
+    const jwt = new JwtVerifier({ issuer: ISSUER, audience: resource, jwks: { keys: [key.jwk] } });
+    expect((await jwt.verify(token)).subject).toBe("alice");
+    const response = await post(http.url, rpc("tools/call", { name: "whoami" }), {
+      authorization: `Bearer ${token}`,
+    });
+    expect(response.status).toBe(401);
+    expect(response.headers.get("www-authenticate")).toBe(
+      `Bearer error="invalid_token", resource_metadata="http://127.0.0.1:${http.url.port}/.well-known/oauth-protected-resource/mcp"`,
+    );
+    await response.body?.cancel();
+  });
+
   it("answers no token 401 without an error code", async () => {
     const { http } = await serve();
     const response = await post(http.url, rpc("tools/call", { name: "whoami" }));

@@ -51,7 +51,10 @@ export interface JwtVerifierOptions {
   readonly algorithms?: readonly string[];
   /** The `typ` header a token must carry, e.g. `"at+jwt"` (RFC 9068 §2.1). Default: not checked. */
   readonly typ?: string;
-  /** Clock skew tolerated on `exp` and `nbf`, in seconds. Default 30. */
+  /**
+   * Clock skew tolerated on `exp` and `nbf` by `verify`, in seconds. Default 30. The HTTP endpoint
+   * refuses a token from its `exp` on whatever the verifier says, so there it applies to `nbf` only.
+   */
   readonly clockToleranceSec?: number;
   /** Timeout of one key set or metadata fetch, in milliseconds. Default 5,000. */
   readonly jwksTimeoutMs?: number;
