@@ -54,6 +54,7 @@ export class ListCache {
   readonly #entries = new Map<string, Entry>();
   readonly #now: () => number;
   readonly #maxEntries: number;
+  #invalidations = 0;
 
   constructor(options: ListCacheOptions = {}) {
     this.#now = options.now ?? Date.now;
@@ -63,6 +64,14 @@ export class ListCache {
   /** Number of stored entries (fresh or stale). */
   get size(): number {
     return this.#entries.size;
+  }
+
+  /**
+   * How many invalidations (notifications, `evictMethod`, `clear`) the cache has seen: read it
+   * before a request and pass it to `set`.
+   */
+  get invalidations(): number {
+    return this.#invalidations;
   }
 
   /** A fresh entry's value, or undefined. */
@@ -79,13 +88,26 @@ export class ListCache {
 
   /**
    * Stores a complete result under its hints. A result that may not be cached (no positive
-   * `ttlMs`, a method that is not cacheable) instead removes what was there: it supersedes it.
+   * `ttlMs`, a method that is not cacheable, or one requested before an invalidation that came
+   * since `invalidationsAtRequest`) instead removes what was there: it supersedes it.
+   *
+   * @example
+   * const since = cache.invalidations;
+   * cache.set(partition, "tools/list", undefined, await fetchTools(), since);
    */
-  set(partition: string, method: string, paramsKey: string | undefined, result: ResultObject): void {
+  set(
+    partition: string,
+    method: string,
+    paramsKey: string | undefined,
+    result: ResultObject,
+    invalidationsAtRequest = this.#invalidations,
+  ): void {
     const key = cacheKey(partition, method, paramsKey);
     const ttl =
       typeof result.ttlMs === "number" && result.ttlMs > 0 ? Math.min(result.ttlMs, MAX_CACHE_TTL_MS) : 0;
-    if (ttl === 0 || !CACHEABLE_METHODS.has(method) || result.resultType === "input_required") {
+    // A notification can overtake the answer to a request the server handled before the change.
+    const overtaken = invalidationsAtRequest !== this.#invalidations;
+    if (ttl === 0 || overtaken || !CACHEABLE_METHODS.has(method) || result.resultType === "input_required") {
       this.#entries.delete(key);
       return;
     }
@@ -107,6 +129,7 @@ export class ListCache {
 
   /** Drops every entry of `method` (every cursor, every partition). */
   evictMethod(method: string): void {
+    this.#invalidations++;
     for (const key of [...this.#entries.keys()]) {
       if ((JSON.parse(key) as string[])[1] === method) this.#entries.delete(key);
     }
@@ -128,6 +151,7 @@ export class ListCache {
       case NotificationMethod.ResourcesUpdated: {
         const uri = notification.params?.uri;
         if (typeof uri !== "string") break;
+        this.#invalidations++;
         for (const key of [...this.#entries.keys()]) {
           const [, method, paramsKey] = JSON.parse(key) as string[];
           if (method === "resources/read" && paramsKey === uri) this.#entries.delete(key);
@@ -152,6 +176,7 @@ export class ListCache {
   }
 
   clear(): void {
+    this.#invalidations++;
     this.#entries.clear();
   }
 }

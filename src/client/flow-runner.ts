@@ -69,8 +69,9 @@ export async function cachedRead<R extends ResultObject>(
     const hit = cache.get(host.partition, method, paramsKey);
     if (hit) return hit as R;
   }
+  const since = cache?.invalidations;
   const result = await fetch();
-  cache?.set(host.partition, method, paramsKey, result);
+  cache?.set(host.partition, method, paramsKey, result, since);
   return result;
 }
 
@@ -128,11 +129,12 @@ export async function runFlow<R extends ResultObject>(
   // Inline rather than through `scoped`: this is every call's path, and a closure plus an extra
   // promise per flow shows in the in-memory benchmark.
   const scope = flowScope(method, options.signal, total);
+  const since = cache?.invalidations;
   const signal = scope.signal;
   try {
     const first = await leg(legOptions(base, signal, options.inputResponses, options.requestState));
     if (!isInputRequiredResult(first) && !isCreateTaskResult(first)) {
-      cache?.set(host.partition, method, cacheKey as string, first);
+      cache?.set(host.partition, method, cacheKey as string, first, since);
       return first;
     }
     // The warm entry is superseded by a flow that needs input (or runs as a task): never cached.

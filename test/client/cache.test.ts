@@ -266,6 +266,37 @@ describe("Client cache (python tests/client/test_client_caching.py)", () => {
     expect(sentFor(tap, "tools/list")).toHaveLength(2);
   });
 
+  it.each([
+    ["tools/list", "notifications/tools/list_changed", undefined],
+    ["resources/read", "notifications/resources/updated", { uri: "x://1" }],
+  ])("a %s answer sent before a %s that arrived first is not stored", async (method, notice, params) => {
+    // Over HTTP the notification comes on the listen stream, the answer on its POST: the notice can
+    // overtake an answer the server computed before the change.
+    let client: Client | undefined;
+    const notify = () =>
+      client?.session.connection.onNotification?.({
+        jsonrpc: "2.0",
+        method: notice,
+        ...(params ? { params } : {}),
+      });
+    const server = stubServer((m, p) => {
+      if (m !== method) return undefined;
+      notify();
+      const hints = { resultType: "complete", ttlMs: 60_000, cacheScope: "private" };
+      return m === "tools/list"
+        ? { ...hints, tools: [] }
+        : { ...hints, contents: [{ uri: p.uri, text: "old" }] };
+    });
+    const connected = await connectTapped(server);
+    client = connected.client;
+    const read = () =>
+      method === "tools/list" ? connected.client.listTools() : connected.client.readResource("x://1");
+    await read();
+    expect(connected.client.cache?.size).toBe(0);
+    await read();
+    expect(sentFor(connected.tap, method)).toHaveLength(2);
+  });
+
   it("a stub without hints (legacy-shaped results) is never cached", async () => {
     const server = stubServer((method) => (method === "tools/list" ? { tools: [] } : undefined));
     const { client } = await connectTapped(server);
