@@ -89,7 +89,8 @@ export class ListCache {
   /**
    * Stores a complete result under its hints. A result that may not be cached (no positive
    * `ttlMs`, a method that is not cacheable, or one requested before an invalidation that came
-   * since `invalidationsAtRequest`) instead removes what was there: it supersedes it.
+   * since `invalidationsAtRequest`) instead removes what was there: it supersedes it. A first page
+   * (no cursor) also drops the later pages cached for the method.
    *
    * @example
    * const since = cache.invalidations;
@@ -103,6 +104,12 @@ export class ListCache {
     invalidationsAtRequest = this.#invalidations,
   ): void {
     const key = cacheKey(partition, method, paramsKey);
+    // A first page starts a new listing: later pages cached from the old one would not match it.
+    if (paramsKey === undefined) {
+      const listing = key.slice(0, -"null]".length);
+      for (const stored of [...this.#entries.keys()])
+        if (stored.startsWith(listing)) this.#entries.delete(stored);
+    }
     const ttl =
       typeof result.ttlMs === "number" && result.ttlMs > 0 ? Math.min(result.ttlMs, MAX_CACHE_TTL_MS) : 0;
     // A notification can overtake the answer to a request the server handled before the change.

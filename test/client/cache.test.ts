@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ListCache, MAX_CACHE_TTL_MS } from "../../src/client/cache.js";
 import { Client } from "../../src/client/client.js";
+import { listAll } from "../../src/client/pages.js";
 import { silentLogger } from "../../src/server/logger.js";
 import { Server } from "../../src/server/server.js";
 import { MemoryTransport } from "../../src/transports/memory.js";
@@ -295,6 +296,31 @@ describe("Client cache (python tests/client/test_client_caching.py)", () => {
     expect(connected.client.cache?.size).toBe(0);
     await read();
     expect(sentFor(connected.tap, method)).toHaveLength(2);
+  });
+
+  it("a first page fetched anew drops the cached later pages of the older listing", async () => {
+    let version = 1;
+    const server = new Server("pages", {
+      logger: silentLogger,
+      cacheHints: { "tools/list": { ttlMs: 60_000, cacheScope: "private" } },
+      onListTools: (_ctx, params) => ({
+        tools: [{ name: `v${version}-${params.cursor ?? "first"}`, inputSchema: { type: "object" } }],
+        ...(params.cursor === undefined ? { nextCursor: "2" } : {}),
+      }),
+    });
+    const { client, tap } = await connectTapped(server);
+    const names = async () => (await listAll(client, "tools")).map((tool) => tool.name);
+    expect(await names()).toEqual(["v1-first", "v1-2"]);
+    version = 2;
+    await client.listTools(undefined, { cacheMode: "refresh" });
+    expect(await names()).toEqual(["v2-first", "v2-2"]);
+    expect(sentFor(tap, "tools/list").map((sent) => bare(sent.params))).toEqual([
+      {},
+      { cursor: "2" },
+      {},
+      { cursor: "2" },
+    ]);
+    expect(client.cache?.size).toBe(2);
   });
 
   it("a stub without hints (legacy-shaped results) is never cached", async () => {
