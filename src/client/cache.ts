@@ -24,7 +24,7 @@ interface Entry {
 export interface ListCacheOptions {
   /** Clock in milliseconds; injectable for expiry tests. Default `Date.now`. */
   now?: () => number;
-  /** Cap on stored entries; the oldest goes first. Default 512. */
+  /** Cap on stored entries; the oldest goes first. Default 512; a positive integer. */
   maxEntries?: number;
 }
 
@@ -58,7 +58,12 @@ export class ListCache {
 
   constructor(options: ListCacheOptions = {}) {
     this.#now = options.now ?? Date.now;
-    this.#maxEntries = options.maxEntries ?? 512;
+    const maxEntries = options.maxEntries ?? 512;
+    // NaN or Infinity would never be reached, leaving the cache unbounded.
+    if (!(Number.isInteger(maxEntries) && maxEntries > 0)) {
+      throw new RangeError(`maxEntries must be a positive integer, got ${maxEntries}`);
+    }
+    this.#maxEntries = maxEntries;
   }
 
   /** Number of stored entries (fresh or stale). */

@@ -90,6 +90,12 @@ describe("ListCache", () => {
     expect(cache.get("p", "resources/read", "a")).toBeUndefined();
   });
 
+  it.each([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY])("refuses maxEntries %s", (maxEntries) => {
+    expect(() => new ListCache({ maxEntries })).toThrow(
+      new RangeError(`maxEntries must be a positive integer, got ${maxEntries}`),
+    );
+  });
+
   it("evicts on list-changed and updated notifications", () => {
     const cache = new ListCache();
     const fill = () => {
