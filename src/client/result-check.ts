@@ -1,5 +1,6 @@
 import { ProtocolError } from "../shared/errors.js";
 import {
+  CACHEABLE_METHODS,
   declaresTasks,
   describeFailure,
   describeInputRequestsProblem,
@@ -79,13 +80,16 @@ export function checkResult(
     );
   }
   if (method === TaskMethod.Get) return checkDetailedTask(result);
+  // The spec reads a negative ttlMs as 0 (stale at once): not a reason to refuse the whole result.
+  const read =
+    typeof result.ttlMs === "number" && result.ttlMs < 0 && CACHEABLE_METHODS.has(method)
+      ? { ...result, ttlMs: 0 }
+      : result;
   const valid = isCoreMethod(method) ? METHOD_RULES[method].validResult : undefined;
-  if (valid && !valid(result)) {
-    throw new ProtocolError(
-      `The server sent a malformed ${method} result (${describeFailure(valid, result)})`,
-    );
+  if (valid && !valid(read)) {
+    throw new ProtocolError(`The server sent a malformed ${method} result (${describeFailure(valid, read)})`);
   }
-  return result;
+  return read;
 }
 
 /** A task handle carries the metadata alone: whatever its status, the payload is read with tasks/get. */

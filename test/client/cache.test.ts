@@ -329,6 +329,24 @@ describe("Client cache (python tests/client/test_client_caching.py)", () => {
     expect(client.cache?.size).toBe(2);
   });
 
+  it("a negative ttlMs from the server counts as 0: the result is used, never cached", async () => {
+    const server = stubServer((method) =>
+      method === "tools/list"
+        ? { resultType: "complete", tools: [], ttlMs: -5, cacheScope: "public" }
+        : undefined,
+    );
+    const { client, tap } = await connectTapped(server);
+    expect(await client.listTools()).toEqual({
+      resultType: "complete",
+      tools: [],
+      ttlMs: 0,
+      cacheScope: "public",
+    });
+    await client.listTools();
+    expect(sentFor(tap, "tools/list")).toHaveLength(2);
+    expect(client.cache?.size).toBe(0);
+  });
+
   it("a stub without hints (legacy-shaped results) is never cached", async () => {
     const server = stubServer((method) => (method === "tools/list" ? { tools: [] } : undefined));
     const { client } = await connectTapped(server);
