@@ -139,6 +139,17 @@ export class ListCache {
     this.#entries.delete(cacheKey(partition, method, paramsKey));
   }
 
+  /**
+   * Drops every entry of one partition (a `Client` does on `close()`).
+   *
+   * @example
+   * cache.deletePartition(partition);
+   */
+  deletePartition(partition: string): void {
+    const prefix = `${JSON.stringify([partition]).slice(0, -1)},`;
+    for (const key of [...this.#entries.keys()]) if (key.startsWith(prefix)) this.#entries.delete(key);
+  }
+
   /** Drops every entry of `method` (every cursor, every partition). */
   evictMethod(method: string): void {
     this.#invalidations++;

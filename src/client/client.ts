@@ -159,7 +159,12 @@ export class Client implements AsyncDisposable {
   }
 
   async close(): Promise<void> {
-    await this.session.close();
+    try {
+      await this.session.close();
+    } finally {
+      // A closed client answers nothing, not even from the cache (after close: no late answer lands).
+      this.#cache?.deletePartition(this.#host.partition);
+    }
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

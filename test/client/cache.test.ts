@@ -347,6 +347,27 @@ describe("Client cache (python tests/client/test_client_caching.py)", () => {
     expect(client.cache?.size).toBe(0);
   });
 
+  it("close() drops the client's entries: a closed client answers nothing from the cache", async () => {
+    const cache = new ListCache();
+    const server = cachingServer();
+    const other = await connectTapped(server, { cache });
+    await other.client.listTools();
+    const { client } = await connectTapped(server, { cache });
+    await client.listTools();
+    await client.readResource("x://1");
+    expect(cache.size).toBe(3);
+    await client.close();
+    expect(cache.size).toBe(1);
+    const uncached = await connectTapped(server, { cache: false });
+    await uncached.client.close();
+    const refusal = await uncached.client.listTools().catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(Error);
+    await expect(client.listTools()).rejects.toEqual(refusal);
+    // Another client of the same ListCache keeps its entries.
+    await other.client.listTools();
+    expect(sentFor(other.tap, "tools/list")).toHaveLength(1);
+  });
+
   it("a stub without hints (legacy-shaped results) is never cached", async () => {
     const server = stubServer((method) => (method === "tools/list" ? { tools: [] } : undefined));
     const { client } = await connectTapped(server);
