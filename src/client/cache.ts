@@ -13,6 +13,8 @@ interface Entry {
   readonly value: ResultObject;
   readonly scope: CacheScope;
   readonly expiresAt: number;
+  /** Length of its JSON text, counted against `maxBytes`. */
+  readonly bytes: number;
 }
 
 /**
@@ -26,6 +28,11 @@ export interface ListCacheOptions {
   now?: () => number;
   /** Cap on stored entries; the oldest goes first. Default 512; a positive integer. */
   maxEntries?: number;
+  /**
+   * Cap on the entries' total size, counted as the length of their JSON text; the oldest goes
+   * first, and a larger result is not stored. Default 64 MiB; a positive integer.
+   */
+  maxBytes?: number;
 }
 
 /**
@@ -54,16 +61,14 @@ export class ListCache {
   readonly #entries = new Map<string, Entry>();
   readonly #now: () => number;
   readonly #maxEntries: number;
+  readonly #maxBytes: number;
+  #bytes = 0;
   #invalidations = 0;
 
   constructor(options: ListCacheOptions = {}) {
     this.#now = options.now ?? Date.now;
-    const maxEntries = options.maxEntries ?? 512;
-    // NaN or Infinity would never be reached, leaving the cache unbounded.
-    if (!(Number.isInteger(maxEntries) && maxEntries > 0)) {
-      throw new RangeError(`maxEntries must be a positive integer, got ${maxEntries}`);
-    }
-    this.#maxEntries = maxEntries;
+    this.#maxEntries = positiveInteger("maxEntries", options.maxEntries ?? 512);
+    this.#maxBytes = positiveInteger("maxBytes", options.maxBytes ?? 64 * 1024 * 1024);
   }
 
   /** Number of stored entries (fresh or stale). */
@@ -112,31 +117,33 @@ export class ListCache {
     // A first page starts a new listing: later pages cached from the old one would not match it.
     if (paramsKey === undefined) {
       const listing = key.slice(0, -"null]".length);
-      for (const stored of [...this.#entries.keys()])
-        if (stored.startsWith(listing)) this.#entries.delete(stored);
+      for (const stored of [...this.#entries.keys()]) if (stored.startsWith(listing)) this.#drop(stored);
     }
     const ttl =
       typeof result.ttlMs === "number" && result.ttlMs > 0 ? Math.min(result.ttlMs, MAX_CACHE_TTL_MS) : 0;
     // A notification can overtake the answer to a request the server handled before the change.
     const overtaken = invalidationsAtRequest !== this.#invalidations;
+    this.#drop(key);
     if (ttl === 0 || overtaken || !CACHEABLE_METHODS.has(method) || result.resultType === "input_required") {
-      this.#entries.delete(key);
       return;
     }
-    this.#entries.delete(key);
-    if (this.#entries.size >= this.#maxEntries) {
-      const oldest = this.#entries.keys().next();
-      if (!oldest.done) this.#entries.delete(oldest.value);
+    const bytes = JSON.stringify(result).length;
+    if (bytes > this.#maxBytes) return;
+    for (const oldest of this.#entries.keys()) {
+      if (this.#entries.size < this.#maxEntries && this.#bytes + bytes <= this.#maxBytes) break;
+      this.#drop(oldest);
     }
+    this.#bytes += bytes;
     this.#entries.set(key, {
       value: structuredClone(result),
       scope: result.cacheScope === "public" ? "public" : "private",
       expiresAt: this.#now() + ttl,
+      bytes,
     });
   }
 
   delete(partition: string, method: string, paramsKey?: string): void {
-    this.#entries.delete(cacheKey(partition, method, paramsKey));
+    this.#drop(cacheKey(partition, method, paramsKey));
   }
 
   /**
@@ -147,14 +154,14 @@ export class ListCache {
    */
   deletePartition(partition: string): void {
     const prefix = `${JSON.stringify([partition]).slice(0, -1)},`;
-    for (const key of [...this.#entries.keys()]) if (key.startsWith(prefix)) this.#entries.delete(key);
+    for (const key of [...this.#entries.keys()]) if (key.startsWith(prefix)) this.#drop(key);
   }
 
   /** Drops every entry of `method` (every cursor, every partition). */
   evictMethod(method: string): void {
     this.#invalidations++;
     for (const key of [...this.#entries.keys()]) {
-      if ((JSON.parse(key) as string[])[1] === method) this.#entries.delete(key);
+      if ((JSON.parse(key) as string[])[1] === method) this.#drop(key);
     }
   }
 
@@ -177,7 +184,7 @@ export class ListCache {
         this.#invalidations++;
         for (const key of [...this.#entries.keys()]) {
           const [, method, paramsKey] = JSON.parse(key) as string[];
-          if (method === "resources/read" && paramsKey === uri) this.#entries.delete(key);
+          if (method === "resources/read" && paramsKey === uri) this.#drop(key);
         }
         break;
       }
@@ -201,6 +208,14 @@ export class ListCache {
   clear(): void {
     this.#invalidations++;
     this.#entries.clear();
+    this.#bytes = 0;
+  }
+
+  #drop(key: string): void {
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return;
+    this.#bytes -= entry.bytes;
+    this.#entries.delete(key);
   }
 }
 
@@ -208,6 +223,13 @@ export class ListCache {
  * A JSON array, so no crafted cursor or uri can collide across field boundaries; no key is `null`
  * there, so the first page and the page of the cursor `""` stay apart.
  */
+/** A size option: NaN or Infinity would never be reached, leaving the cache unbounded. */
+function positiveInteger(name: string, value: number): number {
+  if (!(Number.isInteger(value) && value > 0))
+    throw new RangeError(`${name} must be a positive integer, got ${value}`);
+  return value;
+}
+
 function cacheKey(partition: string, method: string, paramsKey: string | undefined): string {
   return JSON.stringify([partition, method, paramsKey]);
 }

@@ -96,6 +96,31 @@ describe("ListCache", () => {
     );
   });
 
+  it("bounds the stored JSON text by maxBytes: the oldest goes first, a larger result is not kept", () => {
+    const cache = new ListCache({ maxBytes: 1000 });
+    const read = (text: string) => ({ contents: [{ uri: "x://", text }], ttlMs: 1000 });
+    const size = JSON.stringify(read("")).length;
+    cache.set("p", "resources/read", "a", read("a".repeat(400 - size)));
+    cache.set("p", "resources/read", "b", read("b".repeat(400 - size)));
+    expect(cache.size).toBe(2);
+    cache.set("p", "resources/read", "c", read("c".repeat(400 - size)));
+    expect(cache.get("p", "resources/read", "a")).toBeUndefined();
+    expect(cache.size).toBe(2);
+    // Dropping entries gives their room back: after "b" goes, a 600-byte entry fits beside "c".
+    cache.delete("p", "resources/read", "b");
+    cache.set("p", "resources/read", "d", read("d".repeat(600 - size)));
+    expect(cache.size).toBe(2);
+    cache.set("p", "resources/read", "c", read("c".repeat(1001 - size)));
+    expect(cache.get("p", "resources/read", "c")).toBeUndefined();
+    expect(cache.get("p", "resources/read", "d")).toBeDefined();
+  });
+
+  it.each([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY])("refuses maxBytes %s", (maxBytes) => {
+    expect(() => new ListCache({ maxBytes })).toThrow(
+      new RangeError(`maxBytes must be a positive integer, got ${maxBytes}`),
+    );
+  });
+
   it("evicts on list-changed and updated notifications", () => {
     const cache = new ListCache();
     const fill = () => {
