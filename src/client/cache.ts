@@ -219,10 +219,6 @@ export class ListCache {
   }
 }
 
-/**
- * A JSON array, so no crafted cursor or uri can collide across field boundaries; no key is `null`
- * there, so the first page and the page of the cursor `""` stay apart.
- */
 /** A size option: NaN or Infinity would never be reached, leaving the cache unbounded. */
 function positiveInteger(name: string, value: number): number {
   if (!(Number.isInteger(value) && value > 0))
@@ -230,6 +226,10 @@ function positiveInteger(name: string, value: number): number {
   return value;
 }
 
+/**
+ * A JSON array, so no crafted cursor or uri can collide across field boundaries; no key is `null`
+ * there, so the first page and the page of the cursor `""` stay apart.
+ */
 function cacheKey(partition: string, method: string, paramsKey: string | undefined): string {
   return JSON.stringify([partition, method, paramsKey]);
 }
