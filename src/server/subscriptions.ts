@@ -16,6 +16,7 @@ import type {
   SubscriptionFilter,
 } from "../types/index.js";
 import type { ServerRequestContext } from "./context.js";
+import { MAX_SUBSCRIBED_URI_LENGTH, MAX_SUBSCRIPTIONS } from "./legacy/session.js";
 import type { PrincipalBinder } from "./state/principal.js";
 
 /** A change a listen stream may carry. */
@@ -138,6 +139,17 @@ export class SubscriptionHub {
       throw new McpError(ErrorCode.InternalError, "Subscription limit reached for this caller");
     }
     const requested = (ctx.params.notifications ?? {}) as SubscriptionFilter;
+    // The same bounds as `resources/subscribe`: every update walks every stream's URIs.
+    const uris = requested.resourceSubscriptions ?? [];
+    if (
+      uris.length > MAX_SUBSCRIPTIONS ||
+      uris.some((uri) => uri === "" || uri.length > MAX_SUBSCRIBED_URI_LENGTH)
+    ) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Invalid params for subscriptions/listen: notifications.resourceSubscriptions holds at most ${MAX_SUBSCRIPTIONS} non-empty URIs of at most ${MAX_SUBSCRIBED_URI_LENGTH} characters`,
+      );
+    }
     if (support.taskVisible && taskIdsOf(requested).length > 0 && !declaresTasks(ctx.clientCapabilities)) {
       throw new McpError(
         ErrorCode.MissingRequiredClientCapability,
