@@ -10,6 +10,7 @@ import {
 } from "../types/core.js";
 import type {
   DetailedTask,
+  JSONRPCNotification,
   RequestId,
   ResultObject,
   ServerCapabilities,
@@ -170,20 +171,31 @@ export class SubscriptionHub {
       return closing;
     }
     return new Promise<ResultObject>((resolve) => {
+      /** Notifications the reader has not taken yet (a write resolves once it has room). */
+      let backlog = 0;
+      /** Events held back while the reader is behind: one per list, subscribed URI and task. */
+      const held = new Map<string, ServerEvent>();
+      const send = (event: ServerEvent) => {
+        backlog++;
+        const next = () => {
+          backlog--;
+          const [queued] = held;
+          if (!queued) return;
+          held.delete(queued[0]);
+          send(queued[1]);
+        };
+        ctx.notify(notificationOf(event, tag(ctx.requestId))).then(next, next);
+      };
       const subscription: Subscription = {
         filter: honoured,
         deliver: (event) => {
-          if (event.kind === "task") {
-            // The full task, as tasks/get would show it at this moment, its own _meta included; the
-            // subscription tag wins over a key of the same name, since it routes the notification.
-            const snapshot: DetailedTask & { _meta?: Record<string, unknown> } = event.snapshot();
-            const params = { ...snapshot, _meta: { ...snapshot._meta, ...tag(ctx.requestId) } };
-            void ctx.notify({ jsonrpc: "2.0", method: TASK_STATUS_NOTIFICATION, params });
-            return;
-          }
-          const params: Record<string, unknown> = { _meta: tag(ctx.requestId) };
-          if (event.kind === "resourceUpdated") params.uri = event.uri;
-          void ctx.notify({ jsonrpc: "2.0", method: EVENT_METHOD[event.kind], params });
+          if (backlog < MAX_BACKLOG) return send(event);
+          // A reader this far behind gets later events merged, so its stream's memory stays bounded:
+          // an update under a subscribed URI is told as that URI's (the spec lets either be sent).
+          if (event.kind === "resourceUpdated") {
+            const uri = honoured.resourceSubscriptions?.find((s) => coversUri(s, event.uri)) ?? event.uri;
+            held.set(`uri ${uri}`, { kind: event.kind, uri });
+          } else held.set(event.kind === "task" ? `task ${event.taskId}` : event.kind, event);
         },
         close: () => {
           this.#subscriptions.delete(subscription);
@@ -200,6 +212,28 @@ export class SubscriptionHub {
       void ctx.notify(acknowledgement);
     });
   }
+}
+
+/**
+ * How many notifications a listen stream's reader may leave unread before later events are merged
+ * (one per list, subscribed URI and task until it catches up).
+ */
+export const MAX_BACKLOG = 32;
+
+function notificationOf(event: ServerEvent, meta: Record<string, RequestId>): JSONRPCNotification {
+  if (event.kind === "task") {
+    // The full task, as tasks/get would show it at this moment, its own _meta included; the
+    // subscription tag wins over a key of the same name, since it routes the notification.
+    const snapshot: DetailedTask & { _meta?: Record<string, unknown> } = event.snapshot();
+    return {
+      jsonrpc: "2.0",
+      method: TASK_STATUS_NOTIFICATION,
+      params: { ...snapshot, _meta: { ...snapshot._meta, ...meta } },
+    };
+  }
+  const params: Record<string, unknown> = { _meta: meta };
+  if (event.kind === "resourceUpdated") params.uri = event.uri;
+  return { jsonrpc: "2.0", method: EVENT_METHOD[event.kind], params };
 }
 
 /**

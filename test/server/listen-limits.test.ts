@@ -2,7 +2,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { MAX_SUBSCRIBED_URI_LENGTH, MAX_SUBSCRIPTIONS } from "../../src/server/legacy/session.js";
 import { silentLogger } from "../../src/server/logger.js";
 import { MCPServer } from "../../src/server/mcp/mcp-server.js";
+import { Server } from "../../src/server/server.js";
+import { MAX_BACKLOG } from "../../src/server/subscriptions.js";
 import { type HttpServerHandle, serveHttp } from "../../src/transports/http/node.js";
+import type { JSONRPCNotification } from "../../src/types/index.js";
 import { request } from "../helpers.js";
 
 let http: HttpServerHandle | undefined;
@@ -66,5 +69,107 @@ describe("subscriptions/listen filter bounds", () => {
     expect(first).toContain('"notifications/subscriptions/acknowledged"');
     expect(first).toContain(longest);
     controller.abort();
+  });
+});
+
+describe("a listen stream whose reader is behind", () => {
+  const tag = { "io.modelcontextprotocol/subscriptionId": 1 };
+  const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+  it(`holds at most ${MAX_BACKLOG} unread notifications, then merges: one per list, subscribed URI and task`, async () => {
+    const server = new Server("live", {
+      logger: silentLogger,
+      listChanged: true,
+      onListTools: () => ({ tools: [] }),
+      onReadResource: () => ({ contents: [] }),
+    });
+    const seen: JSONRPCNotification[] = [];
+    const unread: (() => void)[] = [];
+    const response = server.dispatch(
+      request(
+        "subscriptions/listen",
+        { notifications: { toolsListChanged: true, resourceSubscriptions: ["notes://a"] } },
+        {},
+        1,
+      ),
+      {
+        // A reader that takes nothing: each write waits for room, as an SSE stream's does.
+        notify: (n) => {
+          seen.push(n);
+          return n.method === "notifications/subscriptions/acknowledged"
+            ? Promise.resolve()
+            : new Promise((r) => unread.push(r));
+        },
+      },
+    );
+    await tick();
+    for (let i = 0; i < MAX_BACKLOG + 8; i++) server.notifyResourceUpdated(`notes://a/${i}`);
+    server.notifyToolsListChanged();
+    for (let i = 0; i < 500; i++) server.notifyResourceUpdated(`notes://a/later/${i}`);
+    await tick();
+    expect(seen).toHaveLength(1 + MAX_BACKLOG);
+    // The reader catches up: what was held goes out once each, in the order first held.
+    while (unread.length > 0) {
+      for (const read of unread.splice(0)) read();
+      await tick();
+    }
+    const held = seen.slice(1 + MAX_BACKLOG);
+    expect(seen.slice(MAX_BACKLOG, 1 + MAX_BACKLOG)).toEqual([
+      {
+        jsonrpc: "2.0",
+        method: "notifications/resources/updated",
+        params: { _meta: tag, uri: `notes://a/${MAX_BACKLOG - 1}` },
+      },
+    ]);
+    expect(held).toEqual([
+      { jsonrpc: "2.0", method: "notifications/resources/updated", params: { _meta: tag, uri: "notes://a" } },
+      { jsonrpc: "2.0", method: "notifications/tools/list_changed", params: { _meta: tag } },
+    ]);
+    // Caught up, the stream sends at once again.
+    server.notifyPromptsListChanged();
+    server.notifyResourceUpdated("notes://a/after");
+    await tick();
+    expect(seen.slice(3 + MAX_BACKLOG).map((n) => n.params?.uri)).toEqual(["notes://a/after"]);
+    server.closeSubscriptions();
+    await response;
+  });
+
+  it("over HTTP keeps a stalled reader's stream bounded and ends it with what changed", async () => {
+    const mcp = new MCPServer("live", { logger: silentLogger, listChanged: true });
+    mcp.resource("notes://a", { name: "a" }, () => "a");
+    http = await serveHttp(mcp, { port: 0 });
+    const response = await listen(http.url, { resourceSubscriptions: ["notes://a"] });
+    const reader = response.body?.getReader();
+    if (!reader) throw new Error("no body");
+    const decoder = new TextDecoder();
+    let text = decoder.decode((await reader.read()).value);
+    expect(text).toContain("acknowledged");
+    const updates = 20_000;
+    const padding = "y".repeat(500);
+    for (let i = 0; i < updates; i++) mcp.server.notifyResourceUpdated(`notes://a/${i}/${padding}`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    mcp.server.closeSubscriptions();
+    for (;;) {
+      const chunk = await reader.read();
+      if (chunk.done) break;
+      text += decoder.decode(chunk.value, { stream: true });
+    }
+    const events = text
+      .split("\n\n")
+      .filter((event) => event.startsWith("data: "))
+      .map((event) => JSON.parse(event.slice(6)) as Record<string, unknown>);
+    // Only what the socket and the stream's queue took before the reader stalled, then the merge.
+    expect(events.length).toBeLessThan(updates / 4);
+    expect(events.slice(-2)).toEqual([
+      { jsonrpc: "2.0", method: "notifications/resources/updated", params: { _meta: tag, uri: "notes://a" } },
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        result: {
+          resultType: "complete",
+          _meta: { ...tag, "io.modelcontextprotocol/serverInfo": { name: "live", version: "" } },
+        },
+      },
+    ]);
   });
 });
