@@ -17,7 +17,6 @@ import type {
   SubscriptionFilter,
 } from "../types/index.js";
 import type { ServerRequestContext } from "./context.js";
-import { MAX_SUBSCRIBED_URI_LENGTH, MAX_SUBSCRIPTIONS } from "./legacy/session.js";
 import type { PrincipalBinder } from "./state/principal.js";
 
 /** A change a listen stream may carry. */
@@ -213,6 +212,13 @@ export class SubscriptionHub {
     });
   }
 }
+
+/**
+ * Resource URIs one listen stream (or one 2025 session's `resources/subscribe` set) may follow, and
+ * their length: a client could otherwise grow the set, and the walk of every update over it, without end.
+ */
+export const MAX_SUBSCRIPTIONS = 1_000;
+export const MAX_SUBSCRIBED_URI_LENGTH = 8_192;
 
 /**
  * How many notifications a listen stream's reader may leave unread before later events are merged

@@ -1,9 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { MAX_SUBSCRIBED_URI_LENGTH, MAX_SUBSCRIPTIONS } from "../../src/server/legacy/session.js";
 import { silentLogger } from "../../src/server/logger.js";
 import { MCPServer } from "../../src/server/mcp/mcp-server.js";
 import { Server } from "../../src/server/server.js";
-import { MAX_BACKLOG } from "../../src/server/subscriptions.js";
+import { MAX_BACKLOG, MAX_SUBSCRIBED_URI_LENGTH, MAX_SUBSCRIPTIONS } from "../../src/server/subscriptions.js";
 import { type HttpServerHandle, serveHttp } from "../../src/transports/http/node.js";
 import type { JSONRPCNotification } from "../../src/types/index.js";
 import { request } from "../helpers.js";

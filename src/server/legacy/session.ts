@@ -3,6 +3,7 @@
  * HTTP), it remembers what the handshake established and serves every later request with 2025
  * semantics, including the back-channel and its answers.
  */
+
 import type { AuthInfo, HttpRequestView } from "../../shared/dispatch.js";
 import { coversUri } from "../../shared/subscription-filter.js";
 import {
@@ -24,6 +25,7 @@ import type {
   ResultObject,
 } from "../../types/index.js";
 import { requestIdOf } from "../../types/record.js";
+import { MAX_SUBSCRIBED_URI_LENGTH, MAX_SUBSCRIPTIONS } from "../subscriptions.js";
 import { Outbox } from "./back-channel.js";
 import { initializeResult, negotiateLegacyVersion, parseInitialize } from "./initialize.js";
 import type { ResolvedLegacyOptions } from "./options.js";
@@ -31,12 +33,6 @@ import { toLegacyWireError } from "./outbound.js";
 import { type LegacyCore, type SessionFacts, serveLegacyRequest } from "./serve.js";
 import { answerInTelemetry, reportLegacyRefusal } from "./telemetry.js";
 
-/**
- * `resources/subscribe` bounds per session: a 2025 client over HTTP could otherwise grow a
- * session's set (and the walk of every update over it) without end.
- */
-export const MAX_SUBSCRIPTIONS = 1_000;
-export const MAX_SUBSCRIBED_URI_LENGTH = 8_192;
 /**
  * How one request of the session is answered.
  *
