@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuthInfo } from "../../../src/shared/dispatch.js";
 import { createHttpHandler } from "../../../src/transports/http/handler.js";
 import { signalled } from "../../helpers.js";
-import { headersFor, makeServer, post, read, rpc, startServer } from "./helpers.js";
+import { headersFor, makeServer, post, read, rpc, startServer, UNAUTHORIZED_BODY } from "./helpers.js";
 
 /** POST with an arbitrary Host header (fetch would not let us set it). */
 function postWithHost(url: URL, host: string, extra: Record<string, string> = {}) {
@@ -193,11 +193,7 @@ describe("bearer auth", () => {
     expect(await read(res)).toEqual({
       status: 401,
       contentType: "application/json",
-      body: {
-        jsonrpc: "2.0",
-        id: null,
-        error: { code: -32600, message: "Unauthorized: a valid bearer token is required" },
-      },
+      body: UNAUTHORIZED_BODY,
     });
   });
 

@@ -197,3 +197,10 @@ export const LEGACY_INITIALIZE = {
   method: "initialize",
   params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
 } as const;
+
+/** The JSON-RPC body of the endpoint's 401 for a missing or refused bearer token. */
+export const UNAUTHORIZED_BODY = {
+  jsonrpc: "2.0",
+  id: null,
+  error: { code: -32600, message: "Unauthorized: a valid bearer token is required" },
+} as const;

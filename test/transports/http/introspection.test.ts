@@ -11,7 +11,7 @@ import {
   type IntrospectionVerifierOptions,
 } from "../../../src/transports/http/verifiers/introspection.js";
 import { freePort, MockAuthorizationServer } from "../oauth/world.js";
-import { post, read, rpc, tokenRefusal } from "./helpers.js";
+import { post, read, rpc, tokenRefusal, UNAUTHORIZED_BODY } from "./helpers.js";
 
 const RESOURCE = "https://mcp.example.com/mcp";
 const now = () => Math.floor(Date.now() / 1000);
@@ -301,10 +301,6 @@ describe("examples/introspection-server.ts, with the mock authorization server",
     expect(response.headers.get("www-authenticate")).toBe(
       `Bearer error="invalid_token", resource_metadata="http://127.0.0.1:${publicUrl.port}/.well-known/oauth-protected-resource/mcp"`,
     );
-    expect((await read(response)).body).toEqual({
-      jsonrpc: "2.0",
-      id: null,
-      error: { code: -32600, message: "Unauthorized: a valid bearer token is required" },
-    });
+    expect((await read(response)).body).toEqual(UNAUTHORIZED_BODY);
   });
 });

@@ -16,7 +16,7 @@ import { MCPServer, silentLogger } from "../../../src/server/index.js";
 import { StreamableHttpClientTransport, serveHttp } from "../../../src/transports/http/index.js";
 import { JwtVerifier, type JwtVerifierOptions } from "../../../src/transports/http/verifiers/jwt.js";
 import { freePort } from "../oauth/world.js";
-import { post, read, rpc, tokenRefusal } from "./helpers.js";
+import { post, read, rpc, tokenRefusal, UNAUTHORIZED_BODY } from "./helpers.js";
 
 const ISSUER = "https://auth.example.com";
 const RESOURCE = "https://mcp.example.com/mcp";
@@ -400,11 +400,7 @@ describe("JwtVerifier behind serveHttp (the wire)", () => {
       expect(challenge).toBe(
         `Bearer error="invalid_token", resource_metadata="http://127.0.0.1:${http.url.port}/.well-known/oauth-protected-resource/mcp"`,
       );
-      expect(body).toEqual({
-        jsonrpc: "2.0",
-        id: null,
-        error: { code: -32600, message: "Unauthorized: a valid bearer token is required" },
-      });
+      expect(body).toEqual(UNAUTHORIZED_BODY);
     }
     expect(warnings).toHaveLength(3);
     expect(warnings[0]).toMatch(/verifyToken failed: TokenRejected: .*"exp"/);
@@ -426,11 +422,7 @@ describe("JwtVerifier behind serveHttp (the wire)", () => {
       expect(await read(response)).toEqual({
         status: 401,
         contentType: "application/json",
-        body: {
-          jsonrpc: "2.0",
-          id: null,
-          error: { code: -32600, message: "Unauthorized: a valid bearer token is required" },
-        },
+        body: UNAUTHORIZED_BODY,
       });
       expect(challenge).toBe(
         `Bearer error="invalid_token", resource_metadata="http://127.0.0.1:${http.url.port}/.well-known/oauth-protected-resource/mcp"`,
