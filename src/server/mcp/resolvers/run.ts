@@ -54,6 +54,21 @@ function consumerValue(view: AnyResolver, settled: Exclude<Settled, { status: "p
 }
 
 /**
+ * The consumer values of settled views, or undefined while any is pending. A plain view's decline
+ * throws even then, like the reference: the call cannot succeed, so no further question is asked.
+ */
+function valuesOf(views: readonly [string, AnyResolver][], settled: readonly Settled[]) {
+  const values: Record<string, unknown> = {};
+  let waiting = false;
+  views.forEach(([name, view], i) => {
+    const s = settled[i] as Settled;
+    if (s.status === "pending") waiting = true;
+    else values[name] = consumerValue(view, s);
+  });
+  return waiting ? undefined : values;
+}
+
+/**
  * Resolves a consumer's dependencies for one leg (modern era): every resolver runs at most once,
  * every independent question of the round is batched, recorded answers are reused only for the
  * exact question they answered, and fresh answers count only for questions asked last round.
@@ -83,12 +98,8 @@ export async function resolveForLeg(
   const run = async (core: ResolverCore): Promise<Settled> => {
     const deps = Object.entries(core.deps());
     // Visit every dependency even when one is pending, so independent questions share a round.
-    const settledDeps = await Promise.all(deps.map(([, dep]) => settle(dep[RESOLVER])));
-    if (settledDeps.some((s) => s.status === "pending")) return { status: "pending" };
-    const depValues: Record<string, unknown> = {};
-    deps.forEach(([name, dep], i) => {
-      depValues[name] = consumerValue(dep, settledDeps[i] as Exclude<Settled, { status: "pending" }>);
-    });
+    const depValues = valuesOf(deps, await Promise.all(deps.map(([, dep]) => settle(dep[RESOLVER]))));
+    if (!depValues) return { status: "pending" };
     const visibleArgs = core.args ? Object.fromEntries(core.args.map((a) => [a, args[a]])) : args;
     const produced = await core.run({ args: visibleArgs, ctx, deps: depValues });
     if (!isQuestion(produced)) return { status: "value", value: produced };
@@ -137,19 +148,14 @@ export async function resolveForLeg(
   };
 
   const settled = await Promise.all(graph.entries.map(([, view]) => settle(view[RESOLVER])));
-  if (Object.keys(pending).length > 0) {
-    return {
-      complete: false,
-      result: {
-        resultType: "input_required",
-        inputRequests: pending,
-        requestState: encodeResolverState({ outcomes, asked }),
-      },
-    };
-  }
-  const values: Record<string, unknown> = {};
-  graph.entries.forEach(([name, view], i) => {
-    values[name] = consumerValue(view, settled[i] as Exclude<Settled, { status: "pending" }>);
-  });
-  return { complete: true, values };
+  const values = valuesOf(graph.entries, settled);
+  if (values) return { complete: true, values };
+  return {
+    complete: false,
+    result: {
+      resultType: "input_required",
+      inputRequests: pending,
+      requestState: encodeResolverState({ outcomes, asked }),
+    },
+  };
 }

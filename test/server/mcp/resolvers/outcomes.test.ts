@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
+  type AnyResolver,
   elicit,
   elicitUrl,
   InvalidSignature,
@@ -152,6 +153,36 @@ describe("outcomes for a plain consumer (the default, unwrapped)", () => {
       isError: false,
     });
   });
+
+  // The call cannot succeed any more: asking the user the next question would waste their answer.
+  it.each([
+    ["by the tool", (region: AnyResolver, confirm: AnyResolver) => ({ region, confirm })],
+    [
+      "by a dependant",
+      (region: AnyResolver, confirm: AnyResolver) => ({
+        plan: resolver("plan", { deps: { region, confirm } }, () => "plan"),
+      }),
+    ],
+  ])(
+    "a decline read plainly %s fails the call in that leg, though a later question is still open",
+    async (_name, map) => {
+      const mcp = quietServer();
+      const region = resolver("region", () => elicit("Region?", z.object({ region: z.string() })));
+      const login = resolver("login", () => elicit("User?", z.object({ name: z.string() })));
+      const confirm = resolver("confirm", { deps: { login } }, ({ deps }) =>
+        elicit(`Deploy as ${deps.login.name}?`, Confirm),
+      );
+      mcp.tool("t", { resolve: map(region, confirm) }, () => "deployed");
+      const flow = new Flow(mcp, "t");
+      expect(Object.keys(asked(await flow.round()))).toEqual(["region", "login"]);
+      expect(await flow.round({ region: DECLINE, login: accept({ name: "octocat" }) })).toEqual({
+        content: [{ type: "text", text: "Resolver 'region' could not resolve: elicitation was declined" }],
+        isError: true,
+        resultType: "complete",
+        _meta: { "io.modelcontextprotocol/serverInfo": { name: "srv", version: "" } },
+      });
+    },
+  );
 });
 
 describe("the injected value is the schema's output", () => {
