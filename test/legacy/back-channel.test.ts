@@ -4,7 +4,10 @@
  * initialize, with the same outcomes and error texts as the modern path.
  */
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { Client } from "../../src/client/client.js";
+import { silentLogger } from "../../src/server/logger.js";
+import { elicit, MCPServer, resolver } from "../../src/server/mcp/index.js";
 import { buildDualEraServer } from "../fixtures/legacy/dual-era.js";
 import { acceptRegion, errorText, RawLegacyClient, text } from "./helpers.js";
 
@@ -157,6 +160,49 @@ describe("outcomes and errors match the modern path", () => {
     client.connection.notification({ method: "notifications/cancelled", params: { requestId: 2 } });
     expect(await pending).toBeUndefined();
     expect(client.written.map((m) => m.method)).toEqual(["elicitation/create", "notifications/cancelled"]);
+  });
+});
+
+describe("several questions on a 2025 session", () => {
+  function twoQuestions() {
+    const mcp = new MCPServer("two", { logger: silentLogger });
+    const region = resolver("region", () => elicit("Region?", z.object({ region: z.string() })));
+    const size = resolver("size", () => elicit("Size?", z.object({ gb: z.number() })));
+    mcp.tool("t", { resolve: { region, size } }, (_a, { region, size }) => `${region.region} ${size.gb}`);
+    return mcp;
+  }
+
+  it("go out one at a time, each after the answer before it", async () => {
+    const seen: number[] = [];
+    let open = 0;
+    const client = new RawLegacyClient(twoQuestions(), async (request) => {
+      const params = request.params as { message: string };
+      seen.push(++open);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      open--;
+      return {
+        result: { action: "accept", content: params.message === "Region?" ? { region: "eu" } : { gb: 5 } },
+      };
+    });
+    await client.initialize(ELICIT);
+    expect(await client.call("t")).toMatchObject({ result: text("eu 5") });
+    expect(client.serverRequests.map((r) => (r.params as { message: string }).message)).toEqual([
+      "Region?",
+      "Size?",
+    ]);
+    // When each question arrives, it is the only one unanswered.
+    expect(seen).toEqual([1, 1]);
+  });
+
+  it("a decline read plainly ends the call: the next question is never asked", async () => {
+    const client = new RawLegacyClient(twoQuestions(), () => ({ result: { action: "decline" } }));
+    await client.initialize(ELICIT);
+    expect(await client.call("t")).toEqual({
+      jsonrpc: "2.0",
+      id: 2,
+      result: errorText("Resolver 'region' could not resolve: elicitation was declined"),
+    });
+    expect(client.serverRequests).toHaveLength(1);
   });
 });
 

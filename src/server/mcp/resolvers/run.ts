@@ -54,17 +54,24 @@ function consumerValue(view: AnyResolver, settled: Exclude<Settled, { status: "p
 }
 
 /**
- * The consumer values of settled views, or undefined while any is pending. A plain view's decline
- * throws even then, like the reference: the call cannot succeed, so no further question is asked.
+ * Settles `views` and returns their consumer values, or undefined while any is pending. A plain
+ * view's decline throws even then, like the reference: the call cannot succeed, so no further
+ * question is asked. `oneByOne` (a 2025 session, whose questions go out at once) settles each
+ * view only after the one before it, so the client gets one question at a time.
  */
-function valuesOf(views: readonly [string, AnyResolver][], settled: readonly Settled[]) {
+async function valuesOf(
+  views: readonly [string, AnyResolver][],
+  settle: (core: ResolverCore) => Promise<Settled>,
+  oneByOne: boolean,
+) {
+  const settled = oneByOne ? [] : await Promise.all(views.map(([, view]) => settle(view[RESOLVER])));
   const values: Record<string, unknown> = {};
   let waiting = false;
-  views.forEach(([name, view], i) => {
-    const s = settled[i] as Settled;
+  for (const [i, [name, view]] of views.entries()) {
+    const s = settled[i] ?? (await settle(view[RESOLVER]));
     if (s.status === "pending") waiting = true;
     else values[name] = consumerValue(view, s);
-  });
+  }
   return waiting ? undefined : values;
 }
 
@@ -85,6 +92,7 @@ export async function resolveForLeg(
   const asked: Record<string, string> = Object.create(null);
   const pending: InputRequests = Object.create(null);
   const memo = new Map<ResolverCore, Promise<Settled>>();
+  const channel = backChannelOf(ctx.request);
 
   const settle = (core: ResolverCore): Promise<Settled> => {
     let promise = memo.get(core);
@@ -98,7 +106,7 @@ export async function resolveForLeg(
   const run = async (core: ResolverCore): Promise<Settled> => {
     const deps = Object.entries(core.deps());
     // Visit every dependency even when one is pending, so independent questions share a round.
-    const depValues = valuesOf(deps, await Promise.all(deps.map(([, dep]) => settle(dep[RESOLVER]))));
+    const depValues = await valuesOf(deps, settle, channel !== undefined);
     if (!depValues) return { status: "pending" };
     const visibleArgs = core.args ? Object.fromEntries(core.args.map((a) => [a, args[a]])) : args;
     const produced = await core.run({ args: visibleArgs, ctx, deps: depValues });
@@ -136,7 +144,6 @@ export async function resolveForLeg(
       );
     }
     // A 2025 session has no input_required: the question goes out now, through the back-channel.
-    const channel = backChannelOf(ctx.request);
     if (channel) {
       const asked = await askThroughBackChannel(key, question, q, channel, ctx.signal);
       outcomes[key] = asked.outcome;
@@ -147,8 +154,7 @@ export async function resolveForLeg(
     return { status: "pending" };
   };
 
-  const settled = await Promise.all(graph.entries.map(([, view]) => settle(view[RESOLVER])));
-  const values = valuesOf(graph.entries, settled);
+  const values = await valuesOf(graph.entries, settle, channel !== undefined);
   if (values) return { complete: true, values };
   return {
     complete: false,
