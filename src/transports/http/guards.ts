@@ -156,9 +156,14 @@ function challenge(options: AuthOptions, params: string[]): Record<string, strin
   return { "WWW-Authenticate": params.length > 0 ? `Bearer ${params.join(", ")}` : "Bearer" };
 }
 
+/** Whether the request carries Bearer credentials: another scheme counts as none for our challenge. */
+function bearerPresented(request: Incoming): boolean {
+  return /^bearer(\s|$)/i.test(request.header("authorization") ?? "");
+}
+
 function unauthorized(options: AuthOptions, presented: boolean, scopes: readonly string[] = []): PlainReply {
   const params: string[] = [];
-  // RFC 6750 §3.1: no error code when the request carried no credentials at all.
+  // RFC 6750 §3.1: no error code when the request carried no Bearer credentials.
   if (presented) params.push('error="invalid_token"');
   if (scopes.length > 0) params.push(`scope="${scopes.join(" ")}"`);
   return errorResponse(
@@ -183,7 +188,7 @@ export function checkScopes(
   const call = options.requiredScopes && scopedCallOf(message);
   const needed = call ? options.requiredScopes?.(call) : undefined;
   if (needed === undefined || needed.length === 0) return undefined;
-  if (authInfo === undefined) return unauthorized(options, request.header("authorization") !== null, needed);
+  if (authInfo === undefined) return unauthorized(options, bearerPresented(request), needed);
   if (missingScopes(needed, authInfo).length === 0) return undefined;
   const params = ['error="insufficient_scope"', `scope="${needed.join(" ")}"`];
   const id = (message as { id?: unknown }).id;
@@ -223,7 +228,7 @@ export async function authenticate(
   report: (message: string) => void,
 ): Promise<AuthOutcome> {
   if (!checksAuth(options)) return ANONYMOUS;
-  const presented = request.header("authorization") !== null;
+  const presented = bearerPresented(request);
   if (!options.verifyToken) return { ok: false, response: unauthorized(options, presented) };
   let authInfo: AuthInfo | undefined;
   try {

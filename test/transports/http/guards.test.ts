@@ -197,6 +197,34 @@ describe("bearer auth", () => {
     });
   });
 
+  it("answers a non-Bearer scheme like a missing token: 401 with no error code (RFC 6750 §3.1)", async () => {
+    for (const authorization of ["Basic dXNlcjpwYXNz", "Bearerish x", "Digest username=u"]) {
+      const res = await post(endpoint.url, rpc("tools/list"), { authorization });
+      expect(res.headers.get("www-authenticate"), authorization).toBe(
+        'Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource"',
+      );
+      expect(await read(res)).toEqual({
+        status: 401,
+        contentType: "application/json",
+        body: UNAUTHORIZED_BODY,
+      });
+    }
+  });
+
+  it("answers a malformed Bearer header with 401 error=invalid_token", async () => {
+    for (const authorization of ["Bearer", "bearer  ", "BEARER a b c"]) {
+      const res = await post(endpoint.url, rpc("tools/list"), { authorization });
+      expect(res.headers.get("www-authenticate"), authorization).toBe(
+        'Bearer error="invalid_token", resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource"',
+      );
+      expect(await read(res)).toEqual({
+        status: 401,
+        contentType: "application/json",
+        body: UNAUTHORIZED_BODY,
+      });
+    }
+  });
+
   it("answers an invalid token with 401 error=invalid_token, never echoing it", async () => {
     const res = await post(endpoint.url, rpc("tools/list"), { authorization: "Bearer wrong-s3cret" });
     expect(res.status).toBe(401);

@@ -118,6 +118,22 @@ describe("the scope rung", () => {
     );
   });
 
+  it("answers a non-Bearer scheme like no token, and an unknown bearer token with invalid_token", async () => {
+    const http = await serve();
+    const challenges: (string | null)[] = [];
+    for (const authorization of ["Basic dXNlcjpwYXNz", "Bearer unknown"]) {
+      const response = await post(http.url, rpc("tools/call", { name: "read", arguments: {} }, 7), {
+        authorization,
+      });
+      expect(response.status).toBe(401);
+      challenges.push(response.headers.get("www-authenticate"));
+    }
+    expect(challenges).toEqual([
+      'Bearer scope="files:read", resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource/mcp"',
+      'Bearer error="invalid_token", scope="files:read", resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource/mcp"',
+    ]);
+  });
+
   it("answers 403 insufficient_scope naming every scope the call needs", async () => {
     const http = await serve();
     const response = await call(http.url, "write", "read-only");
