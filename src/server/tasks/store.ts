@@ -25,6 +25,13 @@ export interface TaskOptions {
    */
   maxTasks?: number;
   /**
+   * Most tasks one authenticated principal holds at once (default a tenth of `maxTasks`, at least
+   * 1), so that one caller cannot fill the store for everyone. At the cap, that caller's new task
+   * drops its oldest finished one, or answers inline, as when the store is full. Anonymous callers
+   * cannot be told apart, so only `maxTasks` bounds them.
+   */
+  maxTasksPerPrincipal?: number;
+  /**
    * Prepended to every task id (default none): behind a load balancer, give each instance its own
    * (`"a."`, `"b."`) and route `tasks/*` requests on the `Mcp-Name` header's prefix to the instance
    * that holds the task. 1–32 characters of `A-Z a-z 0-9 . _ -`.
@@ -74,8 +81,11 @@ export class TaskStore {
   readonly pollIntervalMs: number;
   readonly immediateResultMs: number;
   readonly maxTasks: number;
+  readonly maxTasksPerPrincipal: number;
   readonly taskIdPrefix: string;
   readonly #tasks = new Map<string, TaskRecord>();
+  /** Tasks held per principal, for `maxTasksPerPrincipal`. */
+  readonly #held = new Map<string | undefined, number>();
   readonly #expiries = new Map<string, ReturnType<typeof setTimeout>>();
   readonly #onChange: (record: TaskRecord) => void;
   readonly #onForget: (record: TaskRecord) => void;
@@ -101,6 +111,11 @@ export class TaskStore {
       { allowZero: true, max: MAX_TIMER_DELAY_MS },
     );
     this.maxTasks = positiveInteger(options.maxTasks, DEFAULT_MAX_TASKS, "tasks.maxTasks");
+    this.maxTasksPerPrincipal = positiveInteger(
+      options.maxTasksPerPrincipal,
+      Math.ceil(this.maxTasks / 10),
+      "tasks.maxTasksPerPrincipal",
+    );
     if (options.taskIdPrefix !== undefined && !PREFIX.test(options.taskIdPrefix)) {
       throw new TypeError("tasks.taskIdPrefix must be 1-32 characters of A-Z a-z 0-9 . _ -");
     }
@@ -118,7 +133,9 @@ export class TaskStore {
    * if needed: one caller's new tasks never drop another's result before its TTL.
    */
   makeRoom(principal: string | undefined): boolean {
-    if (this.#tasks.size < this.maxTasks) return true;
+    // Anonymous callers cannot be told apart, so only the global bound applies to them.
+    const underCap = principal === undefined || (this.#held.get(principal) ?? 0) < this.maxTasksPerPrincipal;
+    if (this.#tasks.size < this.maxTasks && underCap) return true;
     for (const record of this.#tasks.values()) {
       if (record.terminal && record.principal === principal) {
         this.#forget(record.taskId);
@@ -144,6 +161,7 @@ export class TaskStore {
       onChange: this.#onChange,
     });
     this.#tasks.set(record.taskId, record);
+    this.#count(principal, 1);
     const expiry = setTimeout(() => {
       record.cancel("The task expired");
       this.#forget(record.taskId);
@@ -180,6 +198,15 @@ export class TaskStore {
     this.#expiries.delete(taskId);
     const record = this.#tasks.get(taskId);
     this.#tasks.delete(taskId);
-    if (record !== undefined) this.#onForget(record);
+    if (record !== undefined) {
+      this.#count(record.principal, -1);
+      this.#onForget(record);
+    }
+  }
+
+  #count(principal: string | undefined, by: 1 | -1): void {
+    const held = (this.#held.get(principal) ?? 0) + by;
+    if (held > 0) this.#held.set(principal, held);
+    else this.#held.delete(principal);
   }
 }

@@ -46,7 +46,7 @@ const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function fuzzServer(): MCPServer {
   const mcp = new MCPServer("tasks-fuzz", {
     logger: silentLogger,
-    tasks: serverTasks({ immediateResultMs: 0, pollIntervalMs: 10, maxTasks: 40 }),
+    tasks: serverTasks({ immediateResultMs: 0, pollIntervalMs: 10, maxTasks: 40, maxTasksPerPrincipal: 20 }),
   });
   const Value = z.object({ value: z.string() });
   mcp.tool(

@@ -187,6 +187,32 @@ describe("TaskStore", () => {
     store.clear();
   });
 
+  it("holds an authenticated principal to maxTasksPerPrincipal, freeing a slot from its own finished tasks", () => {
+    const store = new TaskStore({ maxTasks: 10, maxTasksPerPrincipal: 2 });
+    const first = store.create("alice", new AbortController());
+    store.create("alice", new AbortController());
+    expect(store.makeRoom("alice")).toBe(false);
+    expect(store.makeRoom("bob")).toBe(true);
+    store.create("bob", new AbortController());
+    // Anonymous callers cannot be told apart: only the global bound applies to them.
+    for (let i = 0; i < 3; i++) store.create(undefined, new AbortController());
+    expect(store.makeRoom(undefined)).toBe(true);
+    first.complete({ content: [] });
+    expect(store.makeRoom("alice")).toBe(true);
+    expect(() => store.get(first.taskId, "alice")).toThrow(/Task not found/);
+    store.create("alice", new AbortController());
+    expect(store.makeRoom("alice")).toBe(false);
+    store.clear();
+    expect(store.makeRoom("alice")).toBe(true);
+  });
+
+  it("defaults maxTasksPerPrincipal to a tenth of maxTasks (at least 1)", () => {
+    expect(new TaskStore().maxTasksPerPrincipal).toBe(100);
+    expect(new TaskStore({ maxTasks: 5 }).maxTasksPerPrincipal).toBe(1);
+    expect(new TaskStore({ maxTasks: 25 }).maxTasksPerPrincipal).toBe(3);
+    expect(() => new TaskStore({ maxTasksPerPrincipal: 0 })).toThrow(/maxTasksPerPrincipal/);
+  });
+
   it("clear() cancels what still runs", () => {
     const store = new TaskStore();
     const controller = new AbortController();

@@ -181,6 +181,30 @@ describe("MCPServer tasks: creation and the inline shortcut", () => {
     expect(again.resultType).toBe("complete");
   });
 
+  it("holds each principal to maxTasksPerPrincipal: alice at her cap answers inline, bob still gets tasks", async () => {
+    const mcp = server({
+      tasks: serverTasks({ immediateResultMs: 0, maxTasks: 10, maxTasksPerPrincipal: 2 }),
+    });
+    const finish = gate();
+    mcp.tool("slow", { task: "required" }, async () => {
+      await finish.opened;
+      return "late";
+    });
+    const alice = { clientId: "app", subject: "alice", scopes: [], token: "t-a" };
+    const bob = { clientId: "app", subject: "bob", scopes: [], token: "t-b" };
+    const slow = (authInfo: typeof alice) =>
+      mcp.dispatch(request("tools/call", { name: "slow", arguments: {} }, TASKS), { authInfo });
+    expect(resultOf(await slow(alice)).resultType).toBe("task");
+    expect(resultOf(await slow(alice)).resultType).toBe("task");
+    const inline = slow(alice);
+    expect(resultOf(await slow(bob)).resultType).toBe("task");
+    expect(resultOf(await slow(bob)).resultType).toBe("task");
+    const anonymous = resultOf(await call(mcp, "tools/call", { name: "slow", arguments: {} }));
+    expect(anonymous.resultType).toBe("task");
+    finish.open();
+    expect(resultOf(await inline)).toMatchObject({ resultType: "complete", content: [{ text: "late" }] });
+  });
+
   it("still lets the request's cancel reach a call answering inline because the store is full", async () => {
     const mcp = server({ tasks: serverTasks({ immediateResultMs: 10, maxTasks: 1 }) });
     const signals: AbortSignal[] = [];
@@ -639,6 +663,9 @@ describe("serverTasks(): the opt-in runner", () => {
   it("checks its options when made", () => {
     expect(() => serverTasks({ pollIntervalMs: 0 })).toThrow(
       /tasks.pollIntervalMs must be a positive integer/,
+    );
+    expect(() => serverTasks({ maxTasksPerPrincipal: 1.5 })).toThrow(
+      new TypeError("tasks.maxTasksPerPrincipal must be a positive integer"),
     );
   });
 });
