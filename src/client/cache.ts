@@ -77,7 +77,7 @@ export class ListCache {
   }
 
   /**
-   * How many invalidations (notifications, `evictMethod`, `clear`) the cache has seen: read it
+   * How many invalidations (notifications, `evictMethod`, `deletePartition`, `clear`) the cache has seen: read it
    * before a request and pass it to `set`.
    */
   get invalidations(): number {
@@ -147,12 +147,14 @@ export class ListCache {
   }
 
   /**
-   * Drops every entry of one partition (a `Client` does on `close()`).
+   * Drops every entry of one partition (a `Client` does on `close()` and after a new sign-in).
+   * Counts as an invalidation: an answer requested before it is not stored.
    *
    * @example
    * cache.deletePartition(partition);
    */
   deletePartition(partition: string): void {
+    this.#invalidations++;
     const prefix = `${JSON.stringify([partition]).slice(0, -1)},`;
     for (const key of [...this.#entries.keys()]) if (key.startsWith(prefix)) this.#drop(key);
   }

@@ -73,11 +73,20 @@ export class Client implements AsyncDisposable {
     const callbacks = callbacksOf(options);
     const cache = options.cache ?? true;
     this.#cache = cache === true ? new ListCache() : cache === false ? undefined : cache;
+    const partition = globalThis.crypto.randomUUID();
+    let grant = session.authGrant;
     this.#host = {
       session,
       modern: era.era === "modern",
-      cache: this.#cache,
-      partition: globalThis.crypto.randomUUID(),
+      cache: () => {
+        // Private entries MUST NOT cross authorization contexts: a new sign-in may be another user.
+        if (session.authGrant !== grant) {
+          grant = session.authGrant;
+          this.#cache?.deletePartition(partition);
+        }
+        return this.#cache;
+      },
+      partition,
       maxRounds: options.inputRequiredMaxRounds ?? DEFAULT_INPUT_REQUIRED_MAX_ROUNDS,
       maxTotalTimeoutMs: options.maxTotalTimeoutMs,
       stateOnlyBackoff: options.stateOnlyBackoff,

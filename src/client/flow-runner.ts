@@ -31,13 +31,17 @@ type Handle = CreateTaskResult & ResultObject;
  * What every flow of one client shares, fixed when it connects.
  *
  * @example
- * const host: FlowHost = { session, modern: true, cache, partition, maxRounds: 10, ... };
+ * const host: FlowHost = { session, modern: true, cache: () => cache, partition, maxRounds: 10, ... };
  */
 export interface FlowHost {
   readonly session: ClientSession;
   /** Results are cached on the 2026-07-28 wire only (2025 results carry no hints). */
   readonly modern: boolean;
-  readonly cache: ListCache | undefined;
+  /**
+   * The cache, when enabled, for this call: first drops this client's partition when the
+   * authorization changed since the last call (a new sign-in may be another user).
+   */
+  cache(): ListCache | undefined;
   /** This client's cache partition: one authorization context, never shared. */
   readonly partition: string;
   readonly maxRounds: number;
@@ -64,7 +68,7 @@ export async function cachedRead<R extends ResultObject>(
   fetch: () => Promise<R>,
 ): Promise<R> {
   const mode: CacheMode = options.cacheMode ?? "use";
-  const cache = host.modern && mode !== "bypass" ? host.cache : undefined;
+  const cache = host.modern && mode !== "bypass" ? host.cache() : undefined;
   if (cache && mode === "use") {
     const hit = cache.get(host.partition, method, paramsKey);
     if (hit) return hit as R;
@@ -110,7 +114,7 @@ export async function runFlow<R extends ResultObject>(
   const seeded = options.inputResponses !== undefined || options.requestState !== undefined;
   const mode: CacheMode = options.cacheMode ?? "use";
   const cache =
-    cacheKey !== undefined && !seeded && mode !== "bypass" && host.modern ? host.cache : undefined;
+    cacheKey !== undefined && !seeded && mode !== "bypass" && host.modern ? host.cache() : undefined;
   if (cache && mode === "use") {
     const hit = cache.get(host.partition, method, cacheKey as string);
     if (hit) return hit as R;

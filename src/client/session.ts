@@ -118,6 +118,11 @@ export class ClientSession {
     return session;
   }
 
+  /** The transport's current authorization grant (see `Transport.authGrant`), if it has one. */
+  get authGrant(): unknown {
+    return this.#transport.authGrant?.();
+  }
+
   /** The server's identity, from the serverInfo stamp of the last result that carried one. */
   get serverInfo(): Implementation | undefined {
     return this.#serverInfo;

@@ -27,6 +27,11 @@ export interface Transport {
    */
   cancel?(requestId: RequestId, reason?: string): void;
   /**
+   * HTTP only: what identifies the current authorization grant (the auth provider's `authGrant`).
+   * A client drops its cached `private` results when it changes.
+   */
+  authGrant?(): unknown;
+  /**
    * HTTP only: drops listed tools whose `x-mcp-header` declarations break the spec (warning for
    * each) and remembers the others for `Mcp-Param-*` mirroring.
    */

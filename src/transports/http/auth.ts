@@ -74,6 +74,12 @@ export interface HttpAuthProvider {
    */
   headers?(request: HttpAuthRequest): Promise<HttpCredentials>;
   unauthorized?(challenge: HttpAuthChallenge): Promise<boolean>;
+  /**
+   * Changes with each new authorization grant (a sign-in, which may be another user's), not with a
+   * refresh of the same grant. A `Client` then drops its cached `private` results, which the spec
+   * keeps to one authorization context. `OAuthClientProvider` counts its sign-ins here.
+   */
+  readonly authGrant?: unknown;
 }
 
 /** A token function (the simple form) or a provider that can also re-authorize. */

@@ -279,6 +279,12 @@ export class StreamableHttpClientTransport implements Transport {
     return async () => new FetchReceived(await this.#fetch(this.url, init));
   }
 
+  /** The auth provider's current `authGrant`: a `Client` drops its private cache when it changes. */
+  authGrant(): unknown {
+    const auth = this.#options.authProvider;
+    return typeof auth === "object" ? auth.authGrant : undefined;
+  }
+
   /** One request's exchange: a plain POST, or one the auth provider may re-authorize. */
   #exchange(message: Record<string, unknown>, id: RequestId, cancellation: Cancellation): Promise<Outcome> {
     const auth = this.#options.authProvider;

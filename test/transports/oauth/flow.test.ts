@@ -186,9 +186,13 @@ describe("OAuthClientProvider: tokens over time", () => {
 
   it("on a 401 for a revoked token, refreshes once instead of asking the user again", async () => {
     const { authServer, resource } = await world({ refreshTokens: true });
-    const client = await connect(resource.url, provider());
+    const oauth = provider();
+    const client = await connect(resource.url, oauth);
+    expect(oauth.authGrant).toBe(1);
     authServer.revokeAccessTokens();
     expect(textOf(await client.callTool("whoami", {}))).toBe("client-1 []");
+    // A refresh of the same grant: the client's cached private results stay.
+    expect(oauth.authGrant).toBe(1);
     expect(authServer.requests("/authorize")).toHaveLength(1);
     expect(authServer.requests("/token").map((t) => (t.body as Record<string, string>).grant_type)).toEqual([
       "authorization_code",
@@ -198,9 +202,12 @@ describe("OAuthClientProvider: tokens over time", () => {
 
   it("runs a new authorization when the refresh is refused", async () => {
     const { authServer, resource } = await world({ refreshTokens: true, refuseRefresh: true });
-    const client = await connect(resource.url, provider());
+    const oauth = provider();
+    const client = await connect(resource.url, oauth);
     authServer.revokeAccessTokens();
     expect(textOf(await client.callTool("whoami", {}))).toBe("client-1 []");
+    // A new sign-in, perhaps as another user: the client drops its cached private results.
+    expect(oauth.authGrant).toBe(2);
     expect(authServer.requests("/authorize")).toHaveLength(2);
     expect(authServer.requests("/register")).toHaveLength(1);
   });

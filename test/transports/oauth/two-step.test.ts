@@ -112,7 +112,9 @@ describe("completeAuthorization: the flow over two requests", () => {
     const store = memoryStore();
     const callback = await userConsents(await firstRequest(resource.url, store));
     const second = webProvider(store);
+    expect(second.authGrant).toBe(0);
     await second.completeAuthorization(callback);
+    expect(second.authGrant).toBe(1);
     const first = second.tokens?.accessToken;
     // Past half of its 10 s lifetime: the first request refreshes rather than re-authorizing.
     handClock().advance(6_000);
@@ -123,6 +125,7 @@ describe("completeAuthorization: the flow over two requests", () => {
       .map((entry) => (entry.body as Record<string, string>).grant_type);
     expect(grants.slice(0, 2)).toEqual(["authorization_code", "refresh_token"]);
     expect(second.tokens?.accessToken).not.toBe(first);
+    expect(second.authGrant).toBe(1);
     expect(authServer.requests("/authorize")).toHaveLength(1);
     // No request went out bare to meet a 401 first: only the very first one, before signing in.
     expect(resource.posts().filter((post) => post.headers.authorization === undefined)).toHaveLength(1);

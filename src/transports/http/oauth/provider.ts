@@ -71,6 +71,7 @@ export class OAuthClientProvider implements HttpAuthProvider {
   #dpopKey: DpopKey | undefined;
   #pending: PendingAuthorization | undefined;
   readonly #refreshing = new SingleFlight<OAuthTokens | undefined>();
+  #grants = 0;
 
   constructor(options: OAuthClientOptions) {
     if (typeof options?.authorize !== "function") throw new TypeError("authorize must be a function");
@@ -98,6 +99,15 @@ export class OAuthClientProvider implements HttpAuthProvider {
   /** The tokens in use, if any (secrets: do not log them). */
   get tokens(): OAuthTokens | undefined {
     return this.#tokens;
+  }
+
+  /**
+   * How many authorizations (sign-ins) this provider has completed; a refresh does not count. A
+   * `Client` drops its cached `private` results when it changes, since a new sign-in may be
+   * another user's.
+   */
+  get authGrant(): number {
+    return this.#grants;
   }
 
   /** The access token for the next request: refreshed first when it is about to expire. */
@@ -160,6 +170,7 @@ export class OAuthClientProvider implements HttpAuthProvider {
     const offlineAccess = this.#options.offlineAccess !== false;
     const scope = chooseScope({ ...located, status: challenge.status, bearer, previous, offlineAccess });
     this.#tokens = await this.#authorize(server, client, resource.resource, scope);
+    this.#grants++;
     await this.#save();
     return true;
   }
@@ -290,6 +301,7 @@ export class OAuthClientProvider implements HttpAuthProvider {
     }
     try {
       this.#tokens = await this.#finish(pending, client, redirect);
+      this.#grants++;
       this.#server = serverOf(pending);
       this.#resource = pending.resource;
     } finally {
