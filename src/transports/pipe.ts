@@ -22,8 +22,11 @@ export interface MessageOrigin {
 interface InFlight {
   readonly id: RequestId | null;
   readonly controller: AbortController;
-  /** A listen stream: it never finishes by itself, so end of input ends it at once. */
-  readonly longLived: boolean;
+  /**
+   * A listen stream's: it never finishes by itself, so the server ends it (aborting its signal)
+   * and it still answers with its closing result; resolves once that is written.
+   */
+  readonly end?: () => Promise<void>;
 }
 
 /**
@@ -69,10 +72,12 @@ export interface ServerPipe {
    */
   receive(message: unknown, from?: MessageOrigin): void;
   /**
-   * No more input will come: questions waiting for the client fail, listen streams end (they would
-   * never finish), other requests go on.
+   * No more input will come: questions waiting for the client fail, listen streams end with their
+   * closing result (they would never finish), other requests go on.
    */
   endInput(): void;
+  /** Ends the listen streams, each answered with its closing result; resolves once those are written. */
+  endStreams(): Promise<void>;
   /** Aborts every request still running; they get no response. */
   abortAll(reason: string): void;
   /** The connection is gone: the 2025 session's work and every request are aborted. */
@@ -99,15 +104,17 @@ export function servePipe(dispatcher: Dispatcher, wiring: PipeWiring): ServerPip
   };
 
   const serve = (message: unknown, from: MessageOrigin | undefined) => {
-    const longLived = isRecord(message) && message.method === "subscriptions/listen";
-    const entry: InFlight = { id: requestIdOf(message), controller: new AbortController(), longLived };
-    const { signal } = entry.controller;
-    inFlight.add(entry);
+    const controller = new AbortController();
+    const { signal } = controller;
+    /** Ended by the server rather than cancelled: the response still goes out. */
+    let ending = false;
+    const dropped = () => (signal.aborted || closed) && !ending;
     // Anything that is not a notification or a response goes to the dispatcher, which answers
     // malformed requests (arrays, missing jsonrpc, bad ids) with -32600 itself.
-    (era ?? dispatcher)
+    const done = (era ?? dispatcher)
       .dispatch(message, {
         signal,
+        cancelled: dropped,
         notify: (notification) => (signal.aborted ? undefined : send(notification)),
         authInfo: from?.authInfo,
         http: from?.http,
@@ -115,7 +122,7 @@ export function servePipe(dispatcher: Dispatcher, wiring: PipeWiring): ServerPip
       })
       .then(
         (response) => {
-          if (!response || signal.aborted || closed) return;
+          if (!response || dropped()) return;
           return wiring.deliver(response).catch((error: unknown) => {
             if (wiring.lost(error)) return;
             // Unserializable (a BigInt, a cycle): the client must still get an answer for its id.
@@ -125,7 +132,7 @@ export function servePipe(dispatcher: Dispatcher, wiring: PipeWiring): ServerPip
         },
         (error: unknown) => {
           report("dispatch failed", error);
-          if (!signal.aborted && entry.id !== null) {
+          if (!dropped() && entry.id !== null) {
             return send(errorMessage(entry.id, ErrorCode.InternalError, "Internal error"));
           }
         },
@@ -134,6 +141,23 @@ export function servePipe(dispatcher: Dispatcher, wiring: PipeWiring): ServerPip
         inFlight.delete(entry);
         wiring.onSettled?.();
       });
+    const end = () => {
+      // One the client cancelled already stays cancelled: it gets no response.
+      ending = !signal.aborted;
+      controller.abort("server closing");
+      return done;
+    };
+    const entry: InFlight = {
+      id: requestIdOf(message),
+      controller,
+      end: isRecord(message) && message.method === "subscriptions/listen" ? end : undefined,
+    };
+    inFlight.add(entry);
+  };
+  const endStreams = async () => {
+    const ended: Promise<void>[] = [];
+    for (const entry of inFlight) if (entry.end) ended.push(entry.end());
+    await Promise.all(ended);
   };
 
   const cancel = (params: unknown) => {
@@ -163,12 +187,9 @@ export function servePipe(dispatcher: Dispatcher, wiring: PipeWiring): ServerPip
     },
     endInput() {
       era?.inputEnded();
-      for (const entry of [...inFlight]) {
-        if (!entry.longLived) continue;
-        entry.controller.abort("end of input");
-        inFlight.delete(entry);
-      }
+      void endStreams();
     },
+    endStreams,
     abortAll,
     close(reason) {
       closed = true;

@@ -57,7 +57,10 @@ export interface ServeStdioOptions {
 export interface StdioServerHandle {
   /** Resolves once input ended (or `close()` was called), requests settled and output was flushed. */
   readonly closed: Promise<void>;
-  /** Stops now: stops reading, aborts in-flight requests (they get no response), flushes, resolves `closed`. */
+  /**
+   * Stops now: stops reading, ends listen streams with their closing result, aborts other in-flight
+   * requests (they get no response), flushes, resolves `closed`.
+   */
   close(): void;
 }
 
@@ -197,11 +200,12 @@ export function serveStdio(dispatcher: Dispatcher, options: ServeStdioOptions = 
     }, timerDelay(drainTimeoutMs));
   }
 
-  function finish(): void {
+  /** Resolves `closed` once `pending` (the listen streams' closing results) and the output are flushed. */
+  function finish(pending?: Promise<void>): void {
     if (finished) return;
     if (drainTimer) clearTimeout(drainTimer);
     // Flush what is queued, but never wait forever on a client that stopped reading.
-    const flushed = writer.flushed();
+    const flushed = pending ? pending.then(() => writer.flushed()) : writer.flushed();
     finished = true;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const bound = new Promise<void>((resolve) => {
@@ -216,8 +220,10 @@ export function serveStdio(dispatcher: Dispatcher, options: ServeStdioOptions = 
   function stop(): void {
     ending = true;
     detach();
+    // Listen streams get their closing result, as over HTTP; every other request is aborted.
+    const streams = pipe.endStreams();
     pipe.close("server closed");
-    finish();
+    finish(streams);
   }
 
   return { closed, close: stop };
