@@ -140,16 +140,9 @@ export class SubscriptionHub {
     }
     const requested = (ctx.params.notifications ?? {}) as SubscriptionFilter;
     // The same bounds as `resources/subscribe`: every update walks every stream's URIs.
-    const uris = requested.resourceSubscriptions ?? [];
-    if (
-      uris.length > MAX_SUBSCRIPTIONS ||
-      uris.some((uri) => uri === "" || uri.length > MAX_SUBSCRIBED_URI_LENGTH)
-    ) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Invalid params for subscriptions/listen: notifications.resourceSubscriptions holds at most ${MAX_SUBSCRIPTIONS} non-empty URIs of at most ${MAX_SUBSCRIBED_URI_LENGTH} characters`,
-      );
-    }
+    bounded(requested, "resourceSubscriptions", "URIs");
+    // Task ids are the extension's (the schema leaves them unchecked), judged only where it is served.
+    if (support.taskVisible) bounded(requested, "taskIds", "task ids");
     if (support.taskVisible && taskIdsOf(requested).length > 0 && !declaresTasks(ctx.clientCapabilities)) {
       throw new McpError(
         ErrorCode.MissingRequiredClientCapability,
@@ -225,6 +218,21 @@ export const MAX_SUBSCRIBED_URI_LENGTH = 8_192;
  * (one per list, subscribed URI and task until it catches up).
  */
 export const MAX_BACKLOG = 32;
+
+/** Refuses (-32602) a filter list that is not at most `MAX_SUBSCRIPTIONS` non-empty, bounded strings. */
+function bounded(filter: SubscriptionFilter, key: "resourceSubscriptions" | "taskIds", what: string): void {
+  const list: unknown = filter[key] ?? [];
+  if (
+    !Array.isArray(list) ||
+    list.length > MAX_SUBSCRIPTIONS ||
+    list.some((item) => typeof item !== "string" || item === "" || item.length > MAX_SUBSCRIBED_URI_LENGTH)
+  ) {
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `Invalid params for subscriptions/listen: notifications.${key} holds at most ${MAX_SUBSCRIPTIONS} non-empty ${what} of at most ${MAX_SUBSCRIBED_URI_LENGTH} characters`,
+    );
+  }
+}
 
 function notificationOf(event: ServerEvent, meta: Record<string, RequestId>): JSONRPCNotification {
   if (event.kind === "task") {

@@ -3,8 +3,10 @@ import { silentLogger } from "../../src/server/logger.js";
 import { MCPServer } from "../../src/server/mcp/mcp-server.js";
 import { Server } from "../../src/server/server.js";
 import { MAX_BACKLOG, MAX_SUBSCRIBED_URI_LENGTH, MAX_SUBSCRIPTIONS } from "../../src/server/subscriptions.js";
+import { serverTasks } from "../../src/server/tasks/index.js";
 import { type HttpServerHandle, serveHttp } from "../../src/transports/http/node.js";
 import type { JSONRPCNotification } from "../../src/types/index.js";
+import { TASKS_EXTENSION } from "../../src/types/tasks.js";
 import { request } from "../helpers.js";
 
 let http: HttpServerHandle | undefined;
@@ -13,9 +15,15 @@ afterEach(async () => {
   http = undefined;
 });
 
-async function served(): Promise<HttpServerHandle> {
-  const mcp = new MCPServer("live", { logger: silentLogger, listChanged: true });
+async function served(withTasks = false): Promise<HttpServerHandle> {
+  const mcp = new MCPServer("live", {
+    logger: silentLogger,
+    listChanged: true,
+    ...(withTasks ? { tasks: serverTasks() } : {}),
+  });
   mcp.resource("notes://a", { name: "a" }, () => "a");
+  // A task-capable tool is what makes an MCPServer follow tasks on its listen streams.
+  if (withTasks) mcp.tool("job", { task: "optional" }, () => "done");
   http = await serveHttp(mcp, { port: 0 });
   return http;
 }
@@ -29,7 +37,9 @@ function listen(url: URL, notifications: unknown, init: RequestInit = {}): Promi
       "mcp-protocol-version": "2026-07-28",
       "mcp-method": "subscriptions/listen",
     },
-    body: JSON.stringify(request("subscriptions/listen", { notifications }, {}, 1)),
+    body: JSON.stringify(
+      request("subscriptions/listen", { notifications }, { extensions: { [TASKS_EXTENSION]: {} } }, 1),
+    ),
     ...init,
   });
 }
@@ -68,6 +78,52 @@ describe("subscriptions/listen filter bounds", () => {
     expect(first).toContain('"notifications/subscriptions/acknowledged"');
     expect(first).toContain(longest);
     controller.abort();
+  });
+});
+
+describe("subscriptions/listen taskIds bounds (Tasks extension)", () => {
+  const refusal = {
+    jsonrpc: "2.0",
+    id: 1,
+    error: {
+      code: -32602,
+      message: `Invalid params for subscriptions/listen: notifications.taskIds holds at most ${MAX_SUBSCRIPTIONS} non-empty task ids of at most ${MAX_SUBSCRIBED_URI_LENGTH} characters`,
+    },
+  };
+
+  it.each([
+    ["too many ids", Array.from({ length: MAX_SUBSCRIPTIONS + 1 }, (_, i) => `t${i}`)],
+    ["an id too long", ["x".repeat(MAX_SUBSCRIBED_URI_LENGTH + 1)]],
+    ["an empty id", [""]],
+    ["an id that is not a string", ["t1", 42]],
+    ["ids that are not a list", "t1"],
+  ])("refuses %s with -32602 over HTTP", async (_, taskIds) => {
+    const { url } = await served(true);
+    const response = await listen(url, { taskIds });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(await response.json()).toEqual(refusal);
+  });
+
+  it("accepts the most ids of the longest length (none of them a task of the caller's: none honoured)", async () => {
+    const { url } = await served(true);
+    const taskIds = [
+      "x".repeat(MAX_SUBSCRIBED_URI_LENGTH),
+      ...Array.from({ length: MAX_SUBSCRIPTIONS - 1 }, (_, i) => `t${i}`),
+    ];
+    const text = await (await listen(url, { taskIds })).text();
+    expect(text).toContain('"notifications":{}');
+    expect(text).toContain('"result":{"resultType":"complete"');
+  });
+
+  it("leaves taskIds to a server without tasks: an entry it does not support is left out, not refused", async () => {
+    const { url } = await served();
+    const text = await (
+      await listen(url, { resourcesListChanged: true, taskIds: [42] }, { signal: AbortSignal.timeout(500) })
+    ).body
+      ?.getReader()
+      .read();
+    expect(new TextDecoder().decode(text?.value)).toContain('"notifications":{"resourcesListChanged":true}');
   });
 });
 

@@ -34,7 +34,7 @@ describe("notifications/tasks on subscriptions/listen", () => {
       await mcp.dispatch(request("tools/call", { name: "job", arguments: {} }, TASKS), { authInfo: ALICE }),
     );
     const taskId = created.taskId as string;
-    const stream = listen(mcp, { taskIds: [taskId, "not-a-task", 7] }, TASKS, ALICE);
+    const stream = listen(mcp, { taskIds: [taskId, "not-a-task"] }, TASKS, ALICE);
     await settle();
     expect(stream.seen[0]).toEqual({
       jsonrpc: "2.0",
