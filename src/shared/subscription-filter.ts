@@ -24,12 +24,23 @@ export function taskIdsOf(filter: SubscriptionFilter): string[] {
   return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === "string") : [];
 }
 
+/** The filter entries whose notifications this SDK knows (the core's, and the Tasks extension's). */
+const KNOWN_ENTRIES: ReadonlySet<string> = new Set([
+  "toolsListChanged",
+  "promptsListChanged",
+  "resourcesListChanged",
+  "resourceSubscriptions",
+  "taskIds",
+]);
+
 /**
- * Whether `filter` asked for this notification. Methods of no core filter entry are let through:
- * an extension's filter keys are that extension's to judge.
+ * Whether `filter` asked for this notification. A method of no known entry was asked for only if
+ * the filter sets an entry this SDK does not know: an extension's, whose methods are its own to
+ * judge; otherwise the server sent what nobody asked for (spec §3.3: it MUST NOT).
  *
  * @example
  * filterCovers({ toolsListChanged: true }, "notifications/prompts/list_changed", {}); // false
+ * filterCovers({ toolsListChanged: true }, "notifications/example/custom", {}); // false
  */
 export function filterCovers(filter: SubscriptionFilter, method: string, params: unknown): boolean {
   const fields = (typeof params === "object" && params !== null ? params : {}) as Record<string, unknown>;
@@ -47,6 +58,8 @@ export function filterCovers(filter: SubscriptionFilter, method: string, params:
     case TASK_STATUS_NOTIFICATION:
       return typeof fields.taskId === "string" && taskIdsOf(filter).includes(fields.taskId);
     default:
-      return true;
+      return Object.entries(filter).some(
+        ([key, value]) => !KNOWN_ENTRIES.has(key) && value !== false && value !== undefined,
+      );
   }
 }

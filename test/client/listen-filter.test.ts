@@ -56,7 +56,7 @@ describe("client.listen against a server that sends more than it should", () => 
       ["notifications/resources/updated", { uri: "file:///logs/today" }], // a sub-resource: covered
       ["notifications/resources/updated", { uri: "file:///etc/passwd" }],
       ["notifications/tasks", { taskId: "t-1", status: "working" }], // no task ids asked for
-      ["notifications/example/custom", { n: 1 }], // an extension's: not the SDK's to judge
+      ["notifications/example/custom", { n: 1 }], // no filter entry asked for anything of the kind
     ]);
     const client = await Client.connect(url);
     closers.push(() => client.close());
@@ -74,8 +74,26 @@ describe("client.listen against a server that sends more than it should", () => 
     expect(seen.map((n) => [n.method, (n.params as { uri?: string }).uri])).toEqual([
       ["notifications/tools/list_changed", undefined],
       ["notifications/resources/updated", "file:///logs/today"],
-      ["notifications/example/custom", undefined],
     ]);
+  });
+
+  it("leaves an extension's notifications to the extension when both filters carry its entry", async () => {
+    const url = await misbehavingServer({ toolsListChanged: true, "com.example/feed": { topic: "a" } }, [
+      ["notifications/example/custom", { n: 1 }],
+      ["notifications/prompts/list_changed", {}],
+    ]);
+    const client = await Client.connect(url);
+    closers.push(() => client.close());
+    const seen: string[] = [];
+    const sub = client.listen(
+      { toolsListChanged: true, "com.example/feed": { topic: "a" } },
+      (n) => seen.push(n.method),
+      {
+        reconnect: false,
+      },
+    );
+    await sub.closed;
+    expect(seen).toEqual(["notifications/example/custom"]);
   });
 
   it("never lets through what the server agreed to but was not asked for", async () => {
@@ -111,6 +129,10 @@ describe("filterCovers", () => {
     ],
     [{ resourcesListChanged: true }, "notifications/resources/list_changed", undefined, true],
     [{}, "notifications/tools/list_changed", undefined, false],
+    [{ toolsListChanged: true, taskIds: ["t-1"] }, "notifications/example/custom", {}, false],
+    [{ "com.example/feed": false }, "notifications/example/custom", {}, false],
+    [{ "com.example/feed": true }, "notifications/example/custom", {}, true],
+    [{ "com.example/feed": true }, "notifications/tools/list_changed", {}, false],
   ])("%j covers %s %j: %s", (filter, method, params, expected) => {
     expect(filterCovers(filter, method, params)).toBe(expected);
   });
