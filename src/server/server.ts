@@ -28,7 +28,7 @@ import { runChain } from "./chain.js";
 import type { Logger, Middleware, RefusedRequest, ServerRequestContext, ServerTelemetry } from "./context.js";
 import { deriveCapabilities } from "./discover.js";
 import { isWellFormedRequest, validateEnvelope } from "./envelope.js";
-import type { SharedServerEvent, SharedTaskChange } from "./events.js";
+import type { SharedTaskChange } from "./events.js";
 import { HANDLER_METHODS, type RequestHandler, type ServerHandlers } from "./handlers.js";
 import { LegacyService } from "./legacy/service.js";
 import { consoleLogger } from "./logger.js";
@@ -42,9 +42,9 @@ import {
   type TaskResultCheck,
 } from "./outbound.js";
 import { checkParams, normalizeRequestState, type Registration } from "./params.js";
-import { coalesced, sharedOver } from "./sharing.js";
+import { type Announcement, coalesced, sharedOver } from "./sharing.js";
 import { authenticatedPrincipal, type PrincipalBinder } from "./state/principal.js";
-import { listenSupport, SubscriptionHub } from "./subscriptions.js";
+import { AUDIENCE, type Audience, listenSupport, SubscriptionHub } from "./subscriptions.js";
 import { toWireError } from "./wire-error.js";
 
 export type { ServerIdentity, ServerOptions } from "./options.js";
@@ -124,9 +124,9 @@ export class Server implements Dispatcher {
   }
 
   /** Announces a change: through the bus when there is one, else to this instance's streams. */
-  readonly #share: (event: SharedServerEvent) => void;
+  readonly #share: (event: Announcement) => void;
 
-  #deliver(event: SharedServerEvent): void {
+  #deliver(event: Announcement): void {
     if (event.kind === "taskChanged") {
       this.#receiveTask?.(event);
       return;
@@ -201,17 +201,21 @@ export class Server implements Dispatcher {
   }
 
   /**
-   * Tells every listen stream that asked for it that the tool list changed. Announcements go out
-   * in order once the current synchronous run ends, each said once: fifty registrations at start
-   * make one.
+   * Tells every listen stream that asked for it that the tool list changed; with `visibleTo`, only
+   * the streams whose caller may see the changed tool (with an `events` bus, every stream: the rule
+   * does not travel over one). Announcements go out in order once the current synchronous run ends, each
+   * said once: fifty registrations at start make one, heard by whoever may see any of them.
+   *
+   * @example
+   * server.notifyToolsListChanged((ctx) => ctx.authInfo?.scopes.includes("admin") === true);
    */
-  notifyToolsListChanged(): void {
-    this.#announce({ kind: "toolsListChanged" });
+  notifyToolsListChanged(visibleTo?: Audience): void {
+    this.#announce({ kind: "toolsListChanged", [AUDIENCE]: visibleTo });
   }
 
   /** Tells every listen stream that asked for it that the prompt list changed (see above). */
-  notifyPromptsListChanged(): void {
-    this.#announce({ kind: "promptsListChanged" });
+  notifyPromptsListChanged(visibleTo?: Audience): void {
+    this.#announce({ kind: "promptsListChanged", [AUDIENCE]: visibleTo });
   }
 
   /** Tells every listen stream that asked for it that the resource list changed (see above). */

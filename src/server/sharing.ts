@@ -5,8 +5,12 @@
  */
 import type { Logger } from "./context.js";
 import { isSharedServerEvent, type ServerEventBus, type SharedServerEvent } from "./events.js";
+import { AUDIENCE, type Audience } from "./subscriptions.js";
 
-type Share = (event: SharedServerEvent) => void;
+/** A change to announce; a list change may name who may hear of it (on this instance's streams). */
+export type Announcement = SharedServerEvent & { readonly [AUDIENCE]?: Audience | undefined };
+
+type Share = (event: Announcement) => void;
 
 /**
  * Queues each announcement for `share` once the current synchronous run ends, in order and each
@@ -18,14 +22,19 @@ type Share = (event: SharedServerEvent) => void;
  */
 export function coalesced(share: Share): Share {
   /** Announcements of the current synchronous run, by kind (and URI), in order. */
-  let pending: Map<string, SharedServerEvent> | undefined;
+  let pending: Map<string, Announcement> | undefined;
   return (event) => {
     const key = event.kind === "resourceUpdated" ? `${event.kind} ${event.uri}` : event.kind;
     if (pending) {
-      if (!pending.has(key)) pending.set(key, event);
+      const queued = pending.get(key);
+      const first = queued?.[AUDIENCE];
+      const next = event[AUDIENCE];
+      if (!queued) pending.set(key, event);
+      // One announcement for several entries: whoever may see any of them hears it.
+      else if (first) pending.set(key, { ...queued, [AUDIENCE]: next && ((ctx) => first(ctx) || next(ctx)) });
       return;
     }
-    const run = new Map([[key, event]]);
+    const run = new Map<string, Announcement>([[key, event]]);
     pending = run;
     queueMicrotask(() => {
       pending = undefined;

@@ -19,11 +19,24 @@ import type {
 import type { ServerRequestContext } from "./context.js";
 import type { PrincipalBinder } from "./state/principal.js";
 
+/**
+ * Which listen streams may hear of a list change: those whose listen request's caller may see the
+ * changed entry (lists may vary with the caller). Absent: every stream.
+ */
+export type Audience = (ctx: ServerRequestContext) => boolean;
+
+/**
+ * Where a list change carries its `Audience`: a symbol, so that neither JSON nor a structured clone
+ * takes it onto an events bus (nor can a bus forge one).
+ */
+export const AUDIENCE: unique symbol = Symbol("audience");
+
 /** A change a listen stream may carry. */
 export type ServerEvent =
-  | { readonly kind: "toolsListChanged" }
-  | { readonly kind: "promptsListChanged" }
-  | { readonly kind: "resourcesListChanged" }
+  | {
+      readonly kind: "toolsListChanged" | "promptsListChanged" | "resourcesListChanged";
+      readonly [AUDIENCE]?: Audience | undefined;
+    }
   | { readonly kind: "resourceUpdated"; readonly uri: string }
   /** A task changed: the streams that follow its id hear of it (only its creator's can follow it). */
   | { readonly kind: "task"; readonly taskId: string; readonly snapshot: () => DetailedTask };
@@ -181,6 +194,8 @@ export class SubscriptionHub {
       const subscription: Subscription = {
         filter: honoured,
         deliver: (event) => {
+          // An entry hidden from this caller changed: its list did not, and it must not learn of it.
+          if (AUDIENCE in event && event[AUDIENCE]?.(ctx) === false) return;
           if (backlog < MAX_BACKLOG) return send(event);
           // A reader this far behind gets later events merged, so its stream's memory stays bounded:
           // an update under a subscribed URI is told as that URI's (the spec lets either be sent).

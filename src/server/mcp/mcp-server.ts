@@ -30,6 +30,7 @@ import type { ToolReturn } from "./results.js";
 import type { InferSchema, SchemaLike } from "./schema.js";
 import { type ToolConfig, ToolRegistry } from "./tools.js";
 import { UriTemplate } from "./uri-template.js";
+import { audienceOf } from "./visibility.js";
 
 export type { MCPServerOptions } from "./options.js";
 
@@ -190,7 +191,7 @@ export class MCPServer implements Dispatcher {
         throw error;
       }
     }
-    this.server.notifyToolsListChanged();
+    this.server.notifyToolsListChanged(audienceOf(config.visible, `tool ${name}`));
     if (!this.server.hasHandler("tools/call")) {
       this.server.setRequestHandler("tools/list", (ctx) => this.#tools.list(ctx));
       this.server.setRequestHandler("tools/call", (ctx, params) => this.#callTool(ctx, params as never));
@@ -234,7 +235,7 @@ export class MCPServer implements Dispatcher {
     const definition = this.#prompts.add(name, config, async (args, ctx) =>
       handler(args as InferArguments<S>, ctx),
     );
-    this.server.notifyPromptsListChanged();
+    this.server.notifyPromptsListChanged(audienceOf(config.visible, `prompt ${name}`));
     if (!this.server.hasHandler("prompts/get")) {
       this.server.setRequestHandler("prompts/list", (ctx) => this.#prompts.list(ctx));
       this.server.setRequestHandler("prompts/get", (ctx, params) =>
@@ -288,8 +289,8 @@ export class MCPServer implements Dispatcher {
    */
   removeTool(name: string): boolean {
     const removed = this.#tools.remove(name);
-    if (removed) this.server.notifyToolsListChanged();
-    return removed;
+    if (removed) this.server.notifyToolsListChanged(audienceOf(removed.visible, `tool ${name}`));
+    return removed !== undefined;
   }
 
   /**
@@ -300,8 +301,8 @@ export class MCPServer implements Dispatcher {
    */
   removePrompt(name: string): boolean {
     const removed = this.#prompts.remove(name);
-    if (removed) this.server.notifyPromptsListChanged();
-    return removed;
+    if (removed) this.server.notifyPromptsListChanged(audienceOf(removed.visible, `prompt ${name}`));
+    return removed !== undefined;
   }
 
   /**

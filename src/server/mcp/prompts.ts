@@ -166,9 +166,11 @@ export class PromptRegistry {
     return listFor("prompt", this.#prompts.values(), ctx);
   }
 
-  /** Forgets a prompt; false when there was none by that name. */
-  remove(name: string): boolean {
-    return this.#prompts.delete(name);
+  /** Forgets a prompt; returns it, or undefined when there was none by that name. */
+  remove(name: string): RegisteredPrompt | undefined {
+    const prompt = this.#prompts.get(name);
+    this.#prompts.delete(name);
+    return prompt;
   }
 
   /** Serves `prompts/get`: unknown prompt or invalid arguments → -32602. */

@@ -106,9 +106,11 @@ export class ToolRegistry {
     return listFor("tool", this.#tools.values(), ctx);
   }
 
-  /** Forgets a tool; false when there was none by that name. */
-  remove(name: string): boolean {
-    return this.#tools.delete(name);
+  /** Forgets a tool; returns it, or undefined when there was none by that name. */
+  remove(name: string): RegisteredTool | undefined {
+    const tool = this.#tools.get(name);
+    this.#tools.delete(name);
+    return tool;
   }
 
   /** The tool `name` if the caller of `ctx` may see it; a hidden tool is refused exactly as an unknown one. */

@@ -6,6 +6,7 @@
 
 import { messageOf } from "../../shared/errors.js";
 import type { ServerRequestContext } from "../context.js";
+import type { Audience } from "../subscriptions.js";
 
 /**
  * Whether the caller of this request may see and use an entry. `false`, or a throw (deny on
@@ -25,6 +26,11 @@ export function allows(visible: Visibility | undefined, name: string, ctx: Serve
     ctx.logger.warn(`${name}: visible() failed (hidden): ${messageOf(error)}`);
     return false;
   }
+}
+
+/** Who may hear that the entry `name` changed: whoever may see it (no rule: everyone). */
+export function audienceOf(visible: Visibility | undefined, name: string): Audience | undefined {
+  return visible && ((ctx) => allows(visible, name, ctx));
 }
 
 /**
