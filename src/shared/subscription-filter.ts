@@ -1,7 +1,7 @@
 /**
- * What a `subscriptions/listen` filter lets through, for both ends: the server to decide what to
- * send, the client to check what it is sent (spec §3.3: a server MUST NOT send a notification type
- * the client did not ask for, and the client compares the honoured filter with its own).
+ * What a `subscriptions/listen` filter covers: the URI and task-id rules both ends share, and the
+ * client's check of what it is sent (spec §3.3: a server MUST NOT send a notification type the
+ * client did not ask for). The server decides what to send in its own subscriptions code.
  */
 
 import type { SubscriptionFilter } from "../types/index.js";
