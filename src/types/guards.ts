@@ -18,9 +18,11 @@ import type {
   ElicitRequest,
   ElicitRequestURLParams,
   ElicitResult,
+  InputRequest,
   InputRequiredResult,
   ListRootsRequest,
   ListRootsResult,
+  SamplingMessage,
 } from "./input.js";
 import type {
   JSONRPCErrorResponse,
@@ -55,9 +57,47 @@ export function describeInputRequestsProblem(value: unknown): string | undefined
   if (!validInputRequests(value)) {
     return `inputRequests holds something that is not an embedded request (${describeFailure(validInputRequests, value)})`;
   }
-  return Object.hasOwn(value as object, "__proto__")
-    ? 'inputRequests: the key "__proto__" cannot be answered'
-    : undefined;
+  if (Object.hasOwn(value as object, "__proto__"))
+    return 'inputRequests: the key "__proto__" cannot be answered';
+  for (const [key, request] of Object.entries(value as Record<string, InputRequest>)) {
+    const problem =
+      request.method === "sampling/createMessage"
+        ? describeToolLoopProblem(request.params.messages)
+        : undefined;
+    if (problem) return `inputRequests[${JSON.stringify(key)}]: ${problem}`;
+  }
+  return undefined;
+}
+
+/**
+ * What breaks the tool-loop rules of a sampling conversation, or undefined when it keeps them: a
+ * message carrying `tool_result` blocks holds nothing else, and the next message answers each
+ * `tool_use` of a message by its `toolUseId`, and nothing but those (the last message's are answered
+ * on a later round).
+ *
+ * @example
+ * describeToolLoopProblem([{ role: "user", content: { type: "tool_result", toolUseId: "a", content: [] } }]);
+ * // 'messages[0]: tool_result "a" answers no tool_use of the message before it'
+ */
+export function describeToolLoopProblem(messages: readonly SamplingMessage[]): string | undefined {
+  let uses: string[] = [];
+  for (const [index, { content }] of messages.entries()) {
+    const blocks = Array.isArray(content) ? content : [content];
+    const results = blocks.flatMap((block) => (block.type === "tool_result" ? [block.toolUseId] : []));
+    const at = `messages[${index}]`;
+    for (const id of results) {
+      if (results.length < blocks.length)
+        return `${at}: tool_result ${JSON.stringify(id)} must not share a message with other content`;
+      if (!uses.includes(id))
+        return `${at}: tool_result ${JSON.stringify(id)} answers no tool_use of the message before it`;
+    }
+    for (const id of uses) {
+      if (!results.includes(id))
+        return `${at}: tool_use ${JSON.stringify(id)} of the message before it must be answered first`;
+    }
+    uses = blocks.flatMap((block) => (block.type === "tool_use" ? [block.id] : []));
+  }
+  return undefined;
 }
 
 /** True for an elicitation answer (`{ action, content? }`). */

@@ -65,6 +65,38 @@ describe("Client auto loop: rounds, bounds and isolation", () => {
     expect(sentFor(tap, "tools/call")).toHaveLength(1);
   });
 
+  it("a sampling question that breaks the tool-loop rules never reaches the sampling callback", async () => {
+    const broken = {
+      method: "sampling/createMessage",
+      params: {
+        maxTokens: 50,
+        messages: [
+          { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "w", input: {} }] },
+          { role: "user", content: [{ type: "tool_result", toolUseId: "t2", content: [] }] },
+        ],
+      },
+    };
+    const server = stubServer((method) =>
+      method === "tools/call"
+        ? { resultType: "input_required", inputRequests: { llm: broken }, requestState: "s" }
+        : undefined,
+    );
+    const sampled: unknown[] = [];
+    const { client, tap } = await connectTapped(server, {
+      sampling: async (_ctx, params) => {
+        sampled.push(params);
+        return { role: "assistant", content: { type: "text", text: "x" }, model: "m" };
+      },
+    });
+    await expect(client.callTool("t", {})).rejects.toThrow(
+      new ProtocolError(
+        'The server sent a malformed InputRequiredResult for tools/call (inputRequests["llm"]: messages[1]: tool_result "t2" answers no tool_use of the message before it)',
+      ),
+    );
+    expect(sampled).toEqual([]);
+    expect(sentFor(tap, "tools/call")).toHaveLength(1);
+  });
+
   it("endless rounds raise InputRequiredRoundsExceededError with lastResult after 1 + max legs", async () => {
     let n = 0;
     const server = stubServer((method) =>

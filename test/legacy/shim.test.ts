@@ -190,6 +190,18 @@ describe("the shim's bounds and refusals", () => {
       "a question under the key __proto__",
       JSON.parse(`{"__proto__":${JSON.stringify(elicitationRequest("Region?", REGION))}}`),
     ],
+    [
+      "a sampling question whose tool_result answers no tool_use",
+      {
+        llm: {
+          method: "sampling/createMessage",
+          params: {
+            maxTokens: 5,
+            messages: [{ role: "user", content: { type: "tool_result", toolUseId: "t", content: [] } }],
+          },
+        },
+      },
+    ],
   ])("answers -32603 for %s instead of asking anything", async (_label, inputRequests) => {
     const server = new Server("malformed", {
       logger: silentLogger,

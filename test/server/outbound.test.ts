@@ -309,6 +309,30 @@ describe("input_required rules", () => {
   });
 });
 
+describe("a sampling request that breaks the tool-loop rules", () => {
+  it("is an invalid handler result: -32603, the reason logged with the key, message index and toolUseId", async () => {
+    const logger = recordingLogger();
+    const broken: InputRequest = {
+      method: "sampling/createMessage",
+      params: {
+        maxTokens: 10,
+        messages: [
+          { role: "assistant", content: { type: "tool_use", id: "t1", name: "w", input: {} } },
+          { role: "user", content: { type: "text", text: "skip it" } },
+        ],
+      },
+    };
+    const server = serverAnswering({ resultType: "input_required", inputRequests: { llm: broken } }, logger);
+    expect(errorOf(await server.dispatch(request("tools/call", { name: "x" }, { sampling: {} })))).toEqual({
+      code: -32603,
+      message: "Handler returned an invalid result",
+    });
+    expect(logger.lines).toContain(
+      'error: tools/call: handler returned an invalid result: inputRequests["llm"]: messages[1]: tool_use "t1" of the message before it must be answered first',
+    );
+  });
+});
+
 describe("capability gating of embedded requests", () => {
   const gate = (inputRequest: InputRequest, capabilities: ClientCapabilities) =>
     serverAnswering({ resultType: "input_required", inputRequests: { q: inputRequest } }).dispatch(

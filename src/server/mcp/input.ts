@@ -1,4 +1,5 @@
 import {
+  describeToolLoopProblem,
   ErrorCode,
   explainFailure,
   McpError,
@@ -116,7 +117,13 @@ export function urlElicitationRequest(message: string, url: string | URL): Elici
   return { method: "elicitation/create", params: { mode: "url", message, url: href } };
 }
 
-/** An embedded sampling request. `prompt` is shorthand for one user text message. */
+/**
+ * An embedded sampling request. `prompt` is shorthand for one user text message. Throws a
+ * TypeError when the messages break the tool-loop rules (see `describeToolLoopProblem`).
+ *
+ * @example
+ * inputRequired({ inputRequests: { summary: samplingRequest({ prompt: "Summarize the log", maxTokens: 200 }) } });
+ */
 export function samplingRequest(
   params: Partial<CreateMessageRequestParams> & { maxTokens: number; prompt?: string },
 ): CreateMessageRequest {
@@ -128,6 +135,10 @@ export function samplingRequest(
       : [{ role: "user" as const, content: { type: "text" as const, text: prompt } }]),
   ];
   if (all.length === 0) throw new Error("samplingRequest needs messages or a prompt");
+  // Refused here, where the server author sees it, rather than by the client once the question is out.
+  const problem = describeToolLoopProblem(all);
+  if (problem)
+    throw new TypeError(`A sampling conversation must answer each tool_use before anything else; ${problem}`);
   return { method: "sampling/createMessage", params: { ...rest, messages: all } };
 }
 

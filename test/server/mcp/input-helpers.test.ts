@@ -7,6 +7,7 @@ import {
   inputResponse,
   renderRequestedSchema,
   rootsRequest,
+  sample,
   samplingRequest,
   urlElicitationRequest,
 } from "../../../src/server/mcp/index.js";
@@ -190,6 +191,35 @@ describe("samplingRequest and rootsRequest", () => {
 
   it("refuses a sampling request with neither messages nor prompt", () => {
     expect(() => samplingRequest({ maxTokens: 10 })).toThrow("samplingRequest needs messages or a prompt");
+  });
+
+  it("refuses, at build time, messages that break the tool-loop rules, naming the message and the toolUseId", () => {
+    const use = {
+      role: "assistant" as const,
+      content: { type: "tool_use" as const, id: "t1", name: "w", input: {} },
+    };
+    const result = {
+      role: "user" as const,
+      content: { type: "tool_result" as const, toolUseId: "t1", content: [] },
+    };
+    expect(() => samplingRequest({ messages: [use], prompt: "And the weather?", maxTokens: 10 })).toThrow(
+      new TypeError(
+        'A sampling conversation must answer each tool_use before anything else; messages[1]: tool_use "t1" of the message before it must be answered first',
+      ),
+    );
+    expect(() => samplingRequest({ messages: [result], maxTokens: 10 })).toThrow(
+      'messages[0]: tool_result "t1" answers no tool_use of the message before it',
+    );
+    expect(() =>
+      sample({
+        messages: [use, { role: "user", content: [result.content, { type: "text", text: "?" }] }],
+        maxTokens: 9,
+      }),
+    ).toThrow('messages[1]: tool_result "t1" must not share a message with other content');
+    expect(samplingRequest({ messages: [use, result], maxTokens: 10 }).params.messages).toEqual([
+      use,
+      result,
+    ]);
   });
 
   it("builds a roots request", () => {
