@@ -5,12 +5,19 @@
 
 import {
   describeFailure,
+  describeToolLoopProblem,
   ErrorCode,
   McpError,
   NotificationMethod,
   validInputRequest,
 } from "../types/core.js";
-import type { Implementation, InputRequest, RequestId, ResultObject } from "../types/index.js";
+import type {
+  CreateMessageRequest,
+  Implementation,
+  InputRequest,
+  RequestId,
+  ResultObject,
+} from "../types/index.js";
 import { type ClientCallbacks, dispatchInputRequest, embeddedMeta } from "./callbacks.js";
 import type { ClientSession } from "./session.js";
 
@@ -41,12 +48,13 @@ export function answerServerRequests(
       throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
     }
     const request = method === "roots/list" && params === undefined ? { method } : { method, params };
-    if (!validInputRequest(request)) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Invalid params for ${method}: ${describeFailure(validInputRequest, request)}`,
-      );
-    }
+    // A broken tool loop is refused as the 2026 path refuses it: the sampling callback never sees it.
+    const problem = !validInputRequest(request)
+      ? describeFailure(validInputRequest, request)
+      : method === "sampling/createMessage"
+        ? describeToolLoopProblem((request as CreateMessageRequest).params.messages)
+        : undefined;
+    if (problem) throw new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${problem}`);
     const controller = new AbortController();
     running.set(id, controller);
     try {
