@@ -231,7 +231,14 @@ export class Server implements Dispatcher {
   /** Queues an announcement for the end of the current synchronous run, each said once. */
   readonly #announce = coalesced((event) => this.#share(event));
 
-  /** Ends every listen stream gracefully (e.g. before shutting down). */
+  /**
+   * Ends every listen stream of this server gracefully, on every transport and endpoint (each
+   * answers with its closing result). Closing one endpoint (`serveHttp`'s `close()`,
+   * `closeHttpSessions`, `serveStdio`'s) ends only that endpoint's streams.
+   *
+   * @example
+   * server.closeSubscriptions(); // before shutting the whole process down
+   */
   closeSubscriptions(): void {
     this.#subscriptions.closeAll();
   }

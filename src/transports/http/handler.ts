@@ -4,15 +4,8 @@
  */
 import type { Logger, ServerTelemetry } from "../../server/context.js";
 import { legacyServiceOf } from "../../server/legacy/service.js";
-import {
-  type AuthInfo,
-  type Dispatcher,
-  type HttpRequestView,
-  httpStatusOf,
-  PARAM_HEADER_MISMATCH,
-} from "../../shared/dispatch.js";
+import { type Dispatcher, type HttpRequestView, PARAM_HEADER_MISMATCH } from "../../shared/dispatch.js";
 import { messageOf } from "../../shared/errors.js";
-import { LazyDispatchContext } from "../../shared/lazy-signal.js";
 import {
   ErrorCode,
   isCoreMethod,
@@ -33,7 +26,7 @@ import {
   toResponse,
 } from "./body.js";
 import { listedOrigin, preflight, withCorsHeaders } from "./cors.js";
-import { answerExchange, type ResponseMode } from "./exchange.js";
+import type { ResponseMode } from "./exchange.js";
 import { ANONYMOUS, authenticate, checkHostAndOrigin, checkScopes, checksAuth } from "./guards.js";
 import type { HttpHandlerOptions } from "./handler-options.js";
 import { type Incoming, WebIncoming } from "./incoming.js";
@@ -41,6 +34,7 @@ import { LegacyHttpEndpoint, SESSION_HEADER } from "./legacy-endpoint.js";
 import { SSE_SESSION_PARAM } from "./legacy-sessions.js";
 import type { HttpPlusSse, LegacySseEndpoint } from "./legacy-sse-server.js";
 import { checkProtectedResource } from "./protected-resource.js";
+import { respond } from "./respond.js";
 import {
   checkStandardHeaders,
   paramHeaderMismatch,
@@ -74,11 +68,16 @@ export function endpointOf(handler: FetchHandler): Endpoint | undefined {
 
 const CLOSE_SESSIONS = Symbol("roundtrip-mcp.http.close-sessions");
 
+/** Ends what the handler holds open; with `listensOnly`, just its listen streams. */
+type CloseSessions = (listensOnly?: boolean) => void;
+
 /**
- * Ends the 2025 sessions and HTTP+SSE streams that a handler made by `createHttpHandler` holds:
- * their GET streams end cleanly and their work is aborted. `serveHttp`'s `close()` calls it once
- * requests in flight had their time; a handler mounted in your own server (`toNodeListener`) needs
- * it at shutdown, since those streams never end by themselves. Does nothing for another handler.
+ * Ends what a handler made by `createHttpHandler` holds open: the `subscriptions/listen` streams it
+ * serves, each answered with its closing result (those of other handlers or transports of the same
+ * server stay open), and its 2025 sessions and HTTP+SSE streams, whose GET streams end cleanly and
+ * whose work is aborted. `serveHttp`'s `close()` does this itself; a handler mounted in your own
+ * server (`toNodeListener`) needs it at shutdown, since those streams never end by themselves. Does
+ * nothing for another handler.
  *
  * @example
  * process.once("SIGTERM", () => {
@@ -87,7 +86,12 @@ const CLOSE_SESSIONS = Symbol("roundtrip-mcp.http.close-sessions");
  * });
  */
 export function closeHttpSessions(handler: FetchHandler): void {
-  (handler as FetchHandler & { [CLOSE_SESSIONS]?: () => void })[CLOSE_SESSIONS]?.();
+  (handler as FetchHandler & { [CLOSE_SESSIONS]?: CloseSessions })[CLOSE_SESSIONS]?.();
+}
+
+/** Ends only the listen streams the handler serves, each with its closing result (`serveHttp` does so first). */
+export function endListenStreams(handler: FetchHandler): void {
+  (handler as FetchHandler & { [CLOSE_SESSIONS]?: CloseSessions })[CLOSE_SESSIONS]?.(true);
 }
 
 const DEFAULT_KEEP_ALIVE_MS = 15_000;
@@ -153,7 +157,7 @@ export function createHttpHandler(dispatcher: Dispatcher, options: HttpHandlerOp
 function createEndpoint(
   dispatcher: Dispatcher,
   options: HttpHandlerOptions,
-): { endpoint: Endpoint; closeSessions: () => void } {
+): { endpoint: Endpoint; closeSessions: CloseSessions } {
   const maxBodyBytes = maxBodyBytesOf(options.maxBodyBytes);
   const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
   const report = (message: string) => options.logger?.warn(`[http] ${message}`);
@@ -174,7 +178,11 @@ function createEndpoint(
   const anonymousOnly = !checksAuth(options);
   const reportRefusal = reporterOf(dispatcher, options.logger);
   const responseMode = checkResponseMode(options.responseMode);
-  const closeSessions = () => {
+  /** How to end each listen stream this handler serves (never the server's other streams). */
+  const listens = new Set<() => void>();
+  const closeSessions: CloseSessions = (listensOnly) => {
+    for (const end of listens) end();
+    if (listensOnly) return;
     legacy?.sessions.closeAll();
     sse?.closeAll();
   };
@@ -294,12 +302,14 @@ function createEndpoint(
         );
       }
     }
+    const listen = rpc.method === "subscriptions/listen";
     // A listen stream is nothing but notifications: JSON would leave it empty.
-    const mode = rpc.method === "subscriptions/listen" && responseMode === "json" ? "auto" : responseMode;
+    const mode = listen && responseMode === "json" ? "auto" : responseMode;
     return respond(dispatcher, message, request, http, auth.authInfo, {
       keepAliveMs,
       mode,
       logger: options.logger,
+      listens: listen ? listens : undefined,
     });
   };
   return { endpoint, closeSessions };
@@ -355,28 +365,4 @@ function withMismatch(request: Incoming, error: McpError): HttpRequestView {
     request: () => request.request(),
     [PARAM_HEADER_MISMATCH]: error,
   };
-}
-
-/** Dispatches one modern request and answers it as JSON or SSE (see `answerExchange`). */
-function respond(
-  dispatcher: Dispatcher,
-  message: unknown,
-  request: Incoming,
-  http: HttpRequestView,
-  authInfo: AuthInfo | undefined,
-  framing: { keepAliveMs: number; mode: ResponseMode; logger: HttpHandlerOptions["logger"] },
-): Promise<Reply> {
-  const { keepAliveMs, mode, logger } = framing;
-  return answerExchange({
-    request,
-    keepAliveMs,
-    mode,
-    id: requestIdOf(message),
-    run: (send, cancellation) =>
-      dispatcher.dispatch(message, new LazyDispatchContext(cancellation, send, authInfo, http)),
-    statusOf: httpStatusOf,
-    failureStatus: 500,
-    onFailure: (error) =>
-      logger?.error(`[http] dispatch failed: ${error instanceof Error ? error.message : String(error)}`),
-  });
 }

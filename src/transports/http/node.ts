@@ -11,6 +11,7 @@ import type { Reply } from "./body.js";
 import {
   closeHttpSessions,
   createHttpHandler,
+  endListenStreams,
   endpointOf,
   type FetchHandler,
   type HttpHandlerOptions,
@@ -139,10 +140,11 @@ export interface HttpServerHandle {
   /** The underlying `node:http` server. */
   readonly server: Server;
   /**
-   * Shuts the endpoint down gracefully: stops accepting connections, ends the server's listen
-   * streams with their result, lets requests in flight finish for up to `drainTimeoutMs`, ends
-   * the 2025 sessions and HTTP+SSE streams (their streams end cleanly), then drops what is left
-   * (their streams close, which cancels them). Calling it again returns the same promise.
+   * Shuts the endpoint down gracefully: stops accepting connections, ends this endpoint's listen
+   * streams with their result (the server's streams on other endpoints or transports stay open),
+   * lets requests in flight finish for up to `drainTimeoutMs`, ends the 2025 sessions and HTTP+SSE
+   * streams (their streams end cleanly), then drops what is left (their streams close, which
+   * cancels them). Calling it again returns the same promise.
    */
   close(): Promise<void>;
 }
@@ -223,11 +225,9 @@ export async function serveHttp(
       );
     });
     server.closeIdleConnections();
-    // Listen streams never end on their own: they get their closing result now (a `Server`, or
-    // the one under an `MCPServer`).
-    const owner = dispatcher as Dispatcher & Subscriptions & { server?: Subscriptions };
-    if (owner.closeSubscriptions) owner.closeSubscriptions();
-    else owner.server?.closeSubscriptions?.();
+    // Listen streams never end on their own: ours get their closing result now (the server's
+    // streams on other listeners or transports stay open).
+    endListenStreams(handler);
     await inFlight.drained(drainMs);
     // 2025 sessions and HTTP+SSE streams: ended cleanly rather than cut with their connections.
     closeHttpSessions(handler);
@@ -246,11 +246,6 @@ export async function serveHttp(
       return closing;
     },
   };
-}
-
-/** What can end its listen streams gracefully. */
-interface Subscriptions {
-  closeSubscriptions?: () => void;
 }
 
 /** The responses still open (POSTs being answered, or GET streams), to wait for at shutdown. */
