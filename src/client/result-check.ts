@@ -34,7 +34,8 @@ export interface ResultOptIns {
 
 /**
  * Checks a result as the client receives it: a missing `resultType` reads as complete, an unknown
- * one is a `ProtocolError`, `input_required` only on the three carriers, and a task handle only on
+ * one is a `ProtocolError`, `input_required` only on the three carriers of a 2026-07-28 session
+ * (`declared` defined), and a task handle only on
  * `tools/call` for a request that declared the Tasks extension (`declared`: the capabilities the
  * request carried, `undefined` on a 2025 session, which has no extensions). `tasks/get` answers are
  * checked as tasks.
@@ -52,6 +53,13 @@ export function checkResult(
   if (resultType === "input_required") {
     if (!INPUT_REQUIRED_METHODS.has(method)) {
       throw new ProtocolError(`The server answered input_required to ${method}, which cannot carry it`);
+    }
+    // input_required is 2026-07-28 vocabulary: retrying with inputResponses would send a 2025
+    // server params it does not know, and run callbacks for questions it could not have asked.
+    if (declared === undefined) {
+      throw new ProtocolError(
+        `The server answered input_required to ${method} on a 2025-era session, which has no such result`,
+      );
     }
     if (!validInputRequiredResult(result)) {
       throw new ProtocolError(

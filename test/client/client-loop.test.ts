@@ -1,7 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { InputRequiredRoundsExceededError, InvalidInputResponseError } from "../../src/client/errors.js";
 import { ProtocolError } from "../../src/shared/errors.js";
-import { askingServer, bare, connectTapped, ELICIT, SAMPLE, sentFor, stubServer, textOf } from "./stubs.js";
+import { McpError } from "../../src/types/index.js";
+import {
+  askingServer,
+  bare,
+  connectTapped,
+  ELICIT,
+  SAMPLE,
+  SERVER_INFO,
+  sentFor,
+  stubServer,
+  textOf,
+} from "./stubs.js";
 
 describe("Client auto loop: rounds, bounds and isolation", () => {
   it("dispatches the entries of one round concurrently (barrier)", async () => {
@@ -225,5 +236,37 @@ describe("Client auto loop: rounds, bounds and isolation", () => {
     });
     await client.callTool("t");
     expect(rounds).toEqual([{ method: "tools/call", round: 1, maxRounds: 10, stateOnly: false }]);
+  });
+
+  it("a 2025 session has no input_required: the answer is refused, no callback runs, nothing is retried", async () => {
+    const server = stubServer((method) => {
+      if (method === "server/discover") throw new McpError(-32601, "Method not found");
+      if (method === "initialize") {
+        return { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: SERVER_INFO };
+      }
+      if (method === "tools/call") {
+        return { resultType: "input_required", inputRequests: { q: ELICIT }, requestState: "s" };
+      }
+      return undefined;
+    });
+    const asked: unknown[] = [];
+    const { client, tap } = await connectTapped(server, {
+      elicitation: (ctx) => {
+        asked.push(ctx.requestId);
+        return { action: "decline" };
+      },
+    });
+    expect(client.protocolVersion).toBe("2025-11-25");
+    const expected =
+      "The server answered input_required to tools/call on a 2025-era session, which has no such result";
+    await expect(client.callTool("t")).rejects.toThrow(new ProtocolError(expected));
+    await expect(client.session.callTool("t", {}, { allowInputRequired: true })).rejects.toThrow(
+      new ProtocolError(expected),
+    );
+    expect(asked).toEqual([]);
+    expect(sentFor(tap, "tools/call").map((l) => bare(l.params))).toEqual([
+      { name: "t" },
+      { name: "t", arguments: {} },
+    ]);
   });
 });
