@@ -35,7 +35,7 @@ import { InvalidInputResponseError } from "./errors.js";
  */
 export interface ClientRequestContext {
   readonly requestId: string | number;
-  /** Aborted when the flow is cancelled, times out, or a sibling request of the same round failed. */
+  /** Aborted when the flow is cancelled, times out, its client closes, or a sibling request of the round failed. */
   readonly signal: AbortSignal;
   /** The embedded request's `params._meta`, when it has one. */
   readonly meta?: JSONObject;

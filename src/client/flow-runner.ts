@@ -144,12 +144,14 @@ export async function runFlow<R extends ResultObject>(
     // The warm entry is superseded by a flow that needs input (or runs as a task): never cached.
     cache?.delete(host.partition, method, cacheKey as string);
     const onRound = host.onRound;
+    // Closing the client ends a round waiting on a callback: no leg is in flight to fail it.
+    const closed = host.session.connection.closedSignal;
     const outcome = !isInputRequiredResult(first)
       ? first
       : await runInputRequiredLoop<R | Handle>(first, {
           maxRounds: options.inputRequiredMaxRounds ?? host.maxRounds,
           stateOnlyBackoff: options.stateOnlyBackoff ?? host.stateOnlyBackoff,
-          signal,
+          signal: signal === undefined ? closed : AbortSignal.any([signal, closed]),
           onRound: onRound ? (round) => onRound({ ...round, method }) : undefined,
           dispatch: host.dispatch,
           retry: (inputResponses, requestState, legSignal) =>

@@ -147,8 +147,8 @@ export async function driveTask(
   const maxRounds = options.maxRounds ?? DEFAULT_INPUT_REQUIRED_MAX_ROUNDS;
   let rounds = 0;
   const watch = options.follow === true ? new TaskWatch(session, taskId) : undefined;
-  // Closing the client ends the wait between polls at once: it would otherwise outlive the
-  // connection by up to a poll interval (60 s), holding the process open.
+  // Closing the client ends the wait between polls, and a callback's, at once: one would outlive
+  // the connection by up to a poll interval (60 s), the other for good.
   const closed = session.connection.closedSignal;
   const waitSignal = signal === undefined ? closed : AbortSignal.any([signal, closed]);
   let latest: DetailedTask | undefined;
@@ -188,7 +188,7 @@ export async function driveTask(
         throw new InputRequiredRoundsExceededError(maxRounds, lastResult, taskId);
       }
       for (const [key] of fresh) answered.add(key);
-      const responses = await dispatchAll(fresh, dispatch, signal);
+      const responses = await dispatchAll(fresh, dispatch, waitSignal);
       talking = true;
       await session.updateTask(taskId, responses, request);
       talking = false;

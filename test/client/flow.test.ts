@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { RequestAbortedError, RequestTimeoutError } from "../../src/shared/errors.js";
+import { ConnectionClosedError, RequestAbortedError, RequestTimeoutError } from "../../src/shared/errors.js";
 import type { InputRequest } from "../../src/types/index.js";
 import { bare, connectTapped, sentFor, stubServer } from "./stubs.js";
 
@@ -77,6 +77,32 @@ describe("Client flow bounds", () => {
     expect(error).toBeInstanceOf(RequestAbortedError);
     expect((error as Error).message).toBe("tools/call was aborted");
     expect((error as Error).cause).toBe("the user closed the dialog");
+    expect(server.seen.filter((s) => s.method === "tools/call")).toHaveLength(1);
+  });
+
+  it("closing the client ends a flow waiting on a callback, and aborts the callback", async () => {
+    const server = stubServer((method) =>
+      method === "tools/call" ? { resultType: "input_required", inputRequests: { q: ELICIT } } : undefined,
+    );
+    let asked!: () => void;
+    const waiting = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    let callbackSignal: AbortSignal | undefined;
+    const { client } = await connectTapped(server, {
+      elicitation: (ctx) => {
+        callbackSignal = ctx.signal;
+        asked();
+        return new Promise(() => {}); // a dialog nobody answers, and a callback that ignores its signal
+      },
+    });
+    const call = client.callTool("t").catch((e: unknown) => e);
+    await waiting;
+    await client.close();
+    const error = await call;
+    expect(error).toBeInstanceOf(ConnectionClosedError);
+    expect((error as Error).message).toBe("Connection closed");
+    expect(callbackSignal?.aborted).toBe(true);
     expect(server.seen.filter((s) => s.method === "tools/call")).toHaveLength(1);
   });
 

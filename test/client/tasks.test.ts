@@ -6,7 +6,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "../../src/client/client.js";
 import { InputRequiredRoundsExceededError, TaskCancelledError } from "../../src/client/errors.js";
 import type { ClientOptions } from "../../src/client/options.js";
-import { ProtocolError, RequestAbortedError, RequestTimeoutError } from "../../src/shared/errors.js";
+import {
+  ConnectionClosedError,
+  ProtocolError,
+  RequestAbortedError,
+  RequestTimeoutError,
+} from "../../src/shared/errors.js";
 import type { DetailedTask, ElicitResult } from "../../src/types/index.js";
 import { McpError } from "../../src/types/index.js";
 import { ELICIT, SAMPLE, text, textOf } from "./stubs.js";
@@ -159,6 +164,30 @@ describe("Client.callTool drives a task", () => {
     });
     await expect(client.callTool("t")).rejects.toBe(failure);
     expect(stub.methods()).toEqual(["tools/call", "tasks/get", "tasks/cancel"]);
+  });
+
+  it("closing the client ends a task waiting on a callback, and aborts the callback", async () => {
+    const stub = taskServer([{ status: "input_required", inputRequests: { q: ELICIT } }]);
+    let asked!: () => void;
+    const waiting = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    let callbackSignal: AbortSignal | undefined;
+    const client = await connect(stub.server, {
+      elicitation: (ctx) => {
+        callbackSignal = ctx.signal;
+        asked();
+        return new Promise(() => {}); // a dialog nobody answers, and a callback that ignores its signal
+      },
+    });
+    const call = client.callTool("t").catch((e: unknown) => e);
+    await waiting;
+    await client.close();
+    const error = await call;
+    expect(error).toBeInstanceOf(ConnectionClosedError);
+    expect((error as Error).message).toBe("Connection closed");
+    expect(callbackSignal?.aborted).toBe(true);
+    expect(stub.methods()).toEqual(["tools/call", "tasks/get"]);
   });
 
   it("a cancel that fails does not mask the error that ended the drive", async () => {
