@@ -103,7 +103,13 @@ export interface InputRequiredLoopOptions<R> {
   stateOnlyBackoff?: StateOnlyBackoff;
 }
 
-/** First pause before a state-only retry, and its cap, in milliseconds. */
+/**
+ * First pause before a state-only retry, and its cap, in milliseconds. The cap is never below
+ * the first pause: `{ initialMs: 2000 }` alone waits 2 s every time.
+ *
+ * @example
+ * const backoff: StateOnlyBackoff = { initialMs: 1000, capMs: 5000 }; // 1 s, 2 s, 4 s, 5 s, ...
+ */
 export interface StateOnlyBackoff {
   readonly initialMs?: number;
   readonly capMs?: number;
@@ -140,7 +146,8 @@ export async function runInputRequiredLoop<R extends ResultObject>(
   let current = first;
   let rounds = 0;
   const initialBackoff = options.stateOnlyBackoff?.initialMs ?? STATE_ONLY_BACKOFF_INITIAL_MS;
-  const backoffCap = options.stateOnlyBackoff?.capMs ?? STATE_ONLY_BACKOFF_CAP_MS;
+  // A raised first pause is never cut back by the default cap: later pauses would shrink.
+  const backoffCap = Math.max(options.stateOnlyBackoff?.capMs ?? STATE_ONLY_BACKOFF_CAP_MS, initialBackoff);
   let backoff = initialBackoff;
   while (isInputRequiredResult(current)) {
     rounds++;

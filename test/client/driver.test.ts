@@ -172,6 +172,22 @@ describe("runInputRequiredLoop (python tests/client/test_input_required.py)", ()
     expect(clock.deltas()).toEqual([1, 2, 3, 3]);
   });
 
+  it("a first pause above the cap is never shortened by it (only initialMs raised)", async () => {
+    const clock = virtualClock();
+    const script = [stateOnly("2"), stateOnly("3"), DONE];
+    await runInputRequiredLoop(stateOnly("1"), {
+      maxRounds: 10,
+      sleep: clock.sleep,
+      stateOnlyBackoff: { initialMs: 1000 },
+      dispatch: async () => ACCEPT,
+      retry: async () => {
+        clock.mark();
+        return script.shift() as ResultObject;
+      },
+    });
+    expect(clock.deltas()).toEqual([1, 1, 1]);
+  });
+
   it("a state-only pause longer than a timer can wait still waits (it fired after 1 ms)", async () => {
     let retries = 0;
     const controller = new AbortController();
