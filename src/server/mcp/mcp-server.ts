@@ -75,6 +75,12 @@ const UNNAMED_AUDIENCE_ERROR =
   "An MCPServer with requestStateSecurity needs a real name or an explicit " +
   "RequestStateSecurity({ audience }): its sealed audience";
 
+/** Each list is one page with no `nextCursor`, so any cursor sent is one never issued (-32602). */
+function onePage<T>(ctx: ServerRequestContext, list: () => T): T {
+  if (ctx.params.cursor !== undefined) throw new McpError(ErrorCode.InvalidParams, "Invalid cursor");
+  return list();
+}
+
 /**
  * The high-level server: tools, prompts, resources and templates that can ask the user mid-call,
  * with `requestState` sealed by default. One instance serves every request of every connection.
@@ -193,7 +199,7 @@ export class MCPServer implements Dispatcher {
     }
     this.server.notifyToolsListChanged(audienceOf(config.visible, `tool ${name}`));
     if (!this.server.hasHandler("tools/call")) {
-      this.server.setRequestHandler("tools/list", (ctx) => this.#tools.list(ctx));
+      this.server.setRequestHandler("tools/list", (ctx) => onePage(ctx, () => this.#tools.list(ctx)));
       this.server.setRequestHandler("tools/call", (ctx, params) => this.#callTool(ctx, params as never));
     }
     return definition;
@@ -237,7 +243,7 @@ export class MCPServer implements Dispatcher {
     );
     this.server.notifyPromptsListChanged(audienceOf(config.visible, `prompt ${name}`));
     if (!this.server.hasHandler("prompts/get")) {
-      this.server.setRequestHandler("prompts/list", (ctx) => this.#prompts.list(ctx));
+      this.server.setRequestHandler("prompts/list", (ctx) => onePage(ctx, () => this.#prompts.list(ctx)));
       this.server.setRequestHandler("prompts/get", (ctx, params) =>
         this.#prompts.get(params as never, this.#context(ctx)),
       );
@@ -263,17 +269,17 @@ export class MCPServer implements Dispatcher {
       : this.#resources.addStatic(uri, config, async (read, ctx) => handler({}, ctx, read));
     this.server.notifyResourcesListChanged();
     if (!this.server.hasHandler("resources/read")) {
-      this.server.setRequestHandler("resources/list", async () => ({
-        resources: await this.#resources.list(),
-      }));
+      this.server.setRequestHandler("resources/list", (ctx) =>
+        onePage(ctx, async () => ({ resources: await this.#resources.list() })),
+      );
       this.server.setRequestHandler("resources/read", (ctx, params) =>
         this.#resources.read((params as { uri: string }).uri, this.#context(ctx)),
       );
     }
     if (isTemplate && !this.server.hasHandler("resources/templates/list")) {
-      this.server.setRequestHandler("resources/templates/list", () => ({
-        resourceTemplates: this.#resources.listTemplates(),
-      }));
+      this.server.setRequestHandler("resources/templates/list", (ctx) =>
+        onePage(ctx, () => ({ resourceTemplates: this.#resources.listTemplates() })),
+      );
     }
     if (config.complete) this.#enableCompletion();
     return definition;
