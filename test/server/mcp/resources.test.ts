@@ -176,6 +176,26 @@ describe("resources/read", () => {
     ]);
   });
 
+  it("serves a URI two templates match from the one registered first, as docs/servers.md says", async () => {
+    const mcp = quietServer("res");
+    mcp.resource("files://{+path}", {}, ({ path }) => `path ${path}`);
+    mcp.resource("files://{name}", {}, ({ name }) => `name ${name}`);
+    mcp.resource("docs://{name}", {}, ({ name }) => `name ${name}`);
+    mcp.resource("docs://{+path}", {}, ({ path }) => `path ${path}`);
+    expect(resultOf(await send(mcp, "resources/read", { uri: "files://a" })).contents).toEqual([
+      { uri: "files://a", text: "path a" },
+    ]);
+    expect(resultOf(await send(mcp, "resources/read", { uri: "docs://a" })).contents).toEqual([
+      { uri: "docs://a", text: "name a" },
+    ]);
+    // Removed and registered again, a template goes last.
+    mcp.removeResource("files://{+path}");
+    mcp.resource("files://{+path}", {}, ({ path }) => `path ${path}`);
+    expect(resultOf(await send(mcp, "resources/read", { uri: "files://a" })).contents).toEqual([
+      { uri: "files://a", text: "name a" },
+    ]);
+  });
+
   it("answers an unknown URI with -32602 and data.uri", async () => {
     const mcp = quietServer("res");
     mcp.resource("users://{id}", {}, () => "x");
