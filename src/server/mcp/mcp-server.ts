@@ -276,7 +276,8 @@ export class MCPServer implements Dispatcher {
         this.#resources.read((params as { uri: string }).uri, this.#context(ctx)),
       );
     }
-    if (isTemplate && !this.server.hasHandler("resources/templates/list")) {
+    // Part of the resources capability: a server with no template answers an empty list.
+    if (!this.server.hasHandler("resources/templates/list")) {
       this.server.setRequestHandler("resources/templates/list", (ctx) =>
         onePage(ctx, () => ({ resourceTemplates: this.#resources.listTemplates() })),
       );

@@ -62,11 +62,18 @@ describe("resources/list and resources/templates/list", () => {
     });
   });
 
-  it("advertises resources once one is registered; templates/list exists only with a template", async () => {
+  it("advertises resources once one is registered, and then serves all three resource methods", async () => {
     const mcp = quietServer("res");
     mcp.resource("file:///a", {}, () => "a");
     expect(resultOf(await send(mcp, "server/discover")).capabilities).toEqual({ resources: {}, logging: {} });
-    expect(errorOf(await send(mcp, "resources/templates/list")).code).toBe(-32601);
+    // The resources capability covers templates/list: a server with no template lists none.
+    expect(resultOf(await send(mcp, "resources/templates/list"))).toEqual({
+      resourceTemplates: [],
+      resultType: "complete",
+      ttlMs: 0,
+      cacheScope: "private",
+      _meta: STAMP,
+    });
     mcp.resource("x://{id}", {}, () => "x");
     expect(resultOf(await send(mcp, "resources/templates/list")).resourceTemplates).toHaveLength(1);
   });
