@@ -140,10 +140,13 @@ export class ResourceRegistry {
     throw new McpError(ErrorCode.InvalidParams, `Resource not found: ${uri}`, { uri });
   }
 
-  /** Completion of one template variable; null when no template has that URI template. */
+  /**
+   * Completion of one template variable; undefined for a static resource's URI (a `ref/resource`
+   * may name one; it has nothing to complete), null when no resource or template has that URI.
+   */
   completer(uriTemplate: string, variable: string): ArgumentCompleter | undefined | null {
     const entry = this.#templates.get(uriTemplate);
-    if (!entry) return null;
+    if (!entry) return this.#static.has(uriTemplate) ? undefined : null;
     const complete = entry.config.complete;
     return complete && Object.hasOwn(complete, variable) ? complete[variable] : undefined;
   }

@@ -483,4 +483,14 @@ describe("completion/complete on template variables", () => {
       message: "Unknown resource template: nope://{x}",
     });
   });
+
+  it("answers a static resource's URI (a ref/resource may name one) with empty values, not -32602", async () => {
+    const { mcp } = server();
+    mcp.resource("file:///notes.txt", {}, () => "notes");
+    expect(resultOf(await send(mcp, "completion/complete", ref("file:///notes.txt", "x", "")))).toEqual({
+      completion: { values: [] },
+      resultType: "complete",
+      _meta: STAMP,
+    });
+  });
 });
