@@ -89,9 +89,10 @@ export async function cachedRead<R extends ResultObject>(
 export function driveOptions<O extends { inputRequiredMaxRounds?: number }>(
   host: FlowHost,
   options: O,
-): O & { follow: boolean; maxRounds: number } {
+  roundsUsed = 0,
+): O & { follow: boolean; maxRounds: number; roundsUsed: number } {
   const maxRounds = options.inputRequiredMaxRounds ?? host.maxRounds;
-  return Object.assign({}, options, { follow: host.followTasks, maxRounds });
+  return Object.assign({}, options, { follow: host.followTasks, maxRounds, roundsUsed });
 }
 
 /**
@@ -146,6 +147,8 @@ export async function runFlow<R extends ResultObject>(
     const onRound = host.onRound;
     // Closing the client ends a round waiting on a callback: no leg is in flight to fail it.
     const closed = host.session.connection.closedSignal;
+    // Each answered round ends in one retry: the task driver gets what is left of the cap.
+    let retries = 0;
     const outcome = !isInputRequiredResult(first)
       ? first
       : await runInputRequiredLoop<R | Handle>(first, {
@@ -154,14 +157,22 @@ export async function runFlow<R extends ResultObject>(
           signal: signal === undefined ? closed : AbortSignal.any([signal, closed]),
           onRound: onRound ? (round) => onRound({ ...round, method }) : undefined,
           dispatch: host.dispatch,
-          retry: (inputResponses, requestState, legSignal) =>
-            leg(legOptions(base, legSignal, inputResponses, requestState)) as Promise<
+          retry: (inputResponses, requestState, legSignal) => {
+            retries++;
+            return leg(legOptions(base, legSignal, inputResponses, requestState)) as Promise<
               R | Handle | InputRequiredResult
-            >,
+            >;
+          },
         });
     // Only tools/call answers with a task, and its R is CallToolResult: the task's own result.
     if (!isCreateTaskResult(outcome)) return outcome;
-    return (await driveTask(outcome, host.session, host.dispatch, signal, driveOptions(host, options))) as R;
+    return (await driveTask(
+      outcome,
+      host.session,
+      host.dispatch,
+      signal,
+      driveOptions(host, options, retries),
+    )) as R;
   } catch (error) {
     throw scope.failure(error);
   } finally {

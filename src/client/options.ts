@@ -47,7 +47,10 @@ export type HttpTargetOptions = Pick<
  * const options: ClientOptions = { elicitation, inputRequiredMaxRounds: 5, maxTotalTimeoutMs: 120_000 };
  */
 export interface ClientOptions extends ClientCallbacks {
-  /** Retries of one call before `InputRequiredRoundsExceededError` (default 10, so at most 11 legs). */
+  /**
+   * Input rounds one call answers before `InputRequiredRoundsExceededError` (default 10, so at most
+   * 11 legs); a call that becomes a task shares the count with the task's rounds.
+   */
   inputRequiredMaxRounds?: number;
   /** Bound on a whole auto-loop call: every leg, callback and pause (default: none). */
   maxTotalTimeoutMs?: number;

@@ -60,6 +60,8 @@ const CANCEL_TIMEOUT_MS = 5_000;
 type DriveOptions = Pick<WaitForTaskOptions, "timeoutMs" | "onLog" | "meta" | "onTask"> & {
   follow?: boolean;
   maxRounds?: number;
+  /** Input rounds the call already answered before it became a task: they count against `maxRounds`. */
+  roundsUsed?: number;
 };
 
 /**
@@ -145,7 +147,7 @@ export async function driveTask(
   };
   const answered = new Set<string>();
   const maxRounds = options.maxRounds ?? DEFAULT_INPUT_REQUIRED_MAX_ROUNDS;
-  let rounds = 0;
+  let rounds = options.roundsUsed ?? 0;
   const watch = options.follow === true ? new TaskWatch(session, taskId) : undefined;
   // Closing the client ends the wait between polls, and a callback's, at once: one would outlive
   // the connection by up to a poll interval (60 s), the other for good.

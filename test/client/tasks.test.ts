@@ -299,6 +299,35 @@ describe("Client.callTool drives a task", () => {
     ]);
     expect(stub.methods()).toEqual(["tasks/get"]);
   });
+
+  it("input rounds answered before the task count against the same inputRequiredMaxRounds", async () => {
+    // One MRTR round, then a task that keeps asking: a cap of 2 leaves the task one round, not two.
+    const stub = taskServer(
+      (poll): Partial<DetailedTask> => ({
+        status: "input_required",
+        inputRequests: { [`k${poll}`]: ELICIT },
+      }),
+    );
+    stub.server.setRequestHandler("tools/call", (_ctx, params) =>
+      params.inputResponses === undefined
+        ? { resultType: "input_required", inputRequests: { region: ELICIT }, requestState: "s-1" }
+        : { resultType: "task", ...task({ ttlMs: null }) },
+    );
+    const asked: string[] = [];
+    const client = await connect(stub.server, {
+      inputRequiredMaxRounds: 2,
+      elicitation: (ctx) => {
+        asked.push(String(ctx.requestId));
+        return accept("x");
+      },
+    });
+    const error = (await client.callTool("t").catch((e: unknown) => e)) as InputRequiredRoundsExceededError;
+    expect(error).toBeInstanceOf(InputRequiredRoundsExceededError);
+    expect([error.maxRounds, error.taskId]).toEqual([2, TASK_ID]);
+    expect(asked).toEqual(["region", "k0"]);
+    expect(error.lastResult).toEqual({ resultType: "input_required", inputRequests: { k1: ELICIT } });
+    expect(stub.methods()).toEqual(["tasks/get", "tasks/update", "tasks/get", "tasks/cancel"]);
+  });
 });
 
 describe("Client.waitForTask resumes a task by id", () => {
