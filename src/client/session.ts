@@ -238,7 +238,7 @@ export class ClientSession {
   ): Promise<CallToolResult | InputRequiredResult | CreateTaskResult> {
     const params: Record<string, unknown> = { name };
     if (args !== undefined) params.arguments = args;
-    return this.request("tools/call", withInput(params, options), options) as Promise<CallToolResult>;
+    return this.#seeded("tools/call", withInput(params, options), options) as Promise<CallToolResult>;
   }
 
   async listPrompts(cursor?: string, options?: CallOptions): Promise<ListPromptsResult> {
@@ -263,7 +263,7 @@ export class ClientSession {
   ): Promise<GetPromptResult | InputRequiredResult> {
     const params: Record<string, unknown> = { name };
     if (args !== undefined) params.arguments = args;
-    return (await this.request("prompts/get", withInput(params, options), options)) as GetPromptResult;
+    return (await this.#seeded("prompts/get", withInput(params, options), options)) as GetPromptResult;
   }
 
   async listResources(cursor?: string, options?: CallOptions): Promise<ListResourcesResult> {
@@ -286,7 +286,8 @@ export class ClientSession {
     uri: string,
     options: InputCallOptions = {},
   ): Promise<ReadResourceResult | InputRequiredResult> {
-    return (await this.request("resources/read", withInput({ uri }, options), options)) as ReadResourceResult;
+    const params = withInput({ uri }, options);
+    return (await this.#seeded("resources/read", params, options)) as ReadResourceResult;
   }
 
   /**
@@ -342,6 +343,19 @@ export class ClientSession {
    */
   async cancelTask(taskId: string, options?: CallOptions): Promise<void> {
     await this.#taskRequest(TaskMethod.Cancel, { taskId }, options);
+  }
+
+  /** A request that may carry a retry's `inputResponses`/`requestState`: 2026-07-28 only. */
+  #seeded(method: string, params: Record<string, unknown>, options: CallOptions): Promise<ResultObject> {
+    if (this.era === "legacy" && (params.inputResponses !== undefined || params.requestState !== undefined)) {
+      return Promise.reject(
+        new RoundtripError(
+          `${method} cannot carry inputResponses or requestState: they belong to the multi-round-trip ` +
+            `requests of protocol 2026-07-28, and this session speaks ${this.protocolVersion}`,
+        ),
+      );
+    }
+    return this.request(method, params, options);
   }
 
   #taskRequest(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { InputRequiredRoundsExceededError, InvalidInputResponseError } from "../../src/client/errors.js";
-import { ProtocolError } from "../../src/shared/errors.js";
+import { ProtocolError, RoundtripError } from "../../src/shared/errors.js";
 import { McpError } from "../../src/types/index.js";
 import {
   askingServer,
@@ -268,5 +268,39 @@ describe("Client auto loop: rounds, bounds and isolation", () => {
       { name: "t" },
       { name: "t", arguments: {} },
     ]);
+  });
+  it("a 2025 session has no inputResponses or requestState: a seeded call fails locally and sends nothing", async () => {
+    const server = stubServer((method) => {
+      if (method === "server/discover") throw new McpError(-32601, "Method not found");
+      if (method === "initialize") {
+        return {
+          protocolVersion: "2025-11-25",
+          capabilities: { tools: {}, prompts: {}, resources: {} },
+          serverInfo: SERVER_INFO,
+        };
+      }
+      return { content: [], messages: [], contents: [] };
+    });
+    const { client, tap } = await connectTapped(server);
+    const seeds = [{ inputResponses: { q: { action: "decline" as const } } }, { requestState: "s-1" }];
+    const attempts = seeds.flatMap(
+      (seed) =>
+        [
+          ["tools/call", client.callTool("t", {}, seed)],
+          ["prompts/get", client.getPrompt("p", {}, seed)],
+          ["resources/read", client.readResource("file:///a", seed)],
+          ["tools/call", client.session.callTool("t", {}, { ...seed, allowInputRequired: true })],
+        ] as const,
+    );
+    for (const [method, attempt] of attempts) {
+      const error = await attempt.catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RoundtripError);
+      expect((error as Error).message).toBe(
+        `${method} cannot carry inputResponses or requestState: they belong to the multi-round-trip ` +
+          "requests of protocol 2026-07-28, and this session speaks 2025-11-25",
+      );
+    }
+    const sent = tap.sent().map((m) => m.method);
+    for (const method of ["tools/call", "prompts/get", "resources/read"]) expect(sent).not.toContain(method);
   });
 });
