@@ -134,7 +134,7 @@ export function samplingRequest(
       ? []
       : [{ role: "user" as const, content: { type: "text" as const, text: prompt } }]),
   ];
-  if (all.length === 0) throw new Error("samplingRequest needs messages or a prompt");
+  if (all.length === 0) throw new TypeError("samplingRequest needs messages or a prompt");
   // Refused here, where the server author sees it, rather than by the client once the question is out.
   const problem = describeToolLoopProblem(all);
   if (problem)

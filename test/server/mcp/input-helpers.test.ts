@@ -190,7 +190,9 @@ describe("samplingRequest and rootsRequest", () => {
   });
 
   it("refuses a sampling request with neither messages nor prompt", () => {
-    expect(() => samplingRequest({ maxTokens: 10 })).toThrow("samplingRequest needs messages or a prompt");
+    const build = () => samplingRequest({ maxTokens: 10 });
+    expect(build).toThrow(TypeError);
+    expect(build).toThrow("samplingRequest needs messages or a prompt");
   });
 
   it("refuses, at build time, messages that break the tool-loop rules, naming the message and the toolUseId", () => {
