@@ -4,6 +4,7 @@
  * keyword with no JSON Schema library. Anything beyond that vocabulary is refused when the form is
  * compiled, so no keyword is ever silently ignored: wrap such a schema in `jsonSchema()`.
  */
+import { isDate, isDateTime, isEmail, isUri } from "../../shared/json-schema/formats.js";
 import { isRecord } from "../../types/record.js";
 import type { CompiledSchema, JsonSchemaObject, Validation } from "./schema.js";
 
@@ -16,30 +17,12 @@ const PROPERTY_KEYWORDS = new Set([
   ...["maximum", "enum", "enumNames", "oneOf", "items", "minItems", "maxItems"],
 ]);
 
-// Linear, anchored patterns only: these run on text a client chose.
-const DATE = /^(\d{4})-(\d\d)-(\d\d)$/;
-const TIME = /^([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
-// RFC 5321/3986 characters only: a dot-atom at a hostname, a scheme then URI characters and escapes.
-const ATOM = "[\\w!#$%&'*+/=?^`{|}~-]+";
-const LABEL = "[a-z\\d]([a-z\\d-]*[a-z\\d])?";
-const EMAIL = new RegExp(`^${ATOM}(\\.${ATOM})*@${LABEL}(\\.${LABEL})*$`, "i");
-const URI =
-  /^[a-z][a-z\d+.-]*:([\w.~!$&'()*+,;=:@/?[\]-]|%[\da-f]{2})*(#([\w.~!$&'()*+,;=:@/?-]|%[\da-f]{2})*)?$/i;
-
-function isDate(text: string): boolean {
-  const [, year = "", month = "", day = ""] = DATE.exec(text) ?? [];
-  const leap = +year % 4 === 0 && (+year % 100 !== 0 || +year % 400 === 0);
-  const days = +month === 2 ? (leap ? 29 : 28) : 30 + ((+month + (+month > 7 ? 1 : 0)) % 2);
-  return +month >= 1 && +month <= 12 && +day >= 1 && +day <= days;
-}
-
+// The formats a form may name (src/types/input.ts).
 const FORMATS: Record<string, (text: string) => boolean> = {
   date: isDate,
-  // RFC 3339 allows a space for the "T" (section 5.6), as JSON Schema validators do.
-  "date-time": (text) =>
-    /^[Tt ]$/.test(text.charAt(10)) && isDate(text.slice(0, 10)) && TIME.test(text.slice(11)),
-  email: (text) => EMAIL.test(text),
-  uri: (text) => URI.test(text),
+  "date-time": isDateTime,
+  email: isEmail,
+  uri: isUri,
 };
 
 function refuse(where: string, keyword: string): never {
