@@ -27,7 +27,7 @@ function withoutRegularExpressions(schema: unknown): unknown {
   // expressions (a stack overflow on a deep schema is caught by `compile`).
   if (!isRecord(schema)) return schema;
   const copy: Record<string, unknown> = { ...schema };
-  // Whatever its type: cfworker passes it to `new RegExp`, which makes `["^(a+)+$"]` that string.
+  // Whatever its type: the validator passes it to `new RegExp`, which makes `["^(a+)+$"]` that string.
   if (copy.pattern !== undefined) delete copy.pattern;
   if (copy.patternProperties !== undefined) {
     delete copy.patternProperties;
@@ -57,19 +57,18 @@ function withoutRegularExpressions(schema: unknown): unknown {
  * it is the server's to fix.
  */
 async function compile(schema: Record<string, unknown>): Promise<Check> {
-  const { Validator } = await import("@cfworker/json-schema");
-  let validator: InstanceType<typeof Validator>;
+  const { compileJsonSchema } = await import("../shared/json-schema/compile.js");
+  let validate: ReturnType<typeof compileJsonSchema>;
   try {
-    const relaxed = withoutRegularExpressions(schema) as ConstructorParameters<typeof Validator>[0];
-    validator = new Validator(relaxed, "2020-12", false);
+    validate = compileJsonSchema(withoutRegularExpressions(schema), "2020-12");
   } catch {
     // A stack overflow here would otherwise fail every later call of the tool.
     return () => undefined;
   }
   return (value) => {
-    let outcome: ReturnType<typeof validator.validate>;
+    let outcome: ReturnType<typeof validate>;
     try {
-      outcome = validator.validate(value);
+      outcome = validate(value);
     } catch {
       return undefined;
     }

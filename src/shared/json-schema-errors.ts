@@ -1,6 +1,6 @@
 /** How both ends word a JSON Schema validation failure (the validator's output units). */
 
-/** One error of `@cfworker/json-schema`'s output, as far as this wording needs it. */
+/** One error of the JSON Schema validator's output (src/shared/json-schema/compile.ts). */
 export interface SchemaError {
   readonly keyword: string;
   readonly instanceLocation: string;
@@ -14,7 +14,7 @@ const WRAPPERS: ReadonlySet<string> = new Set(["properties", "allOf", "anyOf", "
  * The first three leaf errors, each prefixed with where it is (`region: …`).
  *
  * @example
- * explainSchemaErrors(validator.validate(value).errors); // "region: Instance does not match enum."
+ * explainSchemaErrors(validate(value).errors); // 'region: Expected one of ["eu","us"].'
  */
 export function explainSchemaErrors(errors: readonly SchemaError[]): string {
   const leaves = errors.filter((e) => !WRAPPERS.has(e.keyword));

@@ -1,5 +1,5 @@
-import { Validator } from "@cfworker/json-schema";
 import { messageOf } from "../../shared/errors.js";
+import { compileJsonSchema, type SchemaValidation } from "../../shared/json-schema/compile.js";
 import { explainSchemaErrors } from "../../shared/json-schema-errors.js";
 import type { JsonSchemaObject, StandardSchemaV1 } from "./schema.js";
 
@@ -19,8 +19,9 @@ function draftOf(dialect: unknown): "4" | "7" | "2020-12" {
 /**
  * Describes tool arguments, prompt arguments or a structured output with a raw JSON Schema
  * (2020-12, or draft-04, -06 or -07 when `$schema` says so), validated by a real JSON Schema validator that
- * needs no code generation (so it also runs on Workers). Local `$ref`s resolve; network `$ref`s are
- * never fetched, and a schema the validator cannot evaluate accepts nothing. The schema is
+ * needs no code generation (so it also runs on Workers). Local `$ref`s resolve, and one to a place
+ * the schema lacks (or an invalid `pattern`) throws here; network `$ref`s are never fetched, and a
+ * schema the validator cannot evaluate accepts nothing. The schema is
  * advertised exactly as given. Imported only by apps that use it, so a zod app's bundle never
  * carries the validator. Name the type of the valid value with `T`.
  *
@@ -37,9 +38,9 @@ export function jsonSchema<T = Record<string, unknown>>(schema: JsonSchemaObject
     throw new TypeError("jsonSchema() takes a JSON Schema object");
   }
   const draft = draftOf(schema.$schema);
-  let validator: Validator;
+  let validate: (value: unknown) => SchemaValidation;
   try {
-    validator = new Validator(schema as ConstructorParameters<typeof Validator>[0], draft, false);
+    validate = compileJsonSchema(schema, draft);
   } catch (error) {
     throw new Error(`Cannot validate against this JSON Schema: ${messageOf(error)}`);
   }
@@ -49,9 +50,9 @@ export function jsonSchema<T = Record<string, unknown>>(schema: JsonSchemaObject
       version: 1,
       vendor: "roundtrip-json-schema",
       validate(value) {
-        let result: ReturnType<Validator["validate"]>;
+        let result: SchemaValidation;
         try {
-          result = validator.validate(value);
+          result = validate(value);
         } catch {
           // Deny on error: a schema the validator cannot evaluate accepts nothing.
           return { issues: [{ message: "the schema could not be evaluated" }] };

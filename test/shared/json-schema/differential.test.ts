@@ -4,6 +4,8 @@
  * same names and literals, both must give the same verdict. The grammar leaves out what the two
  * read differently on purpose (see DIFFERENCES in formats.test.ts, and the notes below).
  */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { Validator } from "@cfworker/json-schema";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -374,5 +376,20 @@ describe("the same verdicts as @cfworker/json-schema", () => {
       expect(got).toEqual(values.map((data) => theirs(schema, data, draft)));
       expect(new Set(got).size, `${draft}: both verdicts`).toBeGreaterThan(1);
     }
+  });
+});
+
+describe("the package no longer runs @cfworker/json-schema", () => {
+  it("no file under src/ imports it", () => {
+    const importers: string[] = [];
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else if (/["']@cfworker\/json-schema["']/.test(readFileSync(path, "utf8"))) importers.push(path);
+      }
+    };
+    walk(join(import.meta.dirname, "../../../src"));
+    expect(importers).toEqual([]);
   });
 });

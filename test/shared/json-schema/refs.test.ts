@@ -138,6 +138,9 @@ describe("$ref", () => {
       $ref: "https://example.com/e.json#/x",
     };
     expect(() => compileJsonSchema(embedded, "2020-12")).toThrow(TypeError);
+    expect(() => jsonSchema({ $ref: "#/$defs/missing" })).toThrow(
+      /^Cannot validate against this JSON Schema: Unresolvable \$ref/,
+    );
   });
 
   it("never fetches another document: the validation that reaches its $ref fails", () => {
