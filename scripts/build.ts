@@ -147,7 +147,7 @@ const STATIC_IMPORT = /^(?:import|export)\s*(?:[\w$*{}\s,]*?\s*from\s*)?["']([^"
  * through the built chunks. What `import("…")` loads lazily is not part of it. Sorted.
  *
  * @example
- * staticBareImports(["dist/server/index.js", "dist/client/index.js"]); // ["@cfworker/json-schema", "node:crypto", …]
+ * staticBareImports(["dist/server/index.js", "dist/client/index.js"]); // ["node:crypto", "node:events", …]
  */
 export function staticBareImports(entries: readonly string[]): string[] {
   const bare = new Set<string>();
