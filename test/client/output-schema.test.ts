@@ -134,7 +134,7 @@ describe("structuredContent against the listed outputSchema", () => {
   });
 
   it("drops a pattern that is not a string: new RegExp would make it one", async () => {
-    // ["^(a+)+$"] reaches cfworker's `new RegExp(pattern)` as "^(a+)+$": the same freeze.
+    // ["^(a+)+$"] reaches the validator's `new RegExp(pattern)` as "^(a+)+$": the same freeze.
     const schema = { type: "object", properties: { code: { type: "string", pattern: ["^(a+)+$"] } } };
     const client = await Client.connect(
       lyingServer(() => ({ content: text, structuredContent: { code: "no match" } }), schema),
