@@ -3,6 +3,8 @@
  * the input-required rounds answered with the callbacks, and a task driven to its end — under one
  * scope (the caller's signal, the total budget).
  */
+
+import { linkSignals } from "../shared/linked-signal.js";
 import { isCreateTaskResult, isInputRequiredResult } from "../types/core.js";
 import type { CreateTaskResult, InputRequiredResult, ResultObject } from "../types/index.js";
 import type { CacheMode, ListCache } from "./cache.js";
@@ -145,16 +147,17 @@ export async function runFlow<R extends ResultObject>(
     // The warm entry is superseded by a flow that needs input (or runs as a task): never cached.
     cache?.delete(host.partition, method, cacheKey as string);
     const onRound = host.onRound;
-    // Closing the client ends a round waiting on a callback: no leg is in flight to fail it.
-    const closed = host.session.connection.closedSignal;
     // Each answered round ends in one retry: the task driver gets what is left of the cap.
     let retries = 0;
-    const outcome = !isInputRequiredResult(first)
-      ? first
-      : await runInputRequiredLoop<R | Handle>(first, {
+    let outcome = first as R | Handle;
+    if (isInputRequiredResult(first)) {
+      // Closing the client ends a round waiting on a callback: no leg is in flight to fail it.
+      const rounds = linkSignals(host.session.connection.closedSignal, signal);
+      try {
+        outcome = await runInputRequiredLoop<R | Handle>(first, {
           maxRounds: options.inputRequiredMaxRounds ?? host.maxRounds,
           stateOnlyBackoff: options.stateOnlyBackoff ?? host.stateOnlyBackoff,
-          signal: signal === undefined ? closed : AbortSignal.any([signal, closed]),
+          signal: rounds.signal,
           onRound: onRound ? (round) => onRound({ ...round, method }) : undefined,
           dispatch: host.dispatch,
           retry: (inputResponses, requestState, legSignal) => {
@@ -164,6 +167,10 @@ export async function runFlow<R extends ResultObject>(
             >;
           },
         });
+      } finally {
+        rounds.dispose();
+      }
+    }
     // Only tools/call answers with a task, and its R is CallToolResult: the task's own result.
     if (!isCreateTaskResult(outcome)) return outcome;
     return (await driveTask(

@@ -4,7 +4,9 @@
  * `input_required` through the client's callbacks with `tasks/update`, and `tasks/cancel` when the
  * client gives up.
  */
+
 import { ProtocolError } from "../shared/errors.js";
+import { linkSignals } from "../shared/linked-signal.js";
 import { McpError, TERMINAL_TASK_STATUSES } from "../types/core.js";
 import type {
   CallToolResult,
@@ -95,11 +97,13 @@ class TaskWatch {
     // the task has ended.
     const wake = new AbortController();
     this.#wake = () => wake.abort();
+    const link = linkSignals(signal, wake.signal);
     try {
-      await abortableSleep(ms, signal === undefined ? wake.signal : AbortSignal.any([signal, wake.signal]));
+      await abortableSleep(ms, link.signal);
     } catch (error) {
       if (!wake.signal.aborted || signal?.aborted) throw error;
     } finally {
+      link.dispose();
       this.#wake = undefined;
     }
   }
@@ -152,7 +156,8 @@ export async function driveTask(
   // Closing the client ends the wait between polls, and a callback's, at once: one would outlive
   // the connection by up to a poll interval (60 s), the other for good.
   const closed = session.connection.closedSignal;
-  const waitSignal = signal === undefined ? closed : AbortSignal.any([signal, closed]);
+  const wait = linkSignals(closed, signal);
+  const waitSignal = wait.signal;
   let latest: DetailedTask | undefined;
   // Only a handle still `working` has nothing to fetch yet; any other status's payload is on tasks/get.
   let pause = typeof from !== "string" && from.status === "working";
@@ -201,6 +206,7 @@ export async function driveTask(
     if (!serverFailed && !ended) await cancelQuietly(session, taskId, options);
     throw error;
   } finally {
+    wait.dispose();
     watch?.close();
   }
 }

@@ -1,4 +1,5 @@
 /** Sending a request to an authorization server endpoint and reading its JSON object answer. */
+import { linkSignals } from "../../../shared/linked-signal.js";
 import { timerDelay } from "../../../shared/timers.js";
 import { FetchReceived } from "../answer.js";
 import { ResponseTooLargeError } from "../errors.js";
@@ -30,7 +31,8 @@ export function timedOAuthFetch(
   const send: OAuthFetch = fetchImpl ?? ((input, init) => fetch(input, init));
   return (input, init) => {
     const timeout = AbortSignal.timeout(timerDelay(timeoutMs));
-    return send(input, { ...init, signal: init.signal ? AbortSignal.any([init.signal, timeout]) : timeout });
+    // Not disposed: the timeout unlinks it, and until then it also bounds the body's reading.
+    return send(input, { ...init, signal: init.signal ? linkSignals(init.signal, timeout).signal : timeout });
   };
 }
 
