@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ConnectionClosedError, RequestAbortedError, RequestTimeoutError } from "../../src/shared/errors.js";
 import type { InputRequest } from "../../src/types/index.js";
-import { bare, connectTapped, sentFor, stubServer } from "./stubs.js";
+import { bare, connectTapped, sentFor, stubServer, unansweredElicitation } from "./stubs.js";
 
 const ELICIT: InputRequest = {
   method: "elicitation/create",
@@ -17,18 +17,15 @@ describe("Client flow bounds", () => {
     const server = stubServer((method) =>
       method === "tools/call" ? { resultType: "input_required", inputRequests: { q: ELICIT } } : undefined,
     );
-    let callbackSignal: AbortSignal | undefined;
+    const pending = unansweredElicitation();
     const { client } = await connectTapped(server, {
       maxTotalTimeoutMs: 30,
-      elicitation: (ctx) => {
-        callbackSignal = ctx.signal;
-        return new Promise(() => {});
-      },
+      elicitation: pending.elicitation,
     });
     const error = await client.callTool("t").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RequestTimeoutError);
     expect((error as Error).message).toBe("tools/call did not complete within maxTotalTimeoutMs (30 ms)");
-    expect(callbackSignal?.aborted).toBe(true);
+    expect(pending.signal()?.aborted).toBe(true);
   });
 
   it("a maxTotalTimeoutMs longer than a timer can wait (a month) does not end the flow early", async () => {
@@ -84,25 +81,15 @@ describe("Client flow bounds", () => {
     const server = stubServer((method) =>
       method === "tools/call" ? { resultType: "input_required", inputRequests: { q: ELICIT } } : undefined,
     );
-    let asked!: () => void;
-    const waiting = new Promise<void>((resolve) => {
-      asked = resolve;
-    });
-    let callbackSignal: AbortSignal | undefined;
-    const { client } = await connectTapped(server, {
-      elicitation: (ctx) => {
-        callbackSignal = ctx.signal;
-        asked();
-        return new Promise(() => {}); // a dialog nobody answers, and a callback that ignores its signal
-      },
-    });
+    const pending = unansweredElicitation();
+    const { client } = await connectTapped(server, { elicitation: pending.elicitation });
     const call = client.callTool("t").catch((e: unknown) => e);
-    await waiting;
+    await pending.reached;
     await client.close();
     const error = await call;
     expect(error).toBeInstanceOf(ConnectionClosedError);
     expect((error as Error).message).toBe("Connection closed");
-    expect(callbackSignal?.aborted).toBe(true);
+    expect(pending.signal()?.aborted).toBe(true);
     expect(server.seen.filter((s) => s.method === "tools/call")).toHaveLength(1);
   });
 

@@ -1,3 +1,4 @@
+import type { ClientRequestContext } from "../../src/client/callbacks.js";
 import { Client } from "../../src/client/client.js";
 import type { ClientOptions } from "../../src/client/options.js";
 import { silentLogger } from "../../src/server/logger.js";
@@ -121,4 +122,22 @@ export function askingServer(key: string, request: InputRequest) {
       return text(`${params.requestState}:${JSON.stringify(answer)}`);
     },
   });
+}
+
+/**
+ * An elicitation callback that never answers and ignores its signal (a dialog nobody closes):
+ * `reached` settles when it is called, `signal()` is the signal it was given.
+ */
+export function unansweredElicitation() {
+  let asked!: () => void;
+  const reached = new Promise<void>((resolve) => {
+    asked = resolve;
+  });
+  let signal: AbortSignal | undefined;
+  const elicitation = (ctx: ClientRequestContext): Promise<never> => {
+    signal = ctx.signal;
+    asked();
+    return new Promise<never>(() => {});
+  };
+  return { reached, signal: () => signal, elicitation };
 }

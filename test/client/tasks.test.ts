@@ -14,7 +14,7 @@ import {
 } from "../../src/shared/errors.js";
 import type { DetailedTask, ElicitResult } from "../../src/types/index.js";
 import { McpError } from "../../src/types/index.js";
-import { ELICIT, SAMPLE, text, textOf } from "./stubs.js";
+import { ELICIT, SAMPLE, text, textOf, unansweredElicitation } from "./stubs.js";
 import { TASK_ID, task, taskServer } from "./task-stubs.js";
 
 const clients: Client[] = [];
@@ -168,25 +168,15 @@ describe("Client.callTool drives a task", () => {
 
   it("closing the client ends a task waiting on a callback, and aborts the callback", async () => {
     const stub = taskServer([{ status: "input_required", inputRequests: { q: ELICIT } }]);
-    let asked!: () => void;
-    const waiting = new Promise<void>((resolve) => {
-      asked = resolve;
-    });
-    let callbackSignal: AbortSignal | undefined;
-    const client = await connect(stub.server, {
-      elicitation: (ctx) => {
-        callbackSignal = ctx.signal;
-        asked();
-        return new Promise(() => {}); // a dialog nobody answers, and a callback that ignores its signal
-      },
-    });
+    const pending = unansweredElicitation();
+    const client = await connect(stub.server, { elicitation: pending.elicitation });
     const call = client.callTool("t").catch((e: unknown) => e);
-    await waiting;
+    await pending.reached;
     await client.close();
     const error = await call;
     expect(error).toBeInstanceOf(ConnectionClosedError);
     expect((error as Error).message).toBe("Connection closed");
-    expect(callbackSignal?.aborted).toBe(true);
+    expect(pending.signal()?.aborted).toBe(true);
     expect(stub.methods()).toEqual(["tools/call", "tasks/get"]);
   });
 
