@@ -13,8 +13,11 @@ export interface LinkedSignal {
   readonly dispose: () => void;
 }
 
+const NOTHING_TO_UNLINK = () => {};
+
 /**
- * Links `sources` (an undefined one is skipped) into one signal.
+ * Links `sources` (an undefined one is skipped) into one signal. A lone source is returned as it
+ * is, with nothing to unlink: a pending flow then costs no controller of its own.
  *
  * @example
  * const link = linkSignals(connection.closedSignal, options.signal);
@@ -25,8 +28,10 @@ export interface LinkedSignal {
  * }
  */
 export function linkSignals(...sources: (AbortSignal | undefined)[]): LinkedSignal {
-  const controller = new AbortController();
   const linked = sources.filter((source): source is AbortSignal => source !== undefined);
+  const [lone] = linked;
+  if (linked.length === 1 && lone) return { signal: lone, dispose: NOTHING_TO_UNLINK };
+  const controller = new AbortController();
   const onAbort = function (this: AbortSignal) {
     dispose();
     controller.abort(this.reason);

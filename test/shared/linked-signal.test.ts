@@ -35,12 +35,20 @@ describe("linkSignals", () => {
   });
 
   it("dispose unlinks it from its sources: a later abort no longer reaches it", () => {
-    const a = new AbortController();
-    const link = linkSignals(a.signal);
+    const [a, b] = [new AbortController(), new AbortController()];
+    const link = linkSignals(a.signal, b.signal);
     link.dispose();
     link.dispose();
     a.abort();
-    expect([listeners(a.signal), link.signal.aborted]).toEqual([0, false]);
+    expect([listeners(a.signal), listeners(b.signal), link.signal.aborted]).toEqual([0, 0, false]);
+  });
+
+  it("a lone source is the signal itself: no controller, no listener", () => {
+    const a = new AbortController();
+    const link = linkSignals(undefined, a.signal);
+    expect([link.signal === a.signal, listeners(a.signal)]).toEqual([true, 0]);
+    link.dispose();
+    expect(link.signal.aborted).toBe(false);
   });
 });
 
