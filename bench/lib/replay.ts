@@ -113,7 +113,13 @@ function postJson(url: URL, agent: Agent, headers: Record<string, string>, body:
         res.on("error", reject);
       },
     );
-    req.on("error", reject);
+    // A kept-alive socket the server closed as this request went out (its idle timeout passes
+    // while the other variants run): Node's documented answer is to retry on a fresh one.
+    req.on("error", (error: NodeJS.ErrnoException) => {
+      if (req.reusedSocket && error.code === "ECONNRESET") {
+        postJson(url, agent, headers, body).then(resolve, reject);
+      } else reject(error);
+    });
     req.end(body);
   });
 }
