@@ -154,6 +154,19 @@ describe("structuredContent against the listed outputSchema", () => {
     expect((await client.callTool("forecast")).structuredContent).toEqual({ anything: true });
   });
 
+  it("a schema that fans out exponentially neither stalls the client nor refuses the result", async () => {
+    // Level n applies level n-1 twice: 2^40 applications unbounded; the validator stops after 100,000.
+    const $defs: Record<string, unknown> = { l0: { type: "object" } };
+    for (let level = 1; level <= 40; level++) {
+      $defs[`l${level}`] = { allOf: [{ $ref: `#/$defs/l${level - 1}` }, { $ref: `#/$defs/l${level - 1}` }] };
+    }
+    const schema = { $defs, $ref: "#/$defs/l40" };
+    const answer = { content: text, structuredContent: { anything: true } };
+    const client = await Client.connect(lyingServer(() => answer, schema));
+    await client.listTools();
+    expect((await client.callTool("forecast")).structuredContent).toEqual({ anything: true });
+  });
+
   it("checks every subschema of a huge schema, and runs none of its expressions", async () => {
     const properties: Record<string, unknown> = Object.fromEntries(
       Array.from({ length: 12_000 }, (_, i) => [`p${i}`, { type: "integer" }]),

@@ -67,6 +67,32 @@ describe("raw JSON Schema (2020-12) tool inputs, through jsonSchema(), are valid
   });
 });
 
+describe("a hostile input cannot stall a raw-JSON-Schema tool", () => {
+  it("arguments that make the schema fan out exponentially get a tool error, and the server serves on", async () => {
+    // Both branches walk down the same array: each level of nesting doubles the work.
+    const schema = {
+      type: "object",
+      properties: { tree: { $ref: "#/$defs/tree" } },
+      $defs: { tree: { anyOf: [{ items: { $ref: "#/$defs/tree" } }, { items: { $ref: "#/$defs/tree" } }] } },
+    };
+    const mcp = new MCPServer("schemas", { logger: silentLogger });
+    mcp.tool("t", { input: jsonSchema(schema) }, () => "ran");
+    const nest = (depth: number) => {
+      let value: unknown = [];
+      for (let i = 0; i < depth; i++) value = [value];
+      return value;
+    };
+    const call = async (depth: number) =>
+      resultOf(await mcp.dispatch(request("tools/call", { name: "t", arguments: { tree: nest(depth) } })));
+    const hostile = await call(64);
+    expect(hostile.isError).toBe(true);
+    expect(hostile.content).toEqual([
+      { type: "text", text: "Invalid arguments for tool t: the schema could not be evaluated" },
+    ]);
+    expect((await call(8)).content).toEqual([{ type: "text", text: "ran" }]);
+  });
+});
+
 describe("a plain JSON Schema object needs jsonSchema()", () => {
   const raw = { type: "object", properties: { n: { type: "integer" } } };
   const guidance =

@@ -188,20 +188,50 @@ describe("compile-time errors", () => {
 });
 
 describe("hostile schemas and data", () => {
-  it("a reference loop that makes no progress fails the validation, never the process", () => {
+  it("a loop of references that never moves down the value fails the compilation, wherever it closes", () => {
     const loops = [
       { $ref: "#" },
       { $defs: { a: { $ref: "#/$defs/b" }, b: { $ref: "#/$defs/a" } }, $ref: "#/$defs/a" },
       { allOf: [{ $ref: "#" }] },
       { anyOf: [{ type: "string" }, { not: { $ref: "#" } }] },
+      { if: { type: "string" }, else: { $ref: "#" } },
+      { dependentSchemas: { a: { $ref: "#" } } },
+      // Reached first through a property (which moves down), then closed by allOf (which does not).
+      {
+        $defs: {
+          p: { $ref: "#/$defs/q" },
+          q: { properties: { x: { $ref: "#/$defs/p" } }, allOf: [{ $ref: "#/$defs/p" }] },
+        },
+        $ref: "#/$defs/q",
+      },
     ];
     for (const schema of loops) {
-      const check = compileJsonSchema(schema, "2020-12");
-      expect(() => check(1), JSON.stringify(schema)).toThrow(RangeError);
-      expect(jsonSchema(schema)["~standard"].validate(1)).toEqual({
-        issues: [{ message: "the schema could not be evaluated" }],
-      });
+      expect(() => compileJsonSchema(schema, "2020-12"), JSON.stringify(schema)).toThrow(
+        new TypeError("The schema has a loop of references that never moves down the value"),
+      );
+      expect(() => jsonSchema(schema), JSON.stringify(schema)).toThrow(
+        "Cannot validate against this JSON Schema: The schema has a loop of references that never moves down the value",
+      );
     }
+    expect(() => compileJsonSchema({ dependencies: { a: { $ref: "#" } } }, "7")).toThrow(TypeError);
+  });
+
+  it("a reference back to the schema that moves down the value is no loop", () => {
+    const nested = [
+      { items: { $ref: "#" } },
+      { properties: { next: { $ref: "#" } } },
+      { additionalProperties: { anyOf: [{ type: "integer" }, { $ref: "#" }] } },
+      { propertyNames: { $ref: "#" } },
+      { contains: { $ref: "#" } },
+      { prefixItems: [{ $ref: "#" }] },
+    ];
+    for (const schema of nested) expect(() => compileJsonSchema(schema, "2020-12")).not.toThrow();
+    expect(
+      verdicts({ properties: { next: { $ref: "#" } }, type: "object" }, [
+        { next: { next: {} } },
+        { next: 1 },
+      ]),
+    ).toEqual([true, false]);
   });
 
   it("data nested 100,000 deep is refused, not a crash", () => {
@@ -219,6 +249,53 @@ describe("hostile schemas and data", () => {
     });
     // A schema that does not walk down the value does not mind.
     expect(compileJsonSchema({ type: "array" }, "2020-12")(deep).valid).toBe(true);
+  });
+
+  it("subschemas that fan out exponentially stop at the budget: a RangeError, never a stall", () => {
+    // 2^40 applications of the same two subschemas if nothing stopped them.
+    let fan: Record<string, unknown> = { type: "integer" };
+    for (let level = 0; level < 40; level++) fan = { allOf: [fan, fan] };
+    const check = compileJsonSchema(fan, "2020-12");
+    expect(() => check(1)).toThrow(
+      new RangeError(
+        "The validation needs more than 100000 schema applications: the schema's subschemas fan out too much",
+      ),
+    );
+    expect(jsonSchema(fan)["~standard"].validate(1)).toEqual({
+      issues: [{ message: "the schema could not be evaluated" }],
+    });
+    // The same check again starts with a whole budget: the next, shallower value passes.
+    let shallow: Record<string, unknown> = { type: "integer" };
+    for (let level = 0; level < 10; level++) shallow = { allOf: [shallow, shallow] };
+    expect(passes(shallow, 1)).toBe(true);
+  });
+
+  it("a fan-out driven by the data's depth is bounded by the data's size", () => {
+    // Each level of nesting doubles the work: both branches walk down the same array.
+    const both = { anyOf: [{ items: { $ref: "#" } }, { items: { $ref: "#" }, minItems: 0 }] };
+    const nest = (depth: number) => {
+      let value: unknown = [];
+      for (let i = 0; i < depth; i++) value = [value];
+      return value;
+    };
+    const check = compileJsonSchema(both, "2020-12");
+    expect(check(nest(12)).valid).toBe(true);
+    expect(() => check(nest(60))).toThrow(RangeError);
+  });
+
+  it("a large value earns a larger budget: honest schemas make a million applications", () => {
+    const rows = Array.from({ length: 100_000 }, (_, i) => ({ id: i, name: `n${i}` }));
+    const schema = {
+      type: "array",
+      items: {
+        type: "object",
+        properties: { id: { allOf: [{ type: "integer" }, { minimum: 0 }] }, name: { type: "string" } },
+      },
+    };
+    const check = compileJsonSchema(schema, "2020-12");
+    expect(check(rows).valid).toBe(true);
+    rows[99_999] = { id: -1, name: "last" };
+    expect(check(rows).errors.map((e) => e.instanceLocation)).toContain("#/99999/id");
   });
 
   it("__proto__ is a plain key in the schema and in the data, and nothing reaches Object.prototype", () => {
