@@ -12,7 +12,7 @@ export {
   RequestTimeoutError,
   RoundtripError,
 } from "./shared/errors.js";
-export type { MessageInfo, Transport } from "./shared/transport.js";
+export type { MessageInfo, Transport, TransportNetwork } from "./shared/transport.js";
 export {
   MemoryTransport,
   type MemoryTransportOptions,

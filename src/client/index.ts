@@ -63,6 +63,7 @@ export {
   type InputCallOptions,
   type RequestInstrument,
   type RequestObservation,
+  type RequestSession,
   type ToolCallOptions,
 } from "./session.js";
 export type { ClientTarget, StdioTarget } from "./targets.js";

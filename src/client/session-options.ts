@@ -1,4 +1,5 @@
 /** Options of `ClientSession` and of its requests. */
+import type { TransportNetwork } from "../shared/transport.js";
 import type {
   ClientCapabilities,
   Implementation,
@@ -42,20 +43,35 @@ export interface ClientSessionOptions {
 }
 
 /**
- * Called for every request as it goes out, with its method, its params (before the envelope) and
- * the JSON-RPC id it is sent with; `undefined` to leave this one alone.
+ * Called for every request as it goes out, with its method, its params (before the envelope), the
+ * JSON-RPC id it is sent with and what is known of its session; `undefined` to leave this one alone.
  *
  * @example
- * const instrument: RequestInstrument = (method, _params, id) => {
+ * const instrument: RequestInstrument = (method, _params, id, session) => {
  *   const started = performance.now();
- *   return { end: () => console.debug(`${method} #${id}: ${performance.now() - started} ms`) };
+ *   const via = session.network?.transport ?? "in process";
+ *   return { end: () => console.debug(`${method} #${id} (${via}): ${performance.now() - started} ms`) };
  * };
  */
 export type RequestInstrument = (
   method: string,
   params: Readonly<Record<string, unknown>>,
   id: RequestId,
+  session: RequestSession,
 ) => RequestObservation | undefined;
+
+/**
+ * What an instrument knows of the session a request goes out on.
+ *
+ * @example
+ * const session: RequestSession = { protocolVersion: "2026-07-28", network: { transport: "pipe" } };
+ */
+export interface RequestSession {
+  /** The protocol version the session speaks (the negotiated one, once negotiated). */
+  readonly protocolVersion: string;
+  /** Where the messages travel: a pipe to a stdio server, TCP for HTTP; absent in process. */
+  readonly network?: TransportNetwork;
+}
 
 /**
  * One observed request.

@@ -54,6 +54,7 @@ export type {
   InputCallOptions,
   RequestInstrument,
   RequestObservation,
+  RequestSession,
   ToolCallOptions,
 } from "./session-options.js";
 
@@ -158,7 +159,15 @@ export class ClientSession {
     // Object.assign then a set: on Node 20 a spread with extra keys costs ten times more.
     const wireParams: Record<string, unknown> = Object.assign({}, params);
     const id = this.connection.newId();
-    const observed = this.#instrument?.(method, params, id);
+    const network = this.#transport.network;
+    const observed = this.#instrument?.(
+      method,
+      params,
+      id,
+      network === undefined
+        ? { protocolVersion: this.protocolVersion }
+        : { protocolVersion: this.protocolVersion, network },
+    );
     let checked: ResultObject;
     try {
       const computed = this.#requestMeta?.(method);

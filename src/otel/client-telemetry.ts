@@ -4,8 +4,16 @@
  * `params._meta` so that the server's span is its child, and its duration in the
  * `mcp.client.operation.duration` histogram.
  */
-import { context, type Meter, propagation, SpanKind, type Tracer, trace } from "@opentelemetry/api";
-import type { RequestInstrument } from "../client/index.js";
+import {
+  type Attributes,
+  context,
+  type Meter,
+  propagation,
+  SpanKind,
+  type Tracer,
+  trace,
+} from "@opentelemetry/api";
+import type { RequestInstrument, RequestSession } from "../client/index.js";
 import { McpError } from "../types/index.js";
 import { instrumentsOf, Operation, operationAttributes, spanName, spanOnlyAttributes } from "./attributes.js";
 
@@ -29,8 +37,10 @@ export interface ClientTelemetryOptions {
  * active when the call is made, sends its trace context (`traceparent`, `tracestate`, `baggage`,
  * through the global propagator) in the request's `_meta` (SEP-414), and times it.
  *
- * Attributes: `mcp.method.name`, `jsonrpc.request.id` (span only), `gen_ai.tool.name` with `gen_ai.operation.name: "execute_tool"`,
- * `gen_ai.prompt.name`, `mcp.resource.uri` (span only); `roundtrip.result_type: "input_required"`
+ * Attributes: `mcp.method.name`, `mcp.protocol.version`, `jsonrpc.request.id` (span only),
+ * `gen_ai.tool.name` with `gen_ai.operation.name: "execute_tool"`, `gen_ai.prompt.name`,
+ * `mcp.resource.uri` (span only); `network.transport` (`pipe` over stdio), and over HTTP
+ * `network.transport: "tcp"`, `network.protocol.name: "http"`, `server.address` and `server.port`; `roundtrip.result_type: "input_required"`
  * for a round the server answered with questions; on failure `rpc.response.status_code` and
  * `error.type` (the JSON-RPC code, `tool_error` for an `isError` result, else the error's name)
  * with an error status.
@@ -45,9 +55,9 @@ export function clientTelemetry(options: ClientTelemetryOptions = {}): RequestIn
     "mcp.client.operation.duration",
     "MCP request duration as observed on the sender, from the request to its result",
   );
-  return (method, params, id) => {
+  return (method, params, id, session) => {
     const parent = context.active();
-    const shared = operationAttributes(method, params);
+    const shared = sessionAttributes(operationAttributes(method, params), session);
     const span = tracer.startSpan(
       spanName(method, params),
       {
@@ -72,6 +82,18 @@ export function clientTelemetry(options: ClientTelemetryOptions = {}): RequestIn
       },
     };
   };
+}
+
+/** What the span and the duration carry of the session: its version and where its messages go. */
+function sessionAttributes(attributes: Attributes, session: RequestSession): Attributes {
+  attributes["mcp.protocol.version"] = session.protocolVersion;
+  const network = session.network;
+  if (network === undefined) return attributes;
+  attributes["network.transport"] = network.transport;
+  if (network.protocolName !== undefined) attributes["network.protocol.name"] = network.protocolName;
+  if (network.serverAddress !== undefined) attributes["server.address"] = network.serverAddress;
+  if (network.serverPort !== undefined) attributes["server.port"] = network.serverPort;
+  return attributes;
 }
 
 /** On the client every JSON-RPC error is an error (the conventions), and so is any other failure. */

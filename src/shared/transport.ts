@@ -7,6 +7,17 @@ export interface MessageInfo {
 }
 
 /**
+ * Where a transport's messages travel, for telemetry: OpenTelemetry's `network.transport`
+ * (`pipe` for stdio, `tcp` for HTTP), `network.protocol.name`, `server.address` and `server.port`.
+ */
+export interface TransportNetwork {
+  readonly transport: "pipe" | "tcp";
+  readonly protocolName?: "http";
+  readonly serverAddress?: string;
+  readonly serverPort?: number;
+}
+
+/**
  * A bidirectional JSON-RPC message channel. Transports only move messages; ids, pending calls
  * and cancellation live in `JsonRpcConnection`.
  */
@@ -21,6 +32,8 @@ export interface Transport {
    */
   onclose?: (reason?: Error) => void;
   onerror?: (error: Error) => void;
+  /** Where the messages travel (absent in process): what a client's telemetry reports. */
+  readonly network?: TransportNetwork;
   /**
    * Transport-native cancellation of an in-flight request (HTTP closes its stream). When absent,
    * the connection sends `notifications/cancelled`.

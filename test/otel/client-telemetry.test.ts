@@ -8,6 +8,7 @@ import { mcp as exampleServer, tracedClient } from "../../examples/otel-telemetr
 import { Client } from "../../src/client/index.js";
 import { clientTelemetry } from "../../src/otel/index.js";
 import { serveHttp } from "../../src/transports/http/index.js";
+import { PROVISIONER, REPO_ROOT } from "../transports/stdio/helpers.js";
 import { ELICIT, tracedServer } from "./fixtures.js";
 import {
   CollectingReader,
@@ -52,7 +53,16 @@ describe("clientTelemetry()", () => {
     expect(rounds.map((span) => span.name)).toEqual(["tools/call ask", "tools/call ask"]);
     // Each round went out with its own id, and its span names that one (after discover's, 1).
     expect(wireIds).toEqual([2, 3]);
+    const url = new URL(http.url);
+    const onHttp = {
+      "mcp.protocol.version": "2026-07-28",
+      "network.transport": "tcp",
+      "network.protocol.name": "http",
+      "server.address": url.hostname,
+      "server.port": Number(url.port),
+    };
     expect(rounds[0]?.attributes).toEqual({
+      ...onHttp,
       "mcp.method.name": "tools/call",
       "jsonrpc.request.id": "2",
       "gen_ai.tool.name": "ask",
@@ -60,6 +70,7 @@ describe("clientTelemetry()", () => {
       "roundtrip.result_type": "input_required",
     });
     expect(rounds[1]?.attributes).toEqual({
+      ...onHttp,
       "mcp.method.name": "tools/call",
       "jsonrpc.request.id": "3",
       "gen_ai.tool.name": "ask",
@@ -106,6 +117,51 @@ describe("clientTelemetry()", () => {
       expect(round.attributes["jsonrpc.request.id"]).toBe(served[index]?.attributes["jsonrpc.request.id"]);
     }
     expect(sent.map((span) => span.attributes["jsonrpc.request.id"])).toEqual(["1", "2", "3"]);
+    // The client's spans name the version it speaks from the handshake on, and the HTTP peer.
+    for (const span of sent) {
+      expect(span.attributes).toMatchObject({
+        "mcp.protocol.version": "2025-11-25",
+        "network.transport": "tcp",
+        "network.protocol.name": "http",
+        "server.port": Number(new URL(http.url).port),
+      });
+    }
+  });
+
+  it("in process: the version it speaks, and no network attributes", async () => {
+    const traced = await Client.connect(tracedServer(), { instrument: clientTelemetry({ tracer }) });
+    closers.push(() => traced.close());
+    exporter.reset();
+    await traced.callTool("fails", {}).catch(() => {});
+    const [span] = clientSpans();
+    expect(span?.attributes["mcp.protocol.version"]).toBe("2026-07-28");
+    expect(Object.keys(span?.attributes ?? {}).filter((key) => /^(network|server)\./.test(key))).toEqual([]);
+  });
+
+  it('over stdio: network.transport "pipe", and no server address (a real child process)', async () => {
+    const traced = await Client.connect(
+      { command: process.execPath, args: ["--import", "tsx", PROVISIONER], cwd: REPO_ROOT },
+      {
+        elicitation: async () => ({ action: "accept", content: { region: "eu-west-1" } }),
+        instrument: clientTelemetry({ tracer }),
+      },
+    );
+    closers.push(() => traced.close());
+    exporter.reset();
+    await traced.callTool("provision", { name: "orders" });
+    const rounds = clientSpans();
+    expect(rounds).toHaveLength(2);
+    for (const round of rounds) {
+      expect(round.attributes).toEqual({
+        "mcp.method.name": "tools/call",
+        "mcp.protocol.version": "2026-07-28",
+        "network.transport": "pipe",
+        "jsonrpc.request.id": expect.any(String),
+        "gen_ai.tool.name": "provision",
+        "gen_ai.operation.name": "execute_tool",
+        ...(round === rounds[0] ? { "roundtrip.result_type": "input_required" } : {}),
+      });
+    }
   });
 
   it("marks every failure as an error: JSON-RPC codes, tool errors, local failures", async () => {
@@ -193,13 +249,20 @@ describe("operation durations (mcp.*.operation.duration)", () => {
     );
 
     const sent = await durations(reader, "mcp.client.operation.duration");
+    const url = new URL(http.url);
+    const toServer = { ...onHttp, "server.address": url.hostname, "server.port": Number(url.port) };
     expect(sent.points).toEqual(
       [
-        { attributes: { "mcp.method.name": "server/discover" }, count: 1 },
-        { attributes: { ...tool("ask"), "roundtrip.result_type": "input_required" }, count: 1 },
-        { attributes: tool("ask"), count: 1 },
+        { attributes: { "mcp.method.name": "server/discover", ...toServer }, count: 1 },
+        { attributes: { ...tool("ask"), ...toServer, "roundtrip.result_type": "input_required" }, count: 1 },
+        { attributes: { ...tool("ask"), ...toServer }, count: 1 },
         {
-          attributes: { ...tool("refuses"), "rpc.response.status_code": "-32602", "error.type": "-32602" },
+          attributes: {
+            ...tool("refuses"),
+            ...toServer,
+            "rpc.response.status_code": "-32602",
+            "error.type": "-32602",
+          },
           count: 1,
         },
       ].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),

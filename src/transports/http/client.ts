@@ -6,7 +6,7 @@
 
 import { Cancellation } from "../../shared/cancellation.js";
 import { ConnectionClosedError } from "../../shared/errors.js";
-import type { MessageInfo, Transport } from "../../shared/transport.js";
+import type { MessageInfo, Transport, TransportNetwork } from "../../shared/transport.js";
 import type { JSONRPCMessage, RequestId } from "../../types/index.js";
 import {
   ANSWERED,
@@ -21,6 +21,7 @@ import { type AuthProviderOption, credentialsFrom, type HttpCredentials, reautho
 import { HttpStatusError, HttpTransportError } from "./errors.js";
 import { envelopeVersionOf, standardHeadersFor } from "./headers.js";
 import { LegacyHttpClientTransport } from "./legacy-client.js";
+import { httpNetwork } from "./network.js";
 import { directPostAvailable, type HeaderPlan, prepareDirect, webHeaders } from "./node-post.js";
 import {
   filterToolsWithValidHeaders,
@@ -96,6 +97,7 @@ type ListedTool = {
  */
 export class StreamableHttpClientTransport implements Transport {
   readonly url: URL;
+  readonly network: TransportNetwork;
   /** A custom source of `x-mcp-header` declarations; by default those given to `rememberTools`. */
   paramHeaders: ((toolName: string) => readonly ParamHeader[] | undefined) | undefined;
   onmessage?: (message: JSONRPCMessage, info?: MessageInfo) => void;
@@ -115,6 +117,7 @@ export class StreamableHttpClientTransport implements Transport {
 
   constructor(url: URL | string, options: StreamableHttpClientOptions = {}) {
     this.url = new URL(url);
+    this.network = httpNetwork(this.url);
     const max = options.maxResponseBytes;
     if (max !== undefined && !(Number.isInteger(max) && max > 0)) {
       throw new RangeError(`maxResponseBytes must be a positive integer, got ${max}`);

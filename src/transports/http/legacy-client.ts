@@ -6,7 +6,7 @@
  */
 import { ConnectionClosedError, RoundtripError } from "../../shared/errors.js";
 import { pause } from "../../shared/timers.js";
-import type { MessageInfo, Transport } from "../../shared/transport.js";
+import type { MessageInfo, Transport, TransportNetwork } from "../../shared/transport.js";
 import { isJSONRPCErrorResponse, isJSONRPCResultResponse } from "../../types/core.js";
 import type { JSONRPCMessage, RequestId } from "../../types/index.js";
 import { isRecord } from "../../types/record.js";
@@ -16,6 +16,7 @@ import type { StreamableHttpClientOptions } from "./client.js";
 import { HttpStatusError, HttpTransportError, ResponseTooLargeError } from "./errors.js";
 import { LegacySessionState, type SessionRequest } from "./legacy-session-state.js";
 import { type EventReadOptions, readJsonEvents } from "./legacy-stream.js";
+import { httpNetwork } from "./network.js";
 
 const SESSION_HEADER = "Mcp-Session-Id";
 const VERSION_HEADER = "MCP-Protocol-Version";
@@ -42,6 +43,7 @@ function essence(contentType: string | null): string {
  */
 export class LegacyHttpClientTransport implements Transport {
   readonly url: URL;
+  readonly network: TransportNetwork;
   onmessage?: (message: JSONRPCMessage, info?: MessageInfo) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -60,6 +62,7 @@ export class LegacyHttpClientTransport implements Transport {
 
   constructor(url: URL | string, options: StreamableHttpClientOptions = {}) {
     this.url = new URL(url);
+    this.network = httpNetwork(this.url);
     this.#options = options;
     this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
   }

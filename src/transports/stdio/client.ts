@@ -2,7 +2,7 @@ import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { PassThrough, type Readable } from "node:stream";
 import { ConnectionClosedError, RoundtripError } from "../../shared/errors.js";
-import type { Transport } from "../../shared/transport.js";
+import type { Transport, TransportNetwork } from "../../shared/transport.js";
 import type { JSONRPCMessage } from "../../types/index.js";
 import { defaultStdioEnv } from "./env.js";
 import { LineSplitter, LineWriter, StreamClosedError } from "./lines.js";
@@ -105,6 +105,7 @@ type State = "new" | "starting" | "open" | "closing" | "closed";
  * await session.close();
  */
 export class StdioClientTransport implements Transport {
+  readonly network: TransportNetwork = { transport: "pipe" };
   readonly #params: StdioServerParameters;
   readonly #stderr: PassThrough | undefined;
   #child: ChildProcess | undefined;
