@@ -1,12 +1,11 @@
 import type { ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
 import { PassThrough, type Readable } from "node:stream";
 import { ConnectionClosedError, RoundtripError } from "../../shared/errors.js";
 import type { Transport, TransportNetwork } from "../../shared/transport.js";
 import type { JSONRPCMessage } from "../../types/index.js";
 import { defaultStdioEnv } from "./env.js";
 import { LineSplitter, LineWriter, StreamClosedError } from "./lines.js";
-import { spawnerFor } from "./spawn.js";
+import { spawnerFor, spawnFailure, spawnRefused } from "./spawn.js";
 
 /**
  * Default wait at each step of the shutdown escalation (2 s).
@@ -347,43 +346,6 @@ export class StdioClientTransport implements Transport {
   #exitedWithin(ms: number): Promise<boolean> {
     return this.#exit ? Promise.resolve(true) : within(this.#exited, ms);
   }
-}
-
-/**
- * The error a failed spawn rejects with. Node reports a missing working directory as
- * `spawn <command> ENOENT`, which reads as a missing command, so that case names the directory.
- */
-function spawnFailure(error: NodeJS.ErrnoException, cwd: string | undefined): Error {
-  if (error.code !== "ENOENT" || cwd === undefined || existsSync(cwd)) return error;
-  const missing: NodeJS.ErrnoException = new Error(
-    `The MCP server's working directory does not exist: ${cwd}`,
-    { cause: error },
-  );
-  missing.code = "ENOENT";
-  return missing;
-}
-
-/**
- * The error for a spawn Node refused at once. Its own messages quote the offending value, which
- * may be an environment secret, so an invalid argument is reported without it.
- */
-function spawnRefused(error: NodeJS.ErrnoException, cwd: string | undefined): Error {
-  if (error.code === "ENOTDIR") {
-    const notDirectory: NodeJS.ErrnoException = new Error(
-      `The MCP server's working directory is not a directory: ${cwd}`,
-    );
-    notDirectory.code = "ENOTDIR";
-    return notDirectory;
-  }
-  if (error.code === "ERR_INVALID_ARG_VALUE") {
-    const invalid: NodeJS.ErrnoException = new TypeError(
-      "Cannot spawn the MCP server: the command, an argument, the working directory or an environment " +
-        "value holds a NUL byte",
-    );
-    invalid.code = error.code;
-    return invalid;
-  }
-  return error;
 }
 
 /** True if `promise` settles within `ms`; the timer never outlives the wait. */

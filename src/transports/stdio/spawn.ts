@@ -1,9 +1,11 @@
 /**
- * Which `spawn` starts a stdio server. Windows needs cross-spawn: `npx` and `uvx` are `.cmd` shims
- * that Node's own spawn will not run without a shell, and quoting arguments for `cmd.exe` is the
- * part best left to the package the ecosystem relies on. Elsewhere Node's spawn is all it takes.
+ * Which `spawn` starts a stdio server, and what its failures say. Windows needs cross-spawn:
+ * `npx` and `uvx` are `.cmd` shims that Node's own spawn will not run without a shell, and quoting
+ * arguments for `cmd.exe` is the part best left to the package the ecosystem relies on. Elsewhere
+ * Node's spawn is all it takes.
  */
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 
 /**
@@ -16,4 +18,51 @@ import { createRequire } from "node:module";
 export function spawnerFor(platform: NodeJS.Platform): typeof spawn {
   if (platform !== "win32") return spawn;
   return createRequire(import.meta.url)("cross-spawn") as typeof spawn;
+}
+
+/**
+ * The error a failed spawn rejects with. Node reports a missing working directory as
+ * `spawn <command> ENOENT`, which reads as a missing command, so that case names the directory.
+ *
+ * @example
+ * child.once("error", (error) => reject(spawnFailure(error, cwd)));
+ */
+export function spawnFailure(error: NodeJS.ErrnoException, cwd: string | undefined): Error {
+  if (error.code !== "ENOENT" || cwd === undefined || existsSync(cwd)) return error;
+  const missing: NodeJS.ErrnoException = new Error(
+    `The MCP server's working directory does not exist: ${cwd}`,
+    { cause: error },
+  );
+  missing.code = "ENOENT";
+  return missing;
+}
+
+/**
+ * The error for a spawn Node refused at once. Its own messages quote the offending value, which
+ * may be an environment secret, so an invalid argument is reported without it.
+ *
+ * @example
+ * try {
+ *   spawn(command, args, options);
+ * } catch (error) {
+ *   throw spawnRefused(error as NodeJS.ErrnoException, cwd);
+ * }
+ */
+export function spawnRefused(error: NodeJS.ErrnoException, cwd: string | undefined): Error {
+  if (error.code === "ENOTDIR") {
+    const notDirectory: NodeJS.ErrnoException = new Error(
+      `The MCP server's working directory is not a directory: ${cwd}`,
+    );
+    notDirectory.code = "ENOTDIR";
+    return notDirectory;
+  }
+  if (error.code === "ERR_INVALID_ARG_VALUE") {
+    const invalid: NodeJS.ErrnoException = new TypeError(
+      "Cannot spawn the MCP server: the command, an argument, the working directory or an environment " +
+        "value holds a NUL byte",
+    );
+    invalid.code = error.code;
+    return invalid;
+  }
+  return error;
 }
