@@ -5,7 +5,8 @@ import type { Transport, TransportNetwork } from "../../shared/transport.js";
 import type { JSONRPCMessage } from "../../types/index.js";
 import { defaultStdioEnv } from "./env.js";
 import { LineSplitter, LineWriter, StreamClosedError } from "./lines.js";
-import { spawnerFor, spawnFailure, spawnRefused } from "./spawn.js";
+import { groupAlive, signalServer, within } from "./shutdown.js";
+import { serverSpawnOptions, spawnerFor, spawnFailure, spawnRefused } from "./spawn.js";
 
 /**
  * Default wait at each step of the shutdown escalation (2 s).
@@ -40,6 +41,9 @@ const PIPE_CLOSE_GRACE_MS = 1_000;
  */
 const EXIT_AFTER_STDOUT_GRACE_MS = 500;
 
+/** How often shutdown checks whether anything is left in the server's process group. */
+const GROUP_POLL_MS = 50;
+
 /**
  * How to launch a stdio server.
  *
@@ -61,7 +65,10 @@ export interface StdioServerParameters {
    * the pipe fills); `"ignore"` discards it.
    */
   stderr?: "inherit" | "pipe" | "ignore";
-  /** Wait at each shutdown step: stdin closed → SIGTERM → SIGKILL (default 2 s). */
+  /**
+   * Wait at each shutdown step: stdin closed → SIGTERM → SIGKILL (default 2 s). Off Windows the
+   * signals go to the server's process group, so what a wrapper (`sh -c`, `npx`) started ends too.
+   */
   closeTimeoutMs?: number;
   /** Longest accepted line from the server (default 32 MiB); a longer one is dropped and reported. */
   maxLineBytes?: number;
@@ -94,7 +101,10 @@ type State = "new" | "starting" | "open" | "closing" | "closed";
 /**
  * Spawns an MCP server and talks to it over its stdin/stdout, one JSON-RPC message per line.
  * It has no `cancel`: the connection's `notifications/cancelled` is the stdio cancellation.
- * `close()` follows the spec's shutdown: close stdin, wait, SIGTERM, wait, SIGKILL.
+ * `close()` follows the spec's shutdown: close stdin, wait, SIGTERM, wait, SIGKILL. Off Windows the
+ * server runs in a process group of its own, which the signals reach whole, as in the Python SDK.
+ * The terminal's Ctrl-C (SIGINT) then no longer reaches the server: it ends at `close()`, or at the
+ * stdin EOF the host's exit causes.
  *
  * @example
  * const session = await ClientSession.connect(
@@ -108,6 +118,8 @@ export class StdioClientTransport implements Transport {
   readonly #params: StdioServerParameters;
   readonly #stderr: PassThrough | undefined;
   #child: ChildProcess | undefined;
+  /** Whether the server leads a process group of its own (everywhere but Windows). */
+  #grouped = false;
   #writer: LineWriter | undefined;
   #state: State = "new";
   #exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
@@ -160,15 +172,15 @@ export class StdioClientTransport implements Transport {
       if (value === undefined) delete env[name];
       else env[name] = value;
     }
+    const options = serverSpawnOptions(process.platform, {
+      cwd,
+      env,
+      stderr: this.#params.stderr ?? "inherit",
+    });
+    this.#grouped = options.detached === true;
     let child: ChildProcess;
     try {
-      child = spawnerFor(process.platform)(command, [...args], {
-        cwd,
-        env,
-        stdio: ["pipe", "pipe", this.#params.stderr ?? "inherit"],
-        shell: false,
-        windowsHide: true,
-      });
+      child = spawnerFor(process.platform)(command, [...args], options);
     } catch (error) {
       // Some refusals are thrown at once rather than emitted: the transport ends the same way.
       this.#state = "closed";
@@ -240,20 +252,52 @@ export class StdioClientTransport implements Transport {
     await this.#shutDown(child);
   }
 
-  /** The spec's shutdown, `closeTimeoutMs` apart; ends in #finalize even if the pipes stay held. */
+  /**
+   * The spec's shutdown, `closeTimeoutMs` apart, its signals sent to the server's process group;
+   * ends in #finalize even if the pipes stay held.
+   */
   async #shutDown(child: ChildProcess): Promise<void> {
     const timeout = this.#params.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
+    // This shutdown finalizes after its own waits: an earlier exit's grace must not cut them short.
+    clearTimeout(this.#graceTimer);
     child.stdin?.end();
     if (!(await this.#exitedWithin(timeout))) {
-      child.kill("SIGTERM");
-      if (!(await this.#exitedWithin(timeout))) {
-        child.kill("SIGKILL");
+      this.#signal(child, "SIGTERM");
+      if (!(await this.#goneWithin(timeout))) {
+        this.#signal(child, "SIGKILL");
         // SIGKILL cannot be ignored; the bound only keeps close() from hanging on a stuck kernel.
-        await this.#exitedWithin(timeout);
+        await this.#goneWithin(timeout);
       }
     }
     await within(this.#finalized, PIPE_CLOSE_GRACE_MS);
     this.#finalize();
+  }
+
+  /**
+   * True once the server is gone within `ms`: its process exited, and its pipes closed (whatever
+   * held them ended) or nothing is left in its group. Closed pipes are enough: a zombie holds
+   * none, and where PID 1 reaps no orphans one stays in the group for good.
+   */
+  async #goneWithin(ms: number): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    if (!(await this.#exitedWithin(ms))) return false;
+    const pid = this.#child?.pid;
+    for (;;) {
+      if (!this.#grouped || pid === undefined || !groupAlive(pid)) return true;
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      if (await within(this.#finalized, Math.min(left, GROUP_POLL_MS))) return true;
+    }
+  }
+
+  #signal(child: ChildProcess, signal: NodeJS.Signals): void {
+    const failure = signalServer(child, this.#grouped, signal);
+    if (!failure) return;
+    this.onerror?.(
+      new RoundtripError(`Could not send ${signal} to the MCP server's process group: ${failure.message}`, {
+        cause: failure,
+      }),
+    );
   }
 
   #wire(child: ChildProcess): void {
@@ -278,8 +322,10 @@ export class StdioClientTransport implements Transport {
       this.#exit = { code, signal };
       this.#markExited();
       // 'close' (all pipes drained) normally follows at once; a grandchild holding stdout must
-      // not keep the transport open forever.
-      this.#graceTimer = setTimeout(() => this.#finalize(), PIPE_CLOSE_GRACE_MS);
+      // not keep the transport open forever. A shutdown in progress finalizes on its own.
+      if (this.#state !== "closing") {
+        this.#graceTimer = setTimeout(() => this.#finalize(), PIPE_CLOSE_GRACE_MS);
+      }
     });
     // 'close' rather than 'exit': every line the server wrote before exiting is delivered first.
     child.once("close", () => this.#finalize());
@@ -346,15 +392,4 @@ export class StdioClientTransport implements Transport {
   #exitedWithin(ms: number): Promise<boolean> {
     return this.#exit ? Promise.resolve(true) : within(this.#exited, ms);
   }
-}
-
-/** True if `promise` settles within `ms`; the timer never outlives the wait. */
-async function within(promise: Promise<void>, ms: number): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timedOut = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  const settled = await Promise.race([promise.then(() => true as const), timedOut]);
-  clearTimeout(timer);
-  return settled;
 }

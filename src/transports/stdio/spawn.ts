@@ -1,10 +1,10 @@
 /**
- * Which `spawn` starts a stdio server, and what its failures say. Windows needs cross-spawn:
+ * Which `spawn` starts a stdio server, how, and what its failures say. Windows needs cross-spawn:
  * `npx` and `uvx` are `.cmd` shims that Node's own spawn will not run without a shell, and quoting
  * arguments for `cmd.exe` is the part best left to the package the ecosystem relies on. Elsewhere
  * Node's spawn is all it takes.
  */
-import { spawn } from "node:child_process";
+import { type SpawnOptions, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 
@@ -18,6 +18,31 @@ import { createRequire } from "node:module";
 export function spawnerFor(platform: NodeJS.Platform): typeof spawn {
   if (platform !== "win32") return spawn;
   return createRequire(import.meta.url)("cross-spawn") as typeof spawn;
+}
+
+/**
+ * The spawn options for a stdio server on `platform`. Off Windows the server leads a process group
+ * of its own (`detached`: a new session, as the Python SDK's `start_new_session`), so shutdown can
+ * signal what a wrapper (`sh -c`, `npx`, `uvx`) started along with the wrapper. On Windows
+ * `detached` would open a console of its own, so the server stays in ours there.
+ *
+ * @example
+ * const options = serverSpawnOptions(process.platform, { stderr: "pipe" });
+ * const child = spawnerFor(process.platform)("my-mcp-server", [], options);
+ */
+export function serverSpawnOptions(
+  platform: NodeJS.Platform,
+  { cwd, env, stderr }: { cwd?: string; env?: NodeJS.ProcessEnv; stderr: "inherit" | "pipe" | "ignore" },
+): SpawnOptions {
+  const options: SpawnOptions = {
+    cwd,
+    env,
+    stdio: ["pipe", "pipe", stderr],
+    shell: false,
+    windowsHide: true,
+  };
+  if (platform !== "win32") options.detached = true;
+  return options;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { StdioClientTransport, type StdioServerParameters } from "../../../src/transports/stdio/client.js";
 
@@ -40,6 +41,24 @@ export function killSpawned(): void {
 /** Remembers a pid for `killSpawned`. */
 export function track(pid: number | undefined): void {
   if (pid !== undefined) pids.add(pid);
+}
+
+/**
+ * Whether `pid` is a running process. A zombie counts as gone: it has exited and holds nothing but
+ * its pid, and where PID 1 does not reap orphans (some containers' does not) it stays one for good.
+ */
+export function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== "ESRCH";
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat[stat.lastIndexOf(")") + 2] !== "Z";
+  } catch {
+    return true; // no /proc (macOS): kill(pid, 0) is all there is to go by
+  }
 }
 
 /** Polls until `check` holds (or fails the test after `timeoutMs`). */

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { spawnerFor } from "../../../src/transports/stdio/spawn.js";
+import { serverSpawnOptions, spawnerFor } from "../../../src/transports/stdio/spawn.js";
 
 /** Runs `node -e script args…` through `start` and collects its stdout. */
 function run(start: typeof spawn, args: string[]): Promise<string> {
@@ -37,5 +37,25 @@ describe("spawnerFor", () => {
     const expected = JSON.stringify([args, "seen"]);
     expect(await run(spawnerFor("win32"), args)).toBe(expected);
     expect(await run(spawn, args)).toBe(expected);
+  });
+});
+
+describe("serverSpawnOptions", () => {
+  const server = { cwd: "/srv", env: { PATH: "/bin" }, stderr: "pipe" as const };
+
+  it("puts the server in a process group of its own off Windows, so shutdown can signal all of it", () => {
+    for (const platform of ["linux", "darwin", "freebsd"] as const) {
+      expect(serverSpawnOptions(platform, server)).toMatchObject({ detached: true });
+    }
+  });
+
+  it("leaves the options as they always were on Windows: detached would open a console of its own", () => {
+    expect(serverSpawnOptions("win32", server)).toEqual({
+      cwd: "/srv",
+      env: { PATH: "/bin" },
+      stdio: ["pipe", "pipe", "pipe"],
+      shell: false,
+      windowsHide: true,
+    });
   });
 });

@@ -1,0 +1,62 @@
+/**
+ * The stdio client's shutdown helpers: bounded waits, and signals that reach the server's whole
+ * process group (see `serverSpawnOptions`), not only the process the client spawned.
+ */
+import type { ChildProcess } from "node:child_process";
+
+/** True if `promise` settles within `ms`; the timer never outlives the wait. */
+export async function within(promise: Promise<void>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  const settled = await Promise.race([promise.then(() => true as const), timedOut]);
+  clearTimeout(timer);
+  return settled;
+}
+
+/**
+ * Sends `signal` to the server's process group when it leads one (`grouped`), so what a wrapper
+ * started gets it too; else (Windows, or no pid: the spawn failed) to the process alone. A group
+ * already gone (ESRCH) is no failure; any other is returned for the caller to report, once the
+ * process alone was signalled instead.
+ *
+ * @example
+ * const failure = signalServer(child, process.platform !== "win32", "SIGTERM");
+ */
+export function signalServer(
+  child: ChildProcess,
+  grouped: boolean,
+  signal: NodeJS.Signals,
+): Error | undefined {
+  const pid = child.pid;
+  if (!grouped || pid === undefined) {
+    child.kill(signal);
+    return undefined;
+  }
+  try {
+    process.kill(-pid, signal);
+    return undefined;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ESRCH") return undefined;
+    child.kill(signal);
+    return error as Error;
+  }
+}
+
+/**
+ * Whether process group `pgid` has a member left; one we may not signal (EPERM) counts. The
+ * leader's pid stays reserved while its group has members, so asking after the leader exited still
+ * reaches what is left of its group.
+ *
+ * @example
+ * if (groupAlive(child.pid)) signalServer(child, true, "SIGKILL");
+ */
+export function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== "ESRCH";
+  }
+}
