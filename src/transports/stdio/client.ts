@@ -261,7 +261,10 @@ export class StdioClientTransport implements Transport {
     // This shutdown finalizes after its own waits: an earlier exit's grace must not cut them short.
     clearTimeout(this.#graceTimer);
     child.stdin?.end();
-    if (!(await this.#exitedWithin(timeout))) {
+    // The Python SDK stops once the process exited; here a member of its group still holding the
+    // pipes a moment later is ended too, or it would outlive close() and keep running.
+    const gone = (await this.#exitedWithin(timeout)) && (await this.#goneWithin(PIPE_CLOSE_GRACE_MS));
+    if (!gone) {
       this.#signal(child, "SIGTERM");
       if (!(await this.#goneWithin(timeout))) {
         this.#signal(child, "SIGKILL");

@@ -27,6 +27,8 @@ say("GRANDCHILD " + process.pid);
  * long as the grandchild does.
  */
 const FOREGROUND = '"$NODE" -e "$GRANDCHILD_JS"; exit $?';
+/** `sh` exits at stdin EOF; the grandchild, started in the background, keeps our stdout and stderr. */
+const BACKGROUND = '"$NODE" -e "$GRANDCHILD_JS" & read -r _; exit 0';
 
 /** A started transport running `sh -c script`, its grandchild in `mode`; both pids tracked for cleanup. */
 async function wrapped(script: string, mode: "stay" | "eof" | "ignore-term", closeTimeoutMs = 200) {
@@ -87,6 +89,17 @@ describe.skipIf(process.platform === "win32")("close() ends the server's process
     expect(transport.exitStatus).toEqual({ code: 0, signal: null });
     expect(running(grandchild)).toBe(false);
     expect(stderr.text()).not.toContain("ignoring");
+  });
+
+  it("terminates a grandchild left holding stdout after the wrapper exited at stdin EOF", async () => {
+    const { transport, grandchild } = await wrapped(BACKGROUND, "stay");
+    let closes = 0;
+    transport.onclose = () => closes++;
+    // The exit, a second for the pipes to close, then SIGTERM to the group.
+    expect(await timedClose(transport)).toBeLessThan(2_500);
+    await until(() => !running(grandchild), "the grandchild to be gone", 2_000);
+    expect(transport.exitStatus).toEqual({ code: 0, signal: null });
+    expect(closes).toBe(1);
   });
 
   it("reports a group it may not signal through onerror, and still signals the server itself", async () => {
