@@ -102,7 +102,10 @@ export interface ClientCallbacks {
    */
   elicitationCapabilities?: ElicitationCapabilities;
   sampling?: SamplingCallback;
-  /** Sub-capabilities of `sampling` to declare, e.g. `{ tools: {} }`. */
+  /**
+   * Sub-capabilities of `sampling` to declare, e.g. `{ tools: {} }`. A request with `tools` or
+   * `toolChoice` is refused with -32602 before the callback runs unless `tools` is declared.
+   */
   samplingCapabilities?: { tools?: JSONObject; context?: JSONObject };
   listRoots?: ListRootsCallback;
 }
@@ -156,6 +159,11 @@ export async function dispatchInputRequest(
     }
     case "sampling/createMessage": {
       if (!callbacks.sampling) throw new McpError(ErrorCode.InvalidRequest, "Sampling not supported");
+      // The spec: the client MUST return an error for tools or toolChoice without sampling.tools.
+      const { tools, toolChoice } = request.params;
+      if ((tools !== undefined || toolChoice !== undefined) && !callbacks.samplingCapabilities?.tools) {
+        throw new McpError(ErrorCode.InvalidParams, "Tool-enabled sampling not supported");
+      }
       const answer = await callbacks.sampling(ctx, request.params);
       return checked(request.method, ctx, answer, validCreateMessageResult, "a CreateMessageResult");
     }
