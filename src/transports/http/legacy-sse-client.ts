@@ -23,7 +23,7 @@ export interface SseClientOptions {
   fetch?: (input: URL, init: RequestInit) => Promise<Response>;
   /** The bearer token for each request (`Authorization: Bearer …`; never logged). */
   authProvider?: AuthProviderOption;
-  /** How long the stream may take to name its POST endpoint (default 10 s). */
+  /** How long the GET may take, answer and `endpoint` event included, to name the POST endpoint (default 10 s). */
   endpointTimeoutMs?: number;
   /** The most one SSE event may hold (default 32 MiB); past it the stream is closed. */
   maxResponseBytes?: number;
@@ -66,8 +66,28 @@ export class SseClientTransport implements Transport {
     return this.#endpoint;
   }
 
-  /** Opens the stream and waits (bounded) for its `endpoint` event. */
+  /**
+   * Opens the stream and waits for its `endpoint` event, within `endpointTimeoutMs` from the GET:
+   * a server that never answers the GET names no endpoint either.
+   */
   async start(): Promise<void> {
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      this.#stream.abort();
+    }, this.#options.endpointTimeoutMs ?? DEFAULT_ENDPOINT_TIMEOUT_MS);
+    try {
+      await this.#open();
+    } catch (error) {
+      await this.close();
+      throw timedOut ? new HttpTransportError("The HTTP+SSE stream named no endpoint in time") : error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** The GET, then its stream read on until the `endpoint` event names where to POST. */
+  async #open(): Promise<void> {
     const response = await this.#fetch(this.url, {
       method: "GET",
       headers: await this.#headers({ accept: "text/event-stream" }),
@@ -82,13 +102,9 @@ export class SseClientTransport implements Transport {
       throw new HttpTransportError("The HTTP+SSE stream did not answer with text/event-stream");
     }
     const reader = response.body.getReader();
-    const endpoint = new Promise<URL>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        reject(new HttpTransportError("The HTTP+SSE stream named no endpoint in time"));
-      }, this.#options.endpointTimeoutMs ?? DEFAULT_ENDPOINT_TIMEOUT_MS);
+    await new Promise<URL>((resolve, reject) => {
       const parser = new SseParser((event) => {
         if (event.event === "endpoint" && this.#endpoint === undefined) {
-          clearTimeout(timer);
           try {
             this.#endpoint = this.#sameOrigin(event.data);
             resolve(this.#endpoint);
@@ -99,17 +115,8 @@ export class SseClientTransport implements Transport {
           this.#deliver(event.data);
         }
       }, this.#options.maxResponseBytes);
-      void this.#read(reader, parser, (error) => {
-        clearTimeout(timer);
-        reject(error);
-      });
+      void this.#read(reader, parser, reject);
     });
-    try {
-      await endpoint;
-    } catch (error) {
-      await this.close();
-      throw error;
-    }
   }
 
   async send(message: JSONRPCMessage): Promise<void> {

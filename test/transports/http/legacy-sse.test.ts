@@ -8,7 +8,7 @@ import { Client } from "../../../src/client/client.js";
 import { eraCacheKey, knownLegacy } from "../../../src/client/era-cache.js";
 import { clearEraCache } from "../../../src/client/index.js";
 import { ConnectionClosedError } from "../../../src/shared/errors.js";
-import { HttpStatusError } from "../../../src/transports/http/errors.js";
+import { HttpStatusError, HttpTransportError } from "../../../src/transports/http/errors.js";
 import { SseClientTransport } from "../../../src/transports/http/legacy-sse-client.js";
 import { type LegacySseServer, startLegacySseServer } from "../../fixtures/legacy/sse-server.js";
 
@@ -103,6 +103,33 @@ describe("HTTP+SSE (2024-11-05)", () => {
       `The HTTP+SSE stream named an endpoint on another origin (http://127.0.0.1:${port}); refused`,
     );
     expect(elsewhereHits).toBe(0);
+  });
+
+  it("endpointTimeoutMs also bounds a GET the server never answers: start() fails in time, the GET abandoned", async () => {
+    let abandoned = false;
+    const silent = createServer((req) => {
+      req.socket.once("close", () => {
+        abandoned = true;
+      });
+    });
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    closers.push(() => {
+      silent.closeAllConnections();
+      return new Promise((resolve) => silent.close(() => resolve()));
+    });
+    const port = (silent.address() as AddressInfo).port;
+    const transport = new SseClientTransport(`http://127.0.0.1:${port}/sse`, { endpointTimeoutMs: 100 });
+    const started = Date.now();
+    const outcome = await Promise.race([
+      transport.start().then(
+        () => "started",
+        (error: unknown) => error,
+      ),
+      pause(3_000).then(() => "still waiting after 3 s"),
+    ]);
+    expect(outcome).toEqual(new HttpTransportError("The HTTP+SSE stream named no endpoint in time"));
+    expect(Date.now() - started).toBeLessThan(2_000);
+    await until(() => abandoned);
   });
 
   it("a URL that is not an HTTP+SSE server either keeps the first answer's error", async () => {
