@@ -1,4 +1,5 @@
-import { ProtocolError } from "../shared/errors.js";
+import { ProtocolError, RequestTimeoutError } from "../shared/errors.js";
+import { timerDelay } from "../shared/timers.js";
 import {
   describeFailure,
   isLegacyProtocolVersion,
@@ -82,7 +83,7 @@ export const legacyConnect: LegacyConnect = async ({ session, callbacks }) => {
   }
   session.protocolVersion = result.protocolVersion;
   answerServerRequests(session, callbacks, () => result.serverInfo);
-  await session.connection.notify(LegacyMethod.Initialized);
+  await initialized(session);
   if (session.logLevel !== undefined && result.capabilities.logging !== undefined) {
     await session.request(LegacyMethod.SetLevel, { level: session.logLevel });
   }
@@ -94,3 +95,28 @@ export const legacyConnect: LegacyConnect = async ({ session, callbacks }) => {
     instructions: result.instructions,
   };
 };
+
+/**
+ * Sends `notifications/initialized` within the session's timeout: over HTTP it is a POST the server
+ * may never answer, and connect must not wait on it longer than on the handshake's requests. A
+ * failed handshake closes the session, which abandons the POST.
+ */
+async function initialized(session: ClientSession): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new RequestTimeoutError(
+            `The server did not take ${LegacyMethod.Initialized} within ${session.timeoutMs} ms`,
+          ),
+        ),
+      timerDelay(session.timeoutMs),
+    );
+  });
+  try {
+    await Promise.race([session.connection.notify(LegacyMethod.Initialized), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

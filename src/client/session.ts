@@ -87,7 +87,8 @@ export class ClientSession {
   readonly #plainEnvelope = new PlainEnvelope();
   /** `"legacy"` once the 2025 `initialize` handshake ran: requests then carry no envelope. */
   era: "modern" | "legacy" = "modern";
-  readonly #timeoutMs: number;
+  /** Each request's timeout unless its call says otherwise (default 60 s). */
+  readonly timeoutMs: number;
   readonly #onLog: ((params: LoggingMessageNotificationParams) => void) | undefined;
   readonly #requestMeta: ClientSessionOptions["requestMeta"];
   readonly #instrument: ClientSessionOptions["instrument"];
@@ -104,7 +105,7 @@ export class ClientSession {
     this.capabilities = options.capabilities ?? {};
     this.protocolVersion = options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
     this.logLevel = options.logLevel;
-    this.#timeoutMs = options.timeoutMs ?? 60_000;
+    this.timeoutMs = options.timeoutMs ?? 60_000;
     this.#onLog = options.onLog;
     this.#requestMeta = options.requestMeta;
     this.#instrument = options.instrument;
@@ -181,7 +182,7 @@ export class ClientSession {
         wireParams,
         {
           signal: options.signal,
-          timeoutMs: options.timeoutMs ?? this.#timeoutMs,
+          timeoutMs: options.timeoutMs ?? this.timeoutMs,
           resetTimeoutOnProgress: options.resetTimeoutOnProgress,
           maxTimeoutMs: options.maxTimeoutMs,
           endsOnPeerCancel: method === "subscriptions/listen",
