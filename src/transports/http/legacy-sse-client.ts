@@ -4,10 +4,12 @@
  * every response and every server request comes back on that stream.
  */
 import { ConnectionClosedError, RoundtripError } from "../../shared/errors.js";
-import type { MessageInfo, Transport } from "../../shared/transport.js";
+import { timerDelay } from "../../shared/timers.js";
+import type { MessageInfo, Transport, TransportNetwork } from "../../shared/transport.js";
 import type { JSONRPCMessage } from "../../types/index.js";
 import { type AuthProviderOption, tokenFrom } from "./auth.js";
 import { HttpStatusError, HttpTransportError } from "./errors.js";
+import { httpNetwork } from "./network.js";
 import { SseParser } from "./sse.js";
 
 /**
@@ -46,6 +48,7 @@ function isMessage(value: unknown): value is JSONRPCMessage {
  */
 export class SseClientTransport implements Transport {
   readonly url: URL;
+  readonly network: TransportNetwork;
   onmessage?: (message: JSONRPCMessage, info?: MessageInfo) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -57,6 +60,7 @@ export class SseClientTransport implements Transport {
 
   constructor(url: URL | string, options: SseClientOptions = {}) {
     this.url = new URL(url);
+    this.network = httpNetwork(this.url);
     this.#options = options;
     this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
   }
@@ -72,10 +76,13 @@ export class SseClientTransport implements Transport {
    */
   async start(): Promise<void> {
     let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      this.#stream.abort();
-    }, this.#options.endpointTimeoutMs ?? DEFAULT_ENDPOINT_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        this.#stream.abort();
+      },
+      timerDelay(this.#options.endpointTimeoutMs ?? DEFAULT_ENDPOINT_TIMEOUT_MS),
+    );
     try {
       await this.#open();
     } catch (error) {

@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { StreamableHttpClientTransport } from "../../../src/transports/http/index.js";
 import { LegacyHttpClientTransport } from "../../../src/transports/http/legacy-client.js";
+import { SseClientTransport } from "../../../src/transports/http/legacy-sse-client.js";
 import { httpNetwork } from "../../../src/transports/http/network.js";
 
 const http = { transport: "tcp", protocolName: "http" };
@@ -31,10 +32,11 @@ describe("httpNetwork()", () => {
     });
   });
 
-  it("is what both HTTP client transports report", () => {
+  it("is what every HTTP client transport reports, HTTP+SSE (2024-11-05) included", () => {
     const url = "http://[::1]:3000/mcp";
     const expected = { ...http, serverAddress: "::1", serverPort: 3000 };
     expect(new StreamableHttpClientTransport(url).network).toEqual(expected);
     expect(new LegacyHttpClientTransport(url).network).toEqual(expected);
+    expect(new SseClientTransport(url).network).toEqual(expected);
   });
 });
