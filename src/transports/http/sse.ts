@@ -48,7 +48,11 @@ export class SseStream {
       new CountQueuingStrategy({ highWaterMark: 32 }),
     );
     if (options.keepAliveMs > 0 && Number.isFinite(options.keepAliveMs)) {
-      this.#keepAlive = setInterval(() => this.#enqueue(": keep-alive\n\n"), timerDelay(options.keepAliveMs));
+      this.#keepAlive = setInterval(() => {
+        // A reader that is behind has bytes waiting already: one more comment would only pile up
+        // for as long as a client that stopped reading keeps its connection open.
+        if ((this.#controller?.desiredSize ?? 1) > 0) this.#enqueue(": keep-alive\n\n");
+      }, timerDelay(options.keepAliveMs));
     }
   }
 

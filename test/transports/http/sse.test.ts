@@ -306,4 +306,15 @@ describe("SSE keep-alives", () => {
     expect(await new Response(stream.readable).text()).toBe("");
     expect(every.mock.calls.map(([, ms]) => ms)).toEqual([2 ** 31 - 1]);
   });
+
+  it("stop piling up while the reader is behind, so a client that stops reading holds bounded memory", async () => {
+    vi.useFakeTimers();
+    const stream = new SseStream({ keepAliveMs: 10, onCancel: () => {} });
+    // A day of keep-alives at the default 15 s, for a client whose connection stays open unread.
+    await vi.advanceTimersByTimeAsync(10 * 5_760);
+    stream.end();
+    const comments = (await new Response(stream.readable).text()).match(/: keep-alive\n\n/g) ?? [];
+    // At most what the queue holds before it counts as behind (32 chunks).
+    expect(comments.length).toBeLessThanOrEqual(32);
+  });
 });
