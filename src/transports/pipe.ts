@@ -45,6 +45,11 @@ export interface PipeWiring {
   logger: { error(message: string): void };
   /** A request finished (answered, failed or aborted). */
   onSettled?: () => void;
+  /**
+   * Most requests served at once, counting those whose answer waits for the client to read it;
+   * `receive` refuses one more. Default: no bound (stdio, whose client is the process's parent).
+   */
+  maxInFlight?: number;
 }
 
 /**
@@ -68,9 +73,10 @@ export interface ServerPipe {
   readonly inFlight: () => number;
   /**
    * One parsed message from the client; `from` is what the transport knows of who sent it (the
-   * verified token, the HTTP request that carried it).
+   * verified token, the HTTP request that carried it). False when it was refused: a message to
+   * answer while `maxInFlight` requests are in flight (notifications and responses never are).
    */
-  receive(message: unknown, from?: MessageOrigin): void;
+  receive(message: unknown, from?: MessageOrigin): boolean;
   /**
    * No more input will come: questions waiting for the client fail, listen streams end with their
    * closing result (they would never finish), other requests go on.
@@ -172,18 +178,20 @@ export function servePipe(dispatcher: Dispatcher, wiring: PipeWiring): ServerPip
   return {
     inFlight: () => inFlight.size,
     receive(message, from) {
-      if (closed) return;
+      if (closed) return true;
       if (isRecord(message) && typeof message.method === "string" && !("id" in message)) {
         if (message.method === NotificationMethod.Cancelled) cancel(message.params);
         era?.notification({ method: message.method, params: message.params });
-        return; // Other client notifications carry nothing a stateless server acts on.
+        return true; // Other client notifications carry nothing a stateless server acts on.
       }
       // A response: only a legacy session's back-channel waits for one; modern servers send none.
       if (isRecord(message) && !("method" in message) && ("result" in message || "error" in message)) {
         era?.response(message);
-        return;
+        return true;
       }
+      if (inFlight.size >= (wiring.maxInFlight ?? Number.POSITIVE_INFINITY)) return false;
       serve(message, from);
+      return true;
     },
     endInput() {
       era?.inputEnded();

@@ -7,6 +7,7 @@
 import { type LegacyService, legacyServiceOf } from "../../server/legacy/service.js";
 import type { AuthInfo, Dispatcher } from "../../shared/dispatch.js";
 import { ErrorCode } from "../../types/core.js";
+import { requestIdOf } from "../../types/record.js";
 import { type ServerPipe, servePipe } from "../pipe.js";
 import { emptyReply, errorResponse, type Reply, refuseNonEventStream } from "./body.js";
 import type { Incoming } from "./incoming.js";
@@ -19,6 +20,13 @@ export interface LegacySseOptions {
   readonly keepAliveMs: number;
   readonly logger?: { warn(message: string): void; error(message: string): void };
 }
+
+/**
+ * Requests one stream may have in flight, an answer waiting for its client to read it included:
+ * its POSTs are answered 202 at once, so without a bound a client that never reads its stream would
+ * make the server hold every answer.
+ */
+const MAX_STREAM_REQUESTS = 100;
 
 interface SseSession {
   readonly stream: SseStream;
@@ -66,6 +74,7 @@ export class LegacySseEndpoint {
     const write = (message: unknown) => stream.write(message);
     const logger = this.#options.logger ?? { error: () => {} };
     const pipe = servePipe(this.#dispatcher, {
+      maxInFlight: MAX_STREAM_REQUESTS,
       send: (message) => write(message).catch(() => {}),
       deliver: write,
       lost: () => !stream.open,
@@ -101,7 +110,14 @@ export class LegacySseEndpoint {
         "Invalid Request: batches are not supported, send one message per POST",
       );
     }
-    session.pipe.receive(message, { authInfo, http: request });
+    if (!session.pipe.receive(message, { authInfo, http: request })) {
+      return errorResponse(
+        429,
+        requestIdOf(message),
+        ErrorCode.InternalError,
+        `Too Many Requests: ${MAX_STREAM_REQUESTS} requests of this stream are in flight`,
+      );
+    }
     return emptyReply(202);
   }
 

@@ -221,6 +221,44 @@ describe("HTTP+SSE (2024-11-05) served on the endpoint's URL", () => {
     expect(reopened).toBe(200);
   });
 
+  it("bounds the requests in flight on a stream (429), while a cancellation still gets through", async () => {
+    const slow = new MCPServer("Slow", { logger: silentLogger });
+    const waiting: (() => void)[] = [];
+    slow.tool("wait", {}, (_args, ctx) => {
+      return new Promise<string>((resolve) => {
+        waiting.push(() => resolve("done"));
+        ctx.signal.addEventListener("abort", () => resolve("cancelled"));
+      });
+    });
+    const http = await serve({}, slow);
+    const stream = await session(http.url);
+    await post(stream.postUrl, { ...INITIALIZE, params: { ...INITIALIZE.params, capabilities: {} } });
+    await stream.message();
+    const call = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "wait" } });
+    // A request is in flight until its answer is read off the stream: without a bound, a client that
+    // POSTs and never reads would make the server hold every answer (and the work behind it).
+    const statuses = [];
+    for (let id = 2; id < 2 + 100; id++) statuses.push((await post(stream.postUrl, call(id))).status);
+    expect(statuses.every((status) => status === 202)).toBe(true);
+    const refused = await post(stream.postUrl, call(102));
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({
+      jsonrpc: "2.0",
+      id: 102,
+      error: { code: -32603, message: "Too Many Requests: 100 requests of this stream are in flight" },
+    });
+    // A notification is never refused: a cancellation frees a slot.
+    const cancel = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2 } };
+    expect((await post(stream.postUrl, cancel)).status).toBe(202);
+    let accepted = 429;
+    for (let attempt = 0; attempt < 50 && accepted !== 202; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      accepted = (await post(stream.postUrl, call(200 + attempt))).status;
+    }
+    expect(accepted).toBe(202);
+    for (const done of waiting) done();
+  });
+
   it("notifications/cancelled aborts the request, which gets no answer", async () => {
     let aborted!: () => void;
     const sawAbort = new Promise<void>((resolve) => {
