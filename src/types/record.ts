@@ -13,14 +13,15 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * Whether a value is a JSON-RPC request id as the wire allows it: a string or an integer.
+ * Whether a value is a JSON-RPC request id as the wire allows it: a string or a safe integer (as
+ * `RequestIdSchema`). Past 2^53 JSON.parse rounds, so the value is no longer the id that was sent.
  *
  * @example
  * isRequestId(7); // true
  * isRequestId(1.5); // false
  */
 export function isRequestId(value: unknown): value is RequestId {
-  return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
+  return typeof value === "string" || Number.isSafeInteger(value);
 }
 
 /**

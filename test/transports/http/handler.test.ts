@@ -193,6 +193,16 @@ describe("the body", () => {
       });
     }
   });
+
+  it("with an id past the safe integers gets -32600 naming no id, not the one it rounds to", async () => {
+    // JSON.parse reads 2^53 + 1 as 2^53: echoing it would answer another request's id.
+    const body = '{"jsonrpc":"2.0","id":9007199254740993,"method":"tools/list"}';
+    expect(await read(await post(endpoint.url, body))).toEqual({
+      status: 400,
+      contentType: "application/json",
+      body: error(null, -32600, "Invalid Request"),
+    });
+  });
 });
 
 describe("the body of a web Request (the fetch handler, as on Workers, Bun or Deno)", () => {
