@@ -210,6 +210,7 @@ describe("JwtVerifier.verifyToken (the HTTP hook)", () => {
       "Bearer",
       `Bearer ${token} ${token}`,
       `Bearer ${token}, Basic dXNlcjpwYXNz`,
+      `Bearer\t${token}`,
     ]) {
       expect(await tokenRefusal(check.verifyToken(request(authorization)))).toBe(
         "the Authorization header is not one Bearer token",
@@ -416,6 +417,8 @@ describe("JwtVerifier behind serveHttp (the wire)", () => {
       `Bearer ${token} ${token}`,
       `Bearer ${token}, Basic dXNlcjpwYXNz`,
       "Bearer",
+      // A tab is not the space RFC 9110 puts after the scheme: not "another scheme", served anonymous.
+      `Bearer\t${token}`,
     ]) {
       const response = await post(http.url, rpc("tools/call", { name: "whoami" }), { authorization });
       const challenge = response.headers.get("www-authenticate");
@@ -428,7 +431,7 @@ describe("JwtVerifier behind serveHttp (the wire)", () => {
         `Bearer error="invalid_token", resource_metadata="http://127.0.0.1:${http.url.port}/.well-known/oauth-protected-resource/mcp"`,
       );
     }
-    expect(warnings).toHaveLength(3);
+    expect(warnings).toHaveLength(4);
     for (const warning of warnings) {
       expect(warning).toMatch(
         /^\[http\] verifyToken failed: TokenRejected: the Authorization header is not one/,

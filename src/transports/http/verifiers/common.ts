@@ -58,11 +58,15 @@ export abstract class TokenVerifier {
 function bearerTokenOf(request: Request): string | undefined {
   const authorization = request.headers.get("authorization");
   if (authorization === null) return undefined;
-  const [scheme, ...credentials] = authorization.trim().split(/ +/);
-  const name = scheme?.toLowerCase();
+  const [scheme = "", ...credentials] = authorization.trim().split(/ +/);
+  // The scheme ends at any whitespace: `Bearer<TAB>token` is a malformed Bearer credential (RFC 9110
+  // §11.4 separates scheme and token with spaces), not another scheme to serve anonymously.
+  const name = scheme.split(/\s/, 1)[0]?.toLowerCase();
   if (name === "dpop") throw new TokenRejected("DPoP-bound tokens are not accepted by this verifier");
   if (name !== "bearer") return undefined;
-  if (credentials.length !== 1) throw new TokenRejected("the Authorization header is not one Bearer token");
+  if (credentials.length !== 1 || scheme.length !== name.length) {
+    throw new TokenRejected("the Authorization header is not one Bearer token");
+  }
   return credentials[0];
 }
 
