@@ -150,6 +150,8 @@ export class TaskService implements TaskRunner {
         { requiredCapabilities: TASKS_REQUIRED_CAPABILITIES },
       );
     }
+    // Before the work starts: a binder that throws then fails the call with nothing left running.
+    const principal = this.#principal(ctx);
     const controller = new AbortController();
     const control = new TaskControl();
     // Until the call becomes a task, cancelling the request cancels the work; afterwards only
@@ -171,7 +173,6 @@ export class TaskService implements TaskRunner {
     if (early === undefined && controller.signal.aborted) {
       throw new McpError(ErrorCode.InternalError, "The request was cancelled before it became a task");
     }
-    const principal = this.#principal(ctx);
     // A full store answers inline, the request's cancel still reaching the work: legal for a
     // declaring client, and better than refusing work that has already started.
     const inline = early ?? (this.store.makeRoom(principal) ? undefined : await first);

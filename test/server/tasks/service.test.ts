@@ -7,6 +7,7 @@ import {
   inputResponse,
   samplingRequest,
 } from "../../../src/server/mcp/index.js";
+import { RequestStateSecurity } from "../../../src/server/state/index.js";
 import { serverTasks } from "../../../src/server/tasks/index.js";
 import type { TaskService } from "../../../src/server/tasks/service.js";
 import { ErrorCode, McpError } from "../../../src/types/core.js";
@@ -203,6 +204,31 @@ describe("MCPServer tasks: creation and the inline shortcut", () => {
     expect(anonymous.resultType).toBe("task");
     finish.open();
     expect(resultOf(await inline)).toMatchObject({ resultType: "complete", content: [{ text: "late" }] });
+  });
+
+  it("a principal binder that throws fails the call before the tool runs: no work is left behind", async () => {
+    const mcp = server({
+      requestStateSecurity: new RequestStateSecurity(
+        { keys: ["k".repeat(32)] },
+        {
+          bindPrincipal: () => {
+            throw new McpError(ErrorCode.InvalidRequest, "no principal for this caller");
+          },
+        },
+      ),
+    });
+    let ran = 0;
+    mcp.tool("slow", { task: "optional" }, async () => {
+      ran++;
+      await outlastTheWindow();
+      return "late";
+    });
+    expect(errorOf(await call(mcp, "tools/call", { name: "slow", arguments: {} }))).toMatchObject({
+      code: ErrorCode.InvalidRequest,
+      message: "no principal for this caller",
+    });
+    await outlastTheWindow();
+    expect(ran).toBe(0);
   });
 
   it("still lets the request's cancel reach a call answering inline because the store is full", async () => {
