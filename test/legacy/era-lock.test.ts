@@ -4,9 +4,13 @@
  * connection and through a real child process.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { openDualEraConnection } from "../../src/server/legacy/connection.js";
+import { silentLogger } from "../../src/server/logger.js";
+import { MCPServer } from "../../src/server/mcp/mcp-server.js";
+import { elicit, resolver } from "../../src/server/mcp/resolvers/index.js";
 import { Server } from "../../src/server/server.js";
-import { buildDualEraServer } from "../fixtures/legacy/dual-era.js";
+import { buildDualEraServer, REGION } from "../fixtures/legacy/dual-era.js";
 import { CLIENT_INFO, envelope, RawLegacyClient } from "./helpers.js";
 import { DUAL_ERA, killSpawned, RawChild } from "./stdio-helpers.js";
 
@@ -76,6 +80,42 @@ describe("the era lock of one connection", () => {
     client.connection.notification({ method: "notifications/initialized" });
     expect(client.connection.response({ jsonrpc: "2.0", id: 1, result: {} })).toBe(false);
     expect(client.connection.era).toBe("open");
+  });
+
+  it("a question asked after the client's input ended fails at once, unsent: nothing could answer it", async () => {
+    let ready: () => void = () => {};
+    const computed = new Promise<void>((resolve) => {
+      ready = resolve;
+    });
+    const mcp = new MCPServer("late-question", {
+      logger: silentLogger,
+      legacy: { requestTimeoutMs: 200 },
+    });
+    const late = resolver("late", async () => {
+      await computed;
+      return elicit("Which region?", REGION);
+    });
+    mcp.tool(
+      "late",
+      { input: z.object({}), resolve: { region: late } },
+      (_args, { region }) => region.region,
+    );
+    const client = new RawLegacyClient(mcp, () => new Promise<never>(() => {}));
+    await client.initialize({ elicitation: {} });
+    const call = client.call("late");
+    client.connection.inputEnded();
+    ready();
+    expect(await call).toEqual({
+      jsonrpc: "2.0",
+      id: 2,
+      result: {
+        content: [
+          { type: "text", text: "Resolver 'late' could not ask the client: the client's input ended" },
+        ],
+        isError: true,
+      },
+    });
+    expect(client.serverRequests).toEqual([]);
   });
 
   it("a server built with legacy: false, or a plain dispatcher, has no legacy face", async () => {

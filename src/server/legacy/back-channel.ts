@@ -48,6 +48,8 @@ interface Pending {
 export class Outbox {
   readonly #pending = new Map<RequestId, Pending>();
   #next = 1;
+  /** Why the client can no longer answer, once `closeAll` said so. */
+  #ended: string | undefined;
 
   /** Requests still waiting for their answer. */
   get size(): number {
@@ -81,6 +83,8 @@ export class Outbox {
     if (signal?.aborted || requestSignal?.aborted) {
       return Promise.reject(new RequestAbortedError(`${request.method} was aborted`));
     }
+    // Asked after the client's input ended: nothing could ever answer, so fail as closeAll did.
+    if (this.#ended !== undefined) return Promise.reject(new RequestAbortedError(this.#ended));
     const id = this.#next++;
     const params = wireParams(request, protocolVersion);
     return new Promise<ResultObject>((resolve, reject) => {
@@ -152,8 +156,9 @@ export class Outbox {
     return true;
   }
 
-  /** Fails every outstanding request (the session ended). */
+  /** Fails every outstanding request, and every later one (the session or the client's input ended). */
   closeAll(reason: string): void {
+    this.#ended ??= reason;
     for (const pending of [...this.#pending.values()]) pending.reject(new RequestAbortedError(reason));
     this.#pending.clear();
   }
