@@ -204,6 +204,8 @@ export function serveStdio(dispatcher: Dispatcher, options: ServeStdioOptions = 
   function finish(pending?: Promise<void>): void {
     if (finished) return;
     if (drainTimer) clearTimeout(drainTimer);
+    // Nothing runs any more: end the connection's 2025 session, which the server would keep forever.
+    pipe.close("end of input");
     // Flush what is queued, but never wait forever on a client that stopped reading.
     const flushed = pending ? pending.then(() => writer.flushed()) : writer.flushed();
     finished = true;

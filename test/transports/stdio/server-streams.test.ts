@@ -1,7 +1,11 @@
 // serveStdio and the line framing against in-process streams: the cases a real pipe cannot
 // produce on demand (a full stdout, EPIPE, a character torn across chunks).
 import { PassThrough, Writable } from "node:stream";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { LegacyService } from "../../../src/server/legacy/service.js";
+import type { LegacySession } from "../../../src/server/legacy/session.js";
+import { silentLogger } from "../../../src/server/logger.js";
+import { Server } from "../../../src/server/server.js";
 import type { DispatchContext, Dispatcher } from "../../../src/shared/dispatch.js";
 import { LineSplitter, LineWriter, StreamClosedError } from "../../../src/transports/stdio/lines.js";
 import { serveStdio } from "../../../src/transports/stdio/server.js";
@@ -277,6 +281,26 @@ describe("serveStdio with in-process streams", () => {
     stdin.end();
     await handle.closed;
     expect(aborted).toEqual([7, "7"]);
+  });
+});
+
+describe("a 2025 session over stdio", () => {
+  it("ends with the input: once closed resolves the server holds nothing of it", async () => {
+    const server = new Server("legacy-pipe", { logger: silentLogger });
+    const opened = vi.spyOn(LegacyService.prototype, "openSession");
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    stdout.resume();
+    const handle = serveStdio(server, { stdin, stdout, logger: recordingLogger() });
+    const initialize = {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "c", version: "1" },
+    };
+    stdin.end(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: initialize })}\n`);
+    await handle.closed;
+    expect(opened.mock.results.map((result) => (result.value as LegacySession).closed)).toEqual([true]);
+    opened.mockRestore();
   });
 });
 
