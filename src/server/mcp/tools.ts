@@ -145,8 +145,12 @@ export class ToolRegistry {
       const value = await tool.run(args.value, ctx);
       if (isInputRequiredResult(value) || !tool.output) return toCallToolResult(value, false);
       // A hand-built CallToolResult carries its own structuredContent: that is what must match. An
-      // error result is not output: the schema binds successful results only.
-      const handBuilt = isCallToolResult(value) ? value : undefined;
+      // error result is not output: the schema binds successful results only. Anything else shaped
+      // like one (data with a `content` array) is the structured data itself.
+      const handBuilt =
+        isCallToolResult(value) && (value.structuredContent !== undefined || value.isError === true)
+          ? value
+          : undefined;
       if (handBuilt?.isError === true) return handBuilt;
       const checked = await tool.output.validate(handBuilt ? handBuilt.structuredContent : value);
       if (!checked.ok) {

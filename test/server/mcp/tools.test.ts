@@ -588,6 +588,19 @@ describe("tools/call return conversions", () => {
     });
   });
 
+  // Regression: structured data with a `content` array ([] is every() of anything) was taken for a
+  // hand-built CallToolResult with no structuredContent, and failed its own output schema.
+  it("takes data whose `content` array is empty as structured data, not as a hand-built result", async () => {
+    const mcp = quietServer("tools");
+    mcp.tool("chunks", { output: z.object({ content: z.array(z.string()) }) }, () => ({ content: [] }));
+    expect(resultOf(await send(mcp, "tools/call", { name: "chunks" }))).toEqual({
+      content: [{ type: "text", text: '{"content":[]}' }],
+      structuredContent: { content: [] },
+      resultType: "complete",
+      _meta: STAMP,
+    });
+  });
+
   it("passes an InputRequiredResult through even when the tool has an output schema", async () => {
     const mcp = quietServer("tools");
     mcp.tool("ask", { output: z.object({ count: z.number() }) }, () => ({
