@@ -153,9 +153,11 @@ export class ToolRegistry {
           : undefined;
       if (handBuilt?.isError === true) return handBuilt;
       const checked = await tool.output.validate(handBuilt ? handBuilt.structuredContent : value);
-      if (!checked.ok) {
+      // No JSON value is undefined: a schema that lets it through (z.any()) still got no output.
+      if (!checked.ok || checked.value === undefined) {
+        const why = checked.ok ? "it returned no value" : checked.message;
         this.#logger.error(
-          `tool ${params.name} returned output that does not match its outputSchema: ${checked.message}`,
+          `tool ${params.name} returned output that does not match its outputSchema: ${why}`,
         );
         return toolErrorResult(`Tool ${params.name} returned output that does not match its outputSchema`);
       }

@@ -536,6 +536,25 @@ describe("tools/call return conversions", () => {
     ]);
   });
 
+  // Regression: a schema that lets undefined through (z.any(), z.unknown()) made a tool that returned
+  // nothing answer -32603 "Handler returned an invalid result" (its text was undefined) where any
+  // other schema gives the isError result the spec asks for output problems.
+  it("answers no output from a tool whose output schema accepts anything with isError", async () => {
+    const logger = recordingLogger();
+    const mcp = new MCPServer("tools", { logger });
+    const store = new Map<string, Record<string, unknown>>();
+    mcp.tool("get", { input: z.object({ key: z.string() }), output: z.any() }, ({ key }) => store.get(key));
+    expect(resultOf(await send(mcp, "tools/call", { name: "get", arguments: { key: "k" } }))).toEqual({
+      content: [{ type: "text", text: "Tool get returned output that does not match its outputSchema" }],
+      isError: true,
+      resultType: "complete",
+      _meta: STAMP,
+    });
+    expect(linesAt(logger, "error")).toEqual([
+      "tool get returned output that does not match its outputSchema: it returned no value",
+    ]);
+  });
+
   // Regression: a tool with an `output` schema cannot return a hand-built CallToolResult: the whole
   // result object is validated as if it were the structured data, so even a result whose
   // structuredContent conforms is turned into "returned output that does not match its
