@@ -343,7 +343,7 @@ export class Server implements Dispatcher {
     } catch (error) {
       if (cancelled()) return undefined;
       const explicitStatus = error instanceof McpError ? error.httpStatus : undefined;
-      const wire = toWireError(request.method, error, this.logger);
+      const wire = toWireError(request.method, error, this.logger, request.params);
       if (!chained && this.telemetry?.refused) {
         this.reportRefused({
           method: request.method,

@@ -1,6 +1,7 @@
 import { traceOf } from "../shared/errors.js";
 import { ErrorCode, McpError } from "../types/core.js";
 import type { ErrorObject } from "../types/index.js";
+import { isRecord } from "../types/record.js";
 import type { Logger } from "./context.js";
 
 /** -32020 to -32022 are the spec's defined codes of its reserved -32020..-32099 range; the rest are not. */
@@ -11,16 +12,26 @@ const LAST_RESERVED = -32099;
  * What a handler's failure becomes on the 2026-07-28 wire: an `McpError` keeps its code and data,
  * except retired codes, codes of the range the spec reserves that it has not defined (-32603, same
  * message and data) and the invalid-result error (whose detail is logged, never sent); anything
- * else is a bare -32603 and goes to the log. `where` names the failure in the log (a method, a task).
+ * else is a bare -32603 and goes to the log. `where` names the failure in the log (a method, a task);
+ * `params`, the request's, give a retired -32002 the `data.uri` of the resource read.
  *
  * @example
  * const error = toWireError("tools/call", caught, server.logger); // { code, message, data? }
  */
-export function toWireError(where: string, error: unknown, logger: Logger): ErrorObject {
+export function toWireError(
+  where: string,
+  error: unknown,
+  logger: Logger,
+  params?: Record<string, unknown>,
+): ErrorObject {
   if (error instanceof McpError) {
     // Retired codes never reach the modern wire.
     if (error.code === ErrorCode.LegacyResourceNotFound) {
-      return new McpError(ErrorCode.InvalidParams, error.message, error.data).toErrorObject();
+      return new McpError(
+        ErrorCode.InvalidParams,
+        error.message,
+        withUri(error.data, params),
+      ).toErrorObject();
     }
     if (error.code === ErrorCode.LegacyUrlElicitationRequired) {
       return {
@@ -44,4 +55,15 @@ export function toWireError(where: string, error: unknown, logger: Logger): Erro
   }
   logger.error(`${where}: handler failed: ${traceOf(error)}`);
   return { code: ErrorCode.InternalError, message: "Internal error" };
+}
+
+/**
+ * A resource not found names its URI in `data.uri` on the modern wire: that, not the shared -32602,
+ * is how a client tells it from bad params. The URI read is added to what the handler gave.
+ */
+function withUri(data: unknown, params: Record<string, unknown> | undefined): unknown {
+  const uri = params?.uri;
+  if (typeof uri !== "string") return data;
+  if (data === undefined) return { uri };
+  return isRecord(data) && data.uri === undefined ? { ...data, uri } : data;
 }

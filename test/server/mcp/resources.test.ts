@@ -279,6 +279,28 @@ describe("resources/read", () => {
       data: { uri: "locked://x" },
     });
   });
+
+  // Regression: the retired -32002 went out as -32602 with no data.uri, so clients
+  // (isResourceNotFound) could no longer tell "this user does not exist" from a malformed request.
+  it("names the URI read when a handler's retired -32002 becomes -32602", async () => {
+    const mcp = quietServer("res");
+    mcp.resource("users://{id}", {}, ({ id }) => {
+      throw new McpError(-32002, `No user ${id}`);
+    });
+    mcp.resource("teams://{id}", {}, () => {
+      throw new McpError(-32002, "No team", { hint: "list teams first" });
+    });
+    expect(errorOf(await send(mcp, "resources/read", { uri: "users://7" }))).toEqual({
+      code: -32602,
+      message: "No user 7",
+      data: { uri: "users://7" },
+    });
+    expect(errorOf(await send(mcp, "resources/read", { uri: "teams://1" }))).toEqual({
+      code: -32602,
+      message: "No team",
+      data: { hint: "list teams first", uri: "teams://1" },
+    });
+  });
 });
 
 describe("resources/read and input_required", () => {
