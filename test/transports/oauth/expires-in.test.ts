@@ -47,7 +47,13 @@ describe("expires_in from the token endpoint", () => {
   ])("keeps %s as a lifetime of at most a year, intact through JSON", async (_label, raw, expiresAt) => {
     vi.spyOn(Date, "now").mockReturnValue(NOW);
     const tokens = await tokensFor(raw);
-    expect(tokens).toStrictEqual({ issuer: server.issuer, accessToken: "at", expiresAt, issuedAt: NOW });
+    expect(tokens).toStrictEqual({
+      issuer: server.issuer,
+      accessToken: "at",
+      resource: grant.resource,
+      expiresAt,
+      issuedAt: NOW,
+    });
     expect(JSON.parse(JSON.stringify(tokens))).toStrictEqual(tokens);
     expect(freshAccessToken(JSON.parse(JSON.stringify(tokens)))).toBe("at");
   });
@@ -63,7 +69,7 @@ describe("expires_in from the token endpoint", () => {
   ])("treats %s as no known lifetime, intact through JSON", async (_label, raw) => {
     vi.spyOn(Date, "now").mockReturnValue(NOW);
     const tokens = await tokensFor(raw);
-    expect(tokens).toStrictEqual({ issuer: server.issuer, accessToken: "at" });
+    expect(tokens).toStrictEqual({ issuer: server.issuer, accessToken: "at", resource: grant.resource });
     expect(JSON.parse(JSON.stringify(tokens))).toStrictEqual(tokens);
   });
 });

@@ -43,6 +43,7 @@ describe("OAuthClientProvider: stored tokens", () => {
       tokens: {
         issuer: ISSUER,
         accessToken: "at",
+        resource: "https://mcp.example/mcp",
         expiresAt: null,
         issuedAt: "yesterday",
         refreshToken: 5,
@@ -52,8 +53,21 @@ describe("OAuthClientProvider: stored tokens", () => {
       },
     });
     expect(await oauth.token()).toBe("at");
-    expect(oauth.tokens).toStrictEqual({ issuer: ISSUER, accessToken: "at" });
+    expect(oauth.tokens).toStrictEqual({
+      issuer: ISSUER,
+      accessToken: "at",
+      resource: "https://mcp.example/mcp",
+    });
     expect(await oauth.headers(request)).toEqual({ token: "at", headers: [["Authorization", "Bearer at"]] });
+  });
+
+  it.each<[string, Record<string, unknown>]>([
+    ["another server's", { resource: "https://other.example/mcp" }],
+    ["a sibling path's", { resource: "https://mcp.example/admin" }],
+    ["an unknown resource's (an older version's)", {}],
+  ])("presents %s token to no one, leaving it for the 401 to replace", async (_name, extra) => {
+    const { oauth } = over({ clients: [], tokens: { issuer: ISSUER, accessToken: "at", ...extra } });
+    expect(await oauth.headers(request)).toEqual({ token: undefined, headers: [] });
   });
 
   it("keeps the fields of the right type", async () => {
@@ -112,6 +126,29 @@ describe("OAuthClientProvider: stored tokens", () => {
 });
 
 describe("OAuthClientProvider: stored state on the wire", () => {
+  it("never hands one server's token to another server sharing the store", async () => {
+    const a = await keeper.world();
+    const b = await keeper.world();
+    const first = over(undefined);
+    const signIn = await Client.connect(
+      new StreamableHttpClientTransport(a.resource.url, { authProvider: first.oauth }),
+    );
+    await signIn.close();
+    const tokenOfA = first.store.saved?.tokens?.accessToken;
+    expect(tokenOfA).toMatch(/^at-/);
+
+    const { oauth, asked } = over(first.store.saved);
+    const client = await Client.connect(
+      new StreamableHttpClientTransport(b.resource.url, { authProvider: oauth }),
+    );
+    keeper.defer(() => client.close());
+    const presented = b.resource.posts().map((entry) => entry.headers.authorization);
+    expect(presented[0]).toBeUndefined();
+    expect(presented.join(" ")).not.toContain(tokenOfA);
+    expect(asked()).toBe(1);
+    expect(oauth.tokens?.resource).toBe(b.resource.url.href);
+  });
+
   it("sends a token stored with expiresAt null by an older version as is, with no refresh", async () => {
     const { authServer, resource } = await keeper.world({ refreshTokens: true });
     const first = over(undefined);

@@ -271,6 +271,7 @@ describe("exchangeCode and refreshTokens", () => {
     await expect(exchangeCode(fake.fetch, server, publicClient, grant)).resolves.toStrictEqual({
       issuer: "https://auth.example",
       accessToken: "at",
+      resource: grant.resource,
       refreshToken: "rt",
       expiresAt: NOW + 3_600_000,
       issuedAt: NOW,
@@ -286,7 +287,11 @@ describe("exchangeCode and refreshTokens", () => {
   it("sends client_id and client_secret in the body for client_secret_post", async () => {
     const fake = answer({ access_token: "at", token_type: "bearer" });
     const tokens = await exchangeCode(fake.fetch, server, postClient, { ...grant, scope: undefined });
-    expect(tokens).toStrictEqual({ issuer: "https://auth.example", accessToken: "at" });
+    expect(tokens).toStrictEqual({
+      issuer: "https://auth.example",
+      accessToken: "at",
+      resource: grant.resource,
+    });
     expect(fake.calls[0]?.headers).toStrictEqual(formHeaders);
     expect(fields(fake.calls[0])).toStrictEqual([
       ...grantFields,
@@ -428,6 +433,7 @@ describe("exchangeCode and refreshTokens", () => {
       {
         issuer: "https://auth.example",
         accessToken: "new-at",
+        resource: grant.resource,
         refreshToken: "OLD-REFRESH-rt",
         expiresAt: NOW + 60_000,
         issuedAt: NOW,
@@ -450,6 +456,7 @@ describe("exchangeCode and refreshTokens", () => {
     expect(tokens).toStrictEqual({
       issuer: "https://auth.example",
       accessToken: "new-at",
+      resource: grant.resource,
       refreshToken: "NEW-rt",
       requestedScope: "a b",
     });

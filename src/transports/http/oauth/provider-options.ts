@@ -18,11 +18,13 @@ const isTime = (value: unknown): value is number => typeof value === "number" &&
  */
 export function storedTokens(value: unknown): OAuthTokens | undefined {
   if (!isRecord(value)) return undefined;
-  const { issuer, accessToken, refreshToken, expiresAt, issuedAt, requestedScope, tokenType } = value;
+  const { issuer, accessToken, resource, refreshToken, expiresAt, issuedAt, requestedScope, tokenType } =
+    value;
   if (!filled(issuer) || !filled(accessToken)) return undefined;
   return {
     issuer,
     accessToken,
+    ...(filled(resource) ? { resource } : {}),
     ...(filled(refreshToken) ? { refreshToken } : {}),
     ...(isTime(expiresAt) ? { expiresAt, ...(isTime(issuedAt) ? { issuedAt } : {}) } : {}),
     ...(filled(requestedScope) ? { requestedScope } : {}),

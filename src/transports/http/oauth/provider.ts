@@ -7,7 +7,7 @@
 import { isRecord } from "../../../types/record.js";
 import type { HttpAuthChallenge, HttpAuthProvider, HttpAuthRequest, HttpCredentials } from "../auth.js";
 import { timedOAuthFetch } from "./answer.js";
-import type { AuthorizationServerMetadata, OAuthFetch } from "./discovery.js";
+import { type AuthorizationServerMetadata, type OAuthFetch, resourceCovers } from "./discovery.js";
 import { DpopKey, isDpopPrivateJwk } from "./dpop.js";
 import { OAuthError } from "./errors.js";
 import {
@@ -128,7 +128,12 @@ export class OAuthClientProvider implements HttpAuthProvider {
    */
   async headers(request: HttpAuthRequest): Promise<HttpCredentials> {
     const token = await this.token();
-    if (token === undefined) return { token, headers: [] };
+    const resource = this.#tokens?.resource;
+    // RFC 8707: a store shared by two servers must not hand one's token to the other; a token of
+    // an unknown resource (an older version's store) waits for the 401, which refreshes or replaces it.
+    if (token === undefined || resource === undefined || !resourceCovers(request.url, resource)) {
+      return { token: undefined, headers: [] };
+    }
     if (this.#tokens?.tokenType !== "DPoP" || this.#dpopKey === undefined) {
       return { token, headers: [["Authorization", `Bearer ${token}`]] };
     }

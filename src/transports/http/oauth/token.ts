@@ -37,6 +37,8 @@ export interface OAuthClientInformation {
 export interface OAuthTokens {
   readonly issuer: string;
   readonly accessToken: string;
+  /** The protected resource (RFC 8707) they were asked for: the access token is presented to no other. */
+  readonly resource?: string;
   readonly refreshToken?: string;
   /** Epoch milliseconds when the access token expires; undefined when the server gave no lifetime. */
   readonly expiresAt?: number;
@@ -148,6 +150,7 @@ async function tokenRequest(
 function tokensFrom(
   record: Record<string, unknown>,
   issuer: string,
+  resource: string,
   requestedScope: string | undefined,
   dpop: DpopKey | undefined,
   previousRefresh?: string,
@@ -165,6 +168,7 @@ function tokensFrom(
   const tokens: { -readonly [K in keyof OAuthTokens]: OAuthTokens[K] } = {
     issuer,
     accessToken: record.access_token,
+    resource,
   };
   const refresh = typeof record.refresh_token === "string" ? record.refresh_token : previousRefresh;
   if (refresh !== undefined) tokens.refreshToken = refresh;
@@ -194,7 +198,7 @@ export async function exchangeCode(
     resource: grant.resource,
   };
   const record = await tokenRequest(fetchImpl, server, client, params, dpop);
-  return tokensFrom(record, server.issuer, grant.scope, dpop);
+  return tokensFrom(record, server.issuer, grant.resource, grant.scope, dpop);
 }
 
 /** A grant a service asks for itself: the optional scope and client assertion added, then asked. */
@@ -202,7 +206,7 @@ async function serviceGrant(
   fetchImpl: OAuthFetch,
   server: AuthorizationServerMetadata,
   client: OAuthClientInformation,
-  params: Record<string, string>,
+  params: Record<string, string> & { resource: string },
   extra: { scope: string | undefined; clientAssertion: string | undefined; dpop?: DpopKey },
 ): Promise<OAuthTokens> {
   if (extra.scope !== undefined) params.scope = extra.scope;
@@ -211,7 +215,7 @@ async function serviceGrant(
     params.client_assertion = extra.clientAssertion;
   }
   const record = await tokenRequest(fetchImpl, server, client, params, extra.dpop);
-  return tokensFrom(record, server.issuer, extra.scope, extra.dpop);
+  return tokensFrom(record, server.issuer, params.resource, extra.scope, extra.dpop);
 }
 
 /**
@@ -282,5 +286,5 @@ export async function refreshTokens(
 ): Promise<OAuthTokens> {
   const params = { grant_type: "refresh_token", refresh_token: tokens.refreshToken, resource };
   const record = await tokenRequest(fetchImpl, server, client, params, dpop);
-  return tokensFrom(record, server.issuer, tokens.requestedScope, dpop, tokens.refreshToken);
+  return tokensFrom(record, server.issuer, resource, tokens.requestedScope, dpop, tokens.refreshToken);
 }
