@@ -104,6 +104,7 @@ describe("OAuthClientProvider: stored tokens", () => {
     ["a numeric access token", { issuer: ISSUER, accessToken: 5 }],
     ["an object as access token", { issuer: ISSUER, accessToken: { value: "at" } }],
     ["an empty access token", { issuer: ISSUER, accessToken: "" }],
+    ["an access token with a line break", { issuer: ISSUER, accessToken: "at\r\nX-Injected: 1" }],
     ["no issuer", { accessToken: "at" }],
     ["a numeric issuer", { issuer: 5, accessToken: "at" }],
   ])("reads tokens that are %s as none", async (_name, tokens) => {

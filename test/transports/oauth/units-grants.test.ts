@@ -319,6 +319,22 @@ describe("exchangeCode and refreshTokens", () => {
     expect(error.code).toBe("invalid_token_response");
   });
 
+  // Regression: such a token reached the transport, whose fetch refused the header in a TypeError
+  // quoting it ("Headers.set: \"Bearer SECRET…\" is an invalid header value").
+  it.each([
+    ["a line break", "SECRET-at\r\nX-Injected: 1"],
+    ["a character over 0xFF", "SECRET-at\u0100"],
+    ["a space", "SECRET at"],
+  ])(
+    "refuses an access_token with %s, which no Authorization header can carry, never quoting it",
+    async (_, token) => {
+      const body = { access_token: token, token_type: "Bearer" };
+      const error = await failure(exchangeCode(answer(body).fetch, server, publicClient, grant));
+      expect(error.code).toBe("invalid_token_response");
+      expect(error.message).not.toContain("SECRET");
+    },
+  );
+
   it.each([
     ["a string", "3600"],
     ["zero", 0],

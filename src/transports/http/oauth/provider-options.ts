@@ -7,20 +7,25 @@ import type { OAuthFetch } from "./discovery.js";
 import type { DpopPrivateJwk } from "./dpop.js";
 import type { PendingAuthorization } from "./pending.js";
 import { METHODS } from "./registration.js";
-import type { OAuthClientInformation, OAuthTokens, TokenEndpointAuthMethod } from "./token.js";
+import {
+  carriableToken,
+  type OAuthClientInformation,
+  type OAuthTokens,
+  type TokenEndpointAuthMethod,
+} from "./token.js";
 
 const filled = (value: unknown): value is string => typeof value === "string" && value !== "";
 const isTime = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
 
 /**
- * Stored tokens as they can be used: none without an issuer and an access token, and any other
+ * Stored tokens as they can be used: none without an issuer and an access token a header can carry, and any other
  * field of the wrong type dropped (an older version's `expiresAt: null` is no known expiry).
  */
 export function storedTokens(value: unknown): OAuthTokens | undefined {
   if (!isRecord(value)) return undefined;
   const { issuer, accessToken, resource, refreshToken, expiresAt, issuedAt, requestedScope, tokenType } =
     value;
-  if (!filled(issuer) || !filled(accessToken)) return undefined;
+  if (!filled(issuer) || !filled(accessToken) || !carriableToken(accessToken)) return undefined;
   return {
     issuer,
     accessToken,

@@ -76,6 +76,15 @@ function formEncode(value: string): string {
   return encodeURIComponent(value).replace(/%20/g, "+");
 }
 
+/**
+ * Whether an access token fits an Authorization header as one credential (RFC 6750 §2.1): visible
+ * ASCII (RFC 6749 A.12's VSCHAR) without the space that would split it. Anything else would fail
+ * there instead, in fetch's error that quotes the header, token included.
+ */
+export function carriableToken(value: string): boolean {
+  return /^[\x21-\x7E]+$/.test(value);
+}
+
 const SECRET_PARAMS = ["code", "code_verifier", "refresh_token", "client_assertion", "assertion"];
 const JWT_BEARER_ASSERTION = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
 
@@ -157,6 +166,12 @@ function tokensFrom(
 ): OAuthTokens {
   if (typeof record.access_token !== "string" || record.access_token === "") {
     throw new OAuthError("invalid_token_response", "the token endpoint answered without an access_token");
+  }
+  if (!carriableToken(record.access_token)) {
+    throw new OAuthError(
+      "invalid_token_response",
+      "the token endpoint issued an access_token that an Authorization header cannot carry",
+    );
   }
   const type = typeof record.token_type === "string" ? record.token_type.toLowerCase() : "";
   if (type !== "bearer" && !(type === "dpop" && dpop !== undefined)) {
