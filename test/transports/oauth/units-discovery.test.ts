@@ -150,6 +150,18 @@ describe("secureEnough and endpointUrl", () => {
     ["http://127.0.0.1:9/t", false, false],
     ["https://localhost/t", false, false],
     ["http://[::1]:9/t", false, false],
+    // Other names of this machine: the unspecified addresses connect to it, and so do IPv4-mapped
+    // loopback, the fully qualified `localhost.` and RFC 6761's `.localhost` names.
+    ["https://0.0.0.0/t", false, false],
+    ["https://0/t", false, false],
+    ["https://[::]/t", false, false],
+    ["https://[::ffff:127.0.0.1]/t", false, false],
+    ["https://[::ffff:0.0.0.0]/t", false, false],
+    ["https://localhost./t", false, false],
+    ["https://mcp.localhost/t", false, false],
+    ["http://0.0.0.0:9/t", true, true],
+    ["https://0.example.com/t", false, true],
+    ["https://[::ffff:8.8.8.8]/t", false, true],
   ])("reachable(%s) for a local server %s → %s", (url, local, expected) => {
     expect(reachable(new URL(url), local)).toBe(expected);
   });
@@ -245,8 +257,16 @@ describe("discoverResource", () => {
     const fake = fakeFetch({
       "https://mcp.example/.well-known/oauth-protected-resource/mcp": { body: remoteDocument },
     });
-    for (const local of ["http://127.0.0.1:8080/admin", "https://localhost/prm", "http://[::1]/x"]) {
-      await discoverResource(fake.fetch, remote, local);
+    const local = [
+      "http://127.0.0.1:8080/admin",
+      "https://localhost/prm",
+      "http://[::1]/x",
+      "https://0.0.0.0:8443/prm",
+      "https://[::ffff:7f00:1]:8443/prm",
+      "https://localhost.:8443/prm",
+    ];
+    for (const hint of local) {
+      await discoverResource(fake.fetch, remote, hint);
     }
     expect(fake.urls().every((url) => url.startsWith("https://mcp.example/"))).toBe(true);
   });

@@ -43,14 +43,36 @@ export function secureEnough(url: URL): boolean {
   return url.protocol === "http:" && isLoopbackHostname(url.hostname);
 }
 
+/** Whether `name` is an IPv4-mapped IPv6 address (`[::ffff:7f00:1]` as URLs write it) in 127/8 or 0/8. */
+function mappedLocal(name: string): boolean {
+  const high = /^\[::ffff:([0-9a-f]{1,4}):[0-9a-f]{1,4}\]$/.exec(name)?.[1];
+  return high !== undefined && [0, 0x7f].includes(Number.parseInt(high, 16) >> 8);
+}
+
+/**
+ * Every name a URL can give this machine by: the loopback ones, the unspecified addresses
+ * (0.0.0.0/8 and `::` connect to it), IPv4-mapped forms of both, and the `localhost.` and
+ * `*.localhost` names (RFC 6761 §6.3). URL parsing already turns `127.1` or `2130706433` into
+ * `127.0.0.1`.
+ */
+export function onThisMachine(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/\.$/, "");
+  return (
+    isLoopbackHostname(name) ||
+    name.endsWith(".localhost") ||
+    /^0(?:\.\d{1,3}){3}$/.test(name) ||
+    name === "[::]" ||
+    mappedLocal(name)
+  );
+}
+
 /**
  * Whether the OAuth client may contact `url` on behalf of an MCP server that is (`local`) or is
  * not on this machine: HTTPS elsewhere, and this machine (plain HTTP allowed) only for a local MCP
  * server — a remote server's metadata must not steer the client to services on its own host.
  */
 export function reachable(url: URL, local: boolean): boolean {
-  if (isLoopbackHostname(url.hostname))
-    return local && (url.protocol === "http:" || url.protocol === "https:");
+  if (onThisMachine(url.hostname)) return local && (url.protocol === "http:" || url.protocol === "https:");
   return url.protocol === "https:";
 }
 
@@ -132,7 +154,7 @@ export async function discoverResource(
   const candidates: URL[] = [];
   if (resourceMetadata !== undefined && URL.canParse(resourceMetadata)) {
     const hinted = new URL(resourceMetadata);
-    if (reachable(hinted, isLoopbackHostname(server.hostname))) candidates.push(hinted);
+    if (reachable(hinted, onThisMachine(server.hostname))) candidates.push(hinted);
   }
   // RFC 9728 §3.1: the well-known suffix goes between the host and the path and query.
   const rest = trimmedPath(server) + server.search;

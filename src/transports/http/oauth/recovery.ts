@@ -3,13 +3,13 @@
  * the authorization server afresh (the resource may have moved), and choose the scope to ask for.
  */
 import type { HttpAuthChallenge } from "../auth.js";
-import { isLoopbackHostname } from "../loopback.js";
 import { type BearerChallenge, parseBearerChallenge, parseChallenge } from "./challenge.js";
 import {
   type AuthorizationServerMetadata,
   discoverAuthorizationServer,
   discoverResource,
   type OAuthFetch,
+  onThisMachine,
   type ProtectedResourceMetadata,
 } from "./discovery.js";
 import type { OAuthTokens } from "./token.js";
@@ -56,7 +56,7 @@ export async function locateAuthorizationServer(
 ): Promise<{ resource: ProtectedResourceMetadata; server: AuthorizationServerMetadata }> {
   const resource = await discoverResource(fetchImpl, url, bearer?.resourceMetadata);
   // Non-null: discoverResource returns at least one authorization server.
-  const local = isLoopbackHostname(url.hostname);
+  const local = onThisMachine(url.hostname);
   const server = await discoverAuthorizationServer(fetchImpl, resource.authorizationServers[0]!, local);
   return { resource, server };
 }

@@ -3,8 +3,7 @@
  * then OpenID discovery, at the well-known URLs the MCP spec tries, in its order.
  */
 import { FetchReceived } from "../answer.js";
-import { isLoopbackHostname } from "../loopback.js";
-import { authorizationServerMetadataUrls, reachable } from "../oauth/discovery.js";
+import { authorizationServerMetadataUrls, onThisMachine, reachable } from "../oauth/discovery.js";
 
 /** After a failed metadata read, tokens are refused without asking the issuer again for this long. */
 export const DISCOVERY_RETRY_MS = 30_000;
@@ -27,7 +26,7 @@ export async function discoverIssuerEndpoint(
   how: MetadataFetch,
 ): Promise<URL> {
   const base = new URL(issuer);
-  const local = isLoopbackHostname(base.hostname);
+  const local = onThisMachine(base.hostname);
   for (const candidate of authorizationServerMetadataUrls(base)) {
     let response: Response;
     try {
