@@ -3,13 +3,13 @@
  * the authorization server afresh (the resource may have moved), and choose the scope to ask for.
  */
 import type { HttpAuthChallenge } from "../auth.js";
+import { onThisMachine } from "../loopback.js";
 import { type BearerChallenge, parseBearerChallenge, parseChallenge } from "./challenge.js";
 import {
   type AuthorizationServerMetadata,
   discoverAuthorizationServer,
   discoverResource,
   type OAuthFetch,
-  onThisMachine,
   type ProtectedResourceMetadata,
 } from "./discovery.js";
 import type { OAuthTokens } from "./token.js";

@@ -3,7 +3,8 @@
  * then OpenID discovery, at the well-known URLs the MCP spec tries, in its order.
  */
 import { FetchReceived } from "../answer.js";
-import { authorizationServerMetadataUrls, onThisMachine, reachable } from "../oauth/discovery.js";
+import { onThisMachine } from "../loopback.js";
+import { authorizationServerMetadataUrls, reachable } from "../oauth/discovery.js";
 
 /** After a failed metadata read, tokens are refused without asking the issuer again for this long. */
 export const DISCOVERY_RETRY_MS = 30_000;
