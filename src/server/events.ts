@@ -14,6 +14,8 @@ export interface SharedTaskChange {
   readonly taskId: string;
   /** Who may follow it: its creator's principal; absent on an unauthenticated transport. */
   readonly principal?: string;
+  /** The scopes a follower's token must hold: those required of the creating call; absent for none. */
+  readonly requiredScopes?: readonly string[];
   /** When it stops being readable, in ms since the epoch. */
   readonly expiresAt: number;
   /** The task as `tasks/get` shows it, result included. */

@@ -90,7 +90,7 @@ export class Server implements Dispatcher {
   #rules: OutboundRules;
   readonly #listChanged: boolean;
   readonly #subscriptions: SubscriptionHub;
-  #taskVisible: ((taskId: string, principal: string | undefined) => boolean) | undefined;
+  #taskVisible: ((taskId: string, ctx: ServerRequestContext) => boolean) | undefined;
 
   constructor(name: string, options: ServerOptions = {}) {
     this.telemetry = options.telemetry;
@@ -146,13 +146,14 @@ export class Server implements Dispatcher {
 
   /**
    * Lets listen streams follow tasks (`notifications.taskIds`, the Tasks extension): serves
-   * `subscriptions/listen` if it was not served yet. `visible` says whether a caller may follow a
-   * task; publish changes with `notifyTaskChanged`. MCPServer calls this for its task-capable tools.
+   * `subscriptions/listen` if it was not served yet. `visible` says whether the listen request's
+   * caller may follow a task; publish changes with `notifyTaskChanged`. MCPServer calls this for
+   * its task-capable tools.
    *
    * @example
-   * server.serveTaskNotifications((taskId, principal) => store.owns(taskId, principal));
+   * server.serveTaskNotifications((taskId, ctx) => myTasks.ownedBy(taskId, ctx.authInfo?.subject));
    */
-  serveTaskNotifications(visible: (taskId: string, principal: string | undefined) => boolean): void {
+  serveTaskNotifications(visible: (taskId: string, ctx: ServerRequestContext) => boolean): void {
     this.#taskVisible = visible;
     if (!this.hasHandler("subscriptions/listen")) this.#serveListen();
   }

@@ -47,8 +47,11 @@ export interface ListenSupport {
   readonly promptsListChanged: boolean;
   readonly resourcesListChanged: boolean;
   readonly resourceSubscriptions: boolean;
-  /** With the Tasks extension: whether `principal` may follow `taskId` (undefined: no tasks here). */
-  readonly taskVisible?: (taskId: string, principal: string | undefined) => boolean;
+  /**
+   * With the Tasks extension: whether the caller of the listen request `ctx` may follow `taskId`
+   * (undefined: no tasks here).
+   */
+  readonly taskVisible?: ((taskId: string, ctx: ServerRequestContext) => boolean) | undefined;
 }
 
 /**
@@ -163,7 +166,7 @@ export class SubscriptionHub {
         { requiredCapabilities: TASKS_REQUIRED_CAPABILITIES },
       );
     }
-    const honoured = honour(requested, support, principal);
+    const honoured = honour(requested, support, ctx);
     const tag = (id: RequestId) => ({ [MetaKey.SubscriptionId]: id });
     const acknowledgement = {
       jsonrpc: "2.0" as const,
@@ -272,7 +275,7 @@ function notificationOf(event: ServerEvent, meta: Record<string, RequestId>): JS
 function honour(
   requested: SubscriptionFilter,
   support: ListenSupport,
-  principal: string | undefined,
+  ctx: ServerRequestContext,
 ): SubscriptionFilter {
   const honoured: SubscriptionFilter = {};
   if (requested.toolsListChanged && support.toolsListChanged) honoured.toolsListChanged = true;
@@ -283,7 +286,7 @@ function honour(
   }
   const visible = support.taskVisible;
   if (visible) {
-    const taskIds = [...new Set(taskIdsOf(requested))].filter((id) => visible(id, principal));
+    const taskIds = [...new Set(taskIdsOf(requested))].filter((id) => visible(id, ctx));
     if (taskIds.length > 0) honoured.taskIds = taskIds;
   }
   return honoured;

@@ -44,6 +44,11 @@ export interface HttpRequestView {
   header(name: string): string | null;
   /** The whole request as a web `Request` (built on first use where the transport has none). */
   request(): Request;
+  /**
+   * The scopes the endpoint's `requiredScopes` demanded of this call, all held by its token
+   * (undefined when it demanded none). A task remembers them: only a token holding them follows it.
+   */
+  readonly requiredScopes?: readonly string[];
   /** See `PARAM_HEADER_MISMATCH`. */
   readonly [PARAM_HEADER_MISMATCH]?: Error;
 }

@@ -7,6 +7,7 @@ import type {
   InputResponses,
   TaskStatus,
 } from "../../types/index.js";
+import type { TaskOwner } from "./access.js";
 
 /** One round of questions a task is parked on: wire key → the handler's own key and request. */
 interface PendingRound {
@@ -28,6 +29,8 @@ export class TaskRecord {
   readonly pollIntervalMs: number;
   /** Who created it (the authenticated principal), or undefined on an unauthenticated transport. */
   readonly principal: string | undefined;
+  /** The scopes the HTTP endpoint required of the creating call: a caller must hold them all. */
+  readonly requiredScopes: readonly string[];
   /** Aborted by `tasks/cancel` and by expiry: the handler's `ctx.signal`. */
   readonly controller: AbortController;
   #status: TaskStatus = "working";
@@ -46,7 +49,7 @@ export class TaskRecord {
     now: number;
     ttlMs: number;
     pollIntervalMs: number;
-    principal: string | undefined;
+    owner: TaskOwner;
     onChange: (record: TaskRecord) => void;
   }) {
     this.controller = init.controller;
@@ -55,7 +58,8 @@ export class TaskRecord {
     this.#lastUpdatedAt = init.now;
     this.ttlMs = init.ttlMs;
     this.pollIntervalMs = init.pollIntervalMs;
-    this.principal = init.principal;
+    this.principal = init.owner.principal;
+    this.requiredScopes = init.owner.requiredScopes;
     this.#onChange = init.onChange;
   }
 

@@ -15,6 +15,7 @@ import { checkResult, finishResult, type OutboundRules } from "../outbound.js";
 import type { Server } from "../server.js";
 import { authenticatedPrincipal } from "../state/principal.js";
 import { toWireError } from "../wire-error.js";
+import { type TaskCaller, taskCallerOf, taskOwnerOf } from "./access.js";
 import { TaskControl } from "./control.js";
 import { checkCreateTaskResult } from "./outbound.js";
 import type { TaskRecord } from "./record.js";
@@ -118,7 +119,11 @@ export class TaskService implements TaskRunner {
 
   #share(announce: (change: SharedTaskChange) => void, record: TaskRecord, expiresAt: number): void {
     const change: SharedTaskChange = { taskId: record.taskId, expiresAt, task: record.snapshot() };
-    announce(record.principal === undefined ? change : { ...change, principal: record.principal });
+    announce({
+      ...change,
+      ...(record.principal === undefined ? {} : { principal: record.principal }),
+      ...(record.requiredScopes.length === 0 ? {} : { requiredScopes: record.requiredScopes }),
+    });
   }
 
   /** A change from the bus: passed on to this instance's streams unless malformed or stale. */
@@ -135,9 +140,10 @@ export class TaskService implements TaskRunner {
       server.setRequestHandler(method, handler);
     if (this.#shared) this.#announce = server.shareTasks((change) => this.#received(change));
     // A sibling's task, shared over the events bus, may be followed here too.
-    server.serveTaskNotifications(
-      (taskId, principal) => this.store.owns(taskId, principal) || this.#fleet.visible(taskId, principal),
-    );
+    server.serveTaskNotifications((taskId, ctx) => {
+      const caller = this.#caller(ctx);
+      return this.store.owns(taskId, caller) || this.#fleet.visible(taskId, caller);
+    });
     server.acceptTaskResults(checkCreateTaskResult);
   }
 
@@ -181,7 +187,7 @@ export class TaskService implements TaskRunner {
       if (inline.ok) return inline.value;
       throw inline.error;
     }
-    const record = this.store.create(principal, controller);
+    const record = this.store.create(taskOwnerOf(ctx, principal), controller);
     // Siblings learn of it now, so a listen stream that lands on one can follow it from the start.
     if (this.#announce !== undefined) this.#changed(record);
     control.attach(record);
@@ -218,7 +224,11 @@ export class TaskService implements TaskRunner {
         { requiredCapabilities: TASKS_REQUIRED_CAPABILITIES },
       );
     }
-    return this.store.get(taskIdOf(params), this.#principal(ctx));
+    return this.store.get(taskIdOf(params), this.#caller(ctx));
+  }
+
+  #caller(ctx: ServerRequestContext): TaskCaller {
+    return taskCallerOf(ctx, this.#principal(ctx));
   }
 
   /** Who the caller is, as the server it serves says (see `ServerOptions.principal`). */

@@ -8,6 +8,7 @@ import type { DetailedTask } from "../../types/index.js";
 import { isRecord } from "../../types/record.js";
 import { TERMINAL_TASK_STATUSES } from "../../types/tasks.js";
 import type { SharedTaskChange } from "../events.js";
+import { mayReach, type TaskCaller } from "./access.js";
 
 /**
  * Whether something a sibling announced is a well-formed task change: a task as `tasks/get` shows
@@ -21,6 +22,9 @@ export function isSharedTaskChange(value: unknown): value is SharedTaskChange {
     isRecord(value) &&
     typeof value.taskId === "string" &&
     (value.principal === undefined || typeof value.principal === "string") &&
+    (value.requiredScopes === undefined ||
+      (Array.isArray(value.requiredScopes) &&
+        value.requiredScopes.every((scope) => typeof scope === "string"))) &&
     Number.isFinite(value.expiresAt) &&
     describeTaskProblem(value.task) === undefined &&
     (value.task as DetailedTask).taskId === value.taskId
@@ -32,6 +36,7 @@ export const MAX_SHARED_TASKS = 10_000;
 
 interface Known {
   readonly principal: string | undefined;
+  readonly requiredScopes: readonly string[];
   readonly expiresAt: number;
   readonly lastUpdatedAt: string;
   /** Completed, failed or cancelled: final, whatever the bus delivers after it. */
@@ -44,7 +49,7 @@ interface Known {
  * @example
  * const known = new SharedTaskDirectory();
  * if (known.record(change)) deliver(change.task);
- * known.visible(change.taskId, principal); // true for its creator until it expires
+ * known.visible(change.taskId, caller); // true for its creator until it expires
  */
 export class SharedTaskDirectory {
   readonly #tasks = new Map<string, Known>();
@@ -75,6 +80,8 @@ export class SharedTaskDirectory {
     }
     this.#tasks.set(change.taskId, {
       principal: change.principal,
+      // The first announcement's scopes hold for good, as its principal does.
+      requiredScopes: previous?.requiredScopes ?? change.requiredScopes ?? [],
       expiresAt: change.expiresAt,
       lastUpdatedAt: change.task.lastUpdatedAt,
       terminal: TERMINAL_TASK_STATUSES.has(change.task.status),
@@ -82,14 +89,14 @@ export class SharedTaskDirectory {
     return change.expiresAt > this.#now();
   }
 
-  /** Whether `principal` may follow `taskId`: it was told of, is theirs, and has not expired. */
-  visible(taskId: string, principal: string | undefined): boolean {
+  /** Whether `caller` may follow `taskId`: it was told of, they may reach it, and it has not expired. */
+  visible(taskId: string, caller: TaskCaller): boolean {
     const known = this.#tasks.get(taskId);
     if (known === undefined) return false;
     if (this.#now() >= known.expiresAt) {
       this.#tasks.delete(taskId);
       return false;
     }
-    return known.principal === principal;
+    return mayReach(known, caller);
   }
 }

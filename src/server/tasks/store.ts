@@ -1,5 +1,6 @@
 import { MAX_TIMER_DELAY_MS } from "../../shared/timers.js";
 import { ErrorCode, McpError } from "../../types/core.js";
+import { mayReach, type TaskCaller, type TaskOwner } from "./access.js";
 import { TaskRecord } from "./record.js";
 
 /**
@@ -40,8 +41,8 @@ export interface TaskOptions {
   /**
    * Announce each task's creation and changes on the server's `events` bus (default false), so a
    * listen stream on any instance of the fleet can follow it, for its creator only. What crosses
-   * the bus is the task as `tasks/get` shows it, result included, and its creator's principal:
-   * use a private channel.
+   * the bus is the task as `tasks/get` shows it, result included, its creator's principal and the
+   * scopes its creating call needed: use a private channel.
    */
   shareOverEvents?: boolean;
 }
@@ -149,7 +150,7 @@ export class TaskStore {
    * Creates a task; it is readable at once (the spec's durable-creation MUST). `controller` is the
    * one the work already runs under: cancelling or expiring the task aborts it.
    */
-  create(principal: string | undefined, controller: AbortController): TaskRecord {
+  create(owner: TaskOwner, controller: AbortController): TaskRecord {
     const record = new TaskRecord({
       controller,
       // 122 random bits: task ids work as bearer handles, so they must not be guessable.
@@ -157,11 +158,11 @@ export class TaskStore {
       now: Date.now(),
       ttlMs: this.ttlMs,
       pollIntervalMs: this.pollIntervalMs,
-      principal,
+      owner,
       onChange: this.#onChange,
     });
     this.#tasks.set(record.taskId, record);
-    this.#count(principal, 1);
+    this.#count(owner.principal, 1);
     const expiry = setTimeout(() => {
       record.cancel("The task expired");
       this.#forget(record.taskId);
@@ -172,17 +173,20 @@ export class TaskStore {
     return record;
   }
 
-  /** The task, if it exists and belongs to `principal`; else the one not-found error. */
-  get(taskId: string, principal: string | undefined): TaskRecord {
+  /**
+   * The task, if it exists and `caller` may reach it (see `mayReach`); else the one not-found
+   * error, so a task never shows to whoever may not reach it.
+   */
+  get(taskId: string, caller: TaskCaller): TaskRecord {
     const record = this.#tasks.get(taskId);
-    if (!record || record.principal !== principal) throw taskNotFound();
+    if (!record || !mayReach(record, caller)) throw taskNotFound();
     return record;
   }
 
-  /** Whether `principal` may read `taskId` (what a listen stream checks before following it). */
-  owns(taskId: string, principal: string | undefined): boolean {
+  /** Whether `caller` may read `taskId` (what a listen stream checks before following it). */
+  owns(taskId: string, caller: TaskCaller): boolean {
     const record = this.#tasks.get(taskId);
-    return record !== undefined && record.principal === principal;
+    return record !== undefined && mayReach(record, caller);
   }
 
   /** Cancels every running task and forgets them all (server shutdown). */

@@ -175,19 +175,24 @@ function unauthorized(options: AuthOptions, presented: boolean, scopes: readonly
   );
 }
 
+/** The scopes `message` needs by the endpoint's `requiredScopes` (undefined: none). */
+export function neededScopes(message: unknown, options: AuthOptions): readonly string[] | undefined {
+  const call = options.requiredScopes && scopedCallOf(message);
+  const needed = call ? options.requiredScopes?.(call) : undefined;
+  return needed === undefined || needed.length === 0 ? undefined : needed;
+}
+
 /**
- * The scope rung: `undefined` when the call needs no scope the caller lacks, else the 401 (no
- * token) or 403 `insufficient_scope` naming every scope the call needs.
+ * The scope rung for a call needing `needed` (from `neededScopes`): `undefined` when the caller
+ * holds them all, else the 401 (no token) or 403 `insufficient_scope` naming every one of them.
  */
 export function checkScopes(
   request: Incoming,
   message: unknown,
   authInfo: AuthInfo | undefined,
   options: AuthOptions,
+  needed: readonly string[],
 ): PlainReply | undefined {
-  const call = options.requiredScopes && scopedCallOf(message);
-  const needed = call ? options.requiredScopes?.(call) : undefined;
-  if (needed === undefined || needed.length === 0) return undefined;
   if (authInfo === undefined) return unauthorized(options, bearerPresented(request), needed);
   if (missingScopes(needed, authInfo).length === 0) return undefined;
   const params = ['error="insufficient_scope"', `scope="${needed.join(" ")}"`];

@@ -27,7 +27,14 @@ import {
 } from "./body.js";
 import { listedOrigin, preflight, withCorsHeaders } from "./cors.js";
 import type { ResponseMode } from "./exchange.js";
-import { ANONYMOUS, authenticate, checkHostAndOrigin, checkScopes, checksAuth } from "./guards.js";
+import {
+  ANONYMOUS,
+  authenticate,
+  checkHostAndOrigin,
+  checkScopes,
+  checksAuth,
+  neededScopes,
+} from "./guards.js";
 import type { HttpHandlerOptions } from "./handler-options.js";
 import { type Incoming, WebIncoming } from "./incoming.js";
 import { LegacyHttpEndpoint, SESSION_HEADER } from "./legacy-endpoint.js";
@@ -230,8 +237,9 @@ function createEndpoint(
     } catch {
       return errorResponse(400, null, ErrorCode.ParseError, "Parse error: the body is not valid JSON");
     }
-    if (options.requiredScopes) {
-      const refusal = checkScopes(request, message, auth.authInfo, options);
+    const requiredScopes = neededScopes(message, options);
+    if (requiredScopes) {
+      const refusal = checkScopes(request, message, auth.authInfo, options, requiredScopes);
       if (refusal) {
         return validJSONRPCRequest(message)
           ? reportRefusal(request, message as RequestBody, refusal)
@@ -282,14 +290,17 @@ function createEndpoint(
     }
     const headerError = checkStandardHeaders(request, rpc);
     if (headerError) return reportRefusal(request, rpc, headerError);
-    let http: HttpRequestView = request;
+    let http: HttpRequestView = requiredScopes ? viewOf(request, { requiredScopes }) : request;
     if (toolInputSchema) {
       try {
         const checked = paramHeaderMismatch(request, rpc, toolInputSchema);
         const mismatch = checked instanceof Promise ? await checked : checked;
         if (mismatch !== undefined) {
           if (!deferMismatch) return reportRefusal(request, rpc, headerMismatch(rpc.id, mismatch));
-          http = withMismatch(request, new McpError(ErrorCode.HeaderMismatch, mismatch));
+          http = viewOf(request, {
+            requiredScopes,
+            [PARAM_HEADER_MISMATCH]: new McpError(ErrorCode.HeaderMismatch, mismatch),
+          });
         }
       } catch (error) {
         options.logger?.error(
@@ -358,11 +369,13 @@ function withCors(endpoint: Endpoint, options: HttpHandlerOptions): Endpoint {
   };
 }
 
-/** `request` as handlers see it, carrying the -32020 error for the server to raise (see `PARAM_HEADER_MISMATCH`). */
-function withMismatch(request: Incoming, error: McpError): HttpRequestView {
-  return {
-    header: (name) => request.header(name),
-    request: () => request.request(),
-    [PARAM_HEADER_MISMATCH]: error,
-  };
+/**
+ * `request` as handlers see it, carrying what the endpoint decided about the call: the scopes it
+ * required, and the -32020 error for the server to raise (see `PARAM_HEADER_MISMATCH`).
+ */
+function viewOf(
+  request: Incoming,
+  decided: Pick<HttpRequestView, "requiredScopes" | typeof PARAM_HEADER_MISMATCH>,
+): HttpRequestView {
+  return { header: (name) => request.header(name), request: () => request.request(), ...decided };
 }

@@ -6,8 +6,8 @@ import { TASKS_EXTENSION } from "../../../src/types/tasks.js";
 import { request } from "../../helpers.js";
 
 export const TASKS = { extensions: { [TASKS_EXTENSION]: {} } };
-export const ALICE = { clientId: "app", subject: "alice", scopes: [], token: "a" };
-export const BOB = { clientId: "app", subject: "bob", scopes: [], token: "b" };
+export const ALICE = { clientId: "app", subject: "alice", scopes: [] as readonly string[], token: "a" };
+export const BOB = { clientId: "app", subject: "bob", scopes: [] as readonly string[], token: "b" };
 
 /** Opens a listen stream and collects what it carries until it ends. */
 export function listen(

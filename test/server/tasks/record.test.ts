@@ -4,6 +4,10 @@ import { TaskStore } from "../../../src/server/tasks/store.js";
 import type { InputRequest } from "../../../src/types/index.js";
 import { describeTaskProblem } from "../../../src/types/tasks.js";
 
+/** A task's owner, or a caller, with no scope requirement and no token. */
+const owner = (principal: string | undefined) => ({ principal, requiredScopes: [] });
+const caller = (principal: string | undefined) => ({ principal, scopes: undefined });
+
 const ASK: InputRequest = {
   method: "elicitation/create",
   params: { mode: "form", message: "Region?", requestedSchema: { type: "object", properties: {} } },
@@ -17,7 +21,7 @@ function record(onChange: (r: TaskRecord) => void = () => {}): TaskRecord {
     now: Date.parse("2026-11-30T10:00:00Z"),
     ttlMs: 60_000,
     pollIntervalMs: 500,
-    principal: undefined,
+    owner: owner(undefined),
     onChange,
   });
 }
@@ -129,22 +133,24 @@ describe("TaskStore", () => {
 
   it("prefixes task ids with the instance's tag, for routing", () => {
     const store = new TaskStore({ taskIdPrefix: "eu-2." });
-    const task = store.create(undefined, new AbortController());
+    const task = store.create(owner(undefined), new AbortController());
     expect(task.taskId).toMatch(/^eu-2\.[0-9a-f-]{36}$/);
     store.clear();
   });
 
   it("mints unguessable ids and hides a task from anyone but its creator", () => {
     const store = new TaskStore();
-    const a = store.create('["client",null,"alice"]', new AbortController());
-    const b = store.create(undefined, new AbortController());
+    const a = store.create(owner('["client",null,"alice"]'), new AbortController());
+    const b = store.create(owner(undefined), new AbortController());
     expect(a.taskId).toMatch(/^[0-9a-f-]{36}$/);
     expect(a.taskId).not.toBe(b.taskId);
-    expect(store.get(a.taskId, '["client",null,"alice"]')).toBe(a);
+    expect(store.get(a.taskId, caller('["client",null,"alice"]'))).toBe(a);
     for (const who of ['["client",null,"bob"]', undefined]) {
-      expect(() => store.get(a.taskId, who)).toThrow("Failed to retrieve task: Task not found");
+      expect(() => store.get(a.taskId, caller(who))).toThrow("Failed to retrieve task: Task not found");
     }
-    expect(() => store.get("no-such-task", undefined)).toThrow("Failed to retrieve task: Task not found");
+    expect(() => store.get("no-such-task", caller(undefined))).toThrow(
+      "Failed to retrieve task: Task not found",
+    );
     store.clear();
   });
 
@@ -152,55 +158,55 @@ describe("TaskStore", () => {
     vi.useFakeTimers();
     const store = new TaskStore({ ttlMs: 1_000 });
     const controller = new AbortController();
-    const task = store.create(undefined, controller);
+    const task = store.create(owner(undefined), controller);
     vi.advanceTimersByTime(999);
-    expect(store.get(task.taskId, undefined).status).toBe("working");
+    expect(store.get(task.taskId, caller(undefined)).status).toBe("working");
     vi.advanceTimersByTime(1);
     expect(controller.signal.aborted).toBe(true);
     expect(task.snapshot()).toMatchObject({ status: "cancelled", statusMessage: "The task expired" });
-    expect(() => store.get(task.taskId, undefined)).toThrow(/Task not found/);
+    expect(() => store.get(task.taskId, caller(undefined))).toThrow(/Task not found/);
     expect(store.size).toBe(0);
   });
 
   it("makes room by dropping the oldest finished task, and refuses when every task still runs", () => {
     const store = new TaskStore({ maxTasks: 2 });
-    const first = store.create(undefined, new AbortController());
-    const second = store.create(undefined, new AbortController());
+    const first = store.create(owner(undefined), new AbortController());
+    const second = store.create(owner(undefined), new AbortController());
     expect(store.makeRoom(undefined)).toBe(false);
     second.complete({ content: [] });
     first.complete({ content: [] });
     expect(store.makeRoom(undefined)).toBe(true);
-    expect(() => store.get(first.taskId, undefined)).toThrow(/Task not found/);
-    expect(store.get(second.taskId, undefined).status).toBe("completed");
+    expect(() => store.get(first.taskId, caller(undefined))).toThrow(/Task not found/);
+    expect(store.get(second.taskId, caller(undefined)).status).toBe("completed");
     store.clear();
   });
 
   it("makes room only from the caller's own finished tasks: another's result stays until its TTL", () => {
     const store = new TaskStore({ maxTasks: 2 });
-    const alices = store.create("alice", new AbortController());
-    store.create("bob", new AbortController());
+    const alices = store.create(owner("alice"), new AbortController());
+    store.create(owner("bob"), new AbortController());
     alices.complete({ content: [] });
     expect(store.makeRoom("bob")).toBe(false);
-    expect(store.get(alices.taskId, "alice").status).toBe("completed");
+    expect(store.get(alices.taskId, caller("alice")).status).toBe("completed");
     expect(store.makeRoom("alice")).toBe(true);
-    expect(() => store.get(alices.taskId, "alice")).toThrow(/Task not found/);
+    expect(() => store.get(alices.taskId, caller("alice"))).toThrow(/Task not found/);
     store.clear();
   });
 
   it("holds an authenticated principal to maxTasksPerPrincipal, freeing a slot from its own finished tasks", () => {
     const store = new TaskStore({ maxTasks: 10, maxTasksPerPrincipal: 2 });
-    const first = store.create("alice", new AbortController());
-    store.create("alice", new AbortController());
+    const first = store.create(owner("alice"), new AbortController());
+    store.create(owner("alice"), new AbortController());
     expect(store.makeRoom("alice")).toBe(false);
     expect(store.makeRoom("bob")).toBe(true);
-    store.create("bob", new AbortController());
+    store.create(owner("bob"), new AbortController());
     // Anonymous callers cannot be told apart: only the global bound applies to them.
-    for (let i = 0; i < 3; i++) store.create(undefined, new AbortController());
+    for (let i = 0; i < 3; i++) store.create(owner(undefined), new AbortController());
     expect(store.makeRoom(undefined)).toBe(true);
     first.complete({ content: [] });
     expect(store.makeRoom("alice")).toBe(true);
-    expect(() => store.get(first.taskId, "alice")).toThrow(/Task not found/);
-    store.create("alice", new AbortController());
+    expect(() => store.get(first.taskId, caller("alice"))).toThrow(/Task not found/);
+    store.create(owner("alice"), new AbortController());
     expect(store.makeRoom("alice")).toBe(false);
     store.clear();
     expect(store.makeRoom("alice")).toBe(true);
@@ -216,7 +222,7 @@ describe("TaskStore", () => {
   it("clear() cancels what still runs", () => {
     const store = new TaskStore();
     const controller = new AbortController();
-    store.create(undefined, controller);
+    store.create(owner(undefined), controller);
     store.clear();
     expect(controller.signal.aborted).toBe(true);
     expect(store.size).toBe(0);

@@ -86,6 +86,39 @@ describe("tasks shared over the events bus", () => {
     await alice.done;
   });
 
+  it("a sibling follows a task only for a token holding the scopes its creating call needed", async () => {
+    const { bus, published } = jsonBus();
+    const a = instance(bus, "a.");
+    const b = instance(bus, "b.");
+    // The view an HTTP endpoint hands over once its `requiredScopes` demanded notes:write.
+    const http = {
+      header: () => null,
+      request: () => new Request("http://127.0.0.1/"),
+      requiredScopes: ["notes:write"],
+    };
+    const created = resultOf(
+      await a.mcp.dispatch(request("tools/call", { name: "job", arguments: {} }, TASKS), {
+        authInfo: ALICE,
+        http,
+      }),
+    );
+    const taskId = created.taskId as string;
+    await settle();
+    const changes = published.map((text) => JSON.parse(text)).filter((event) => event.kind === "taskChanged");
+    expect(changes[0]).toMatchObject({ taskId, requiredScopes: ["notes:write"] });
+    const narrow = listen(b.mcp, { taskIds: [taskId] }, TASKS, { ...ALICE, scopes: ["notes:read"] });
+    const full = listen(b.mcp, { taskIds: [taskId] }, TASKS, {
+      ...ALICE,
+      scopes: ["notes:read", "notes:write"],
+    });
+    await settle();
+    expect(acknowledged(narrow.seen)).toEqual({});
+    expect(acknowledged(full.seen)).toEqual({ taskIds: [taskId] });
+    a.finish();
+    full.stop();
+    await Promise.all([narrow.done, full.done]);
+  });
+
   it("a task its owner dropped to make room is no longer followed anywhere, and sends no more news", async () => {
     const { bus } = jsonBus();
     const servers = ["a.", "b."].map((prefix) => {
@@ -225,6 +258,16 @@ describe("tasks shared over the events bus", () => {
       expiresAt,
       task: task("working", "2026-12-01T08:00:00.500Z"),
     });
+    for (const requiredScopes of ["notes:write", [1], null]) {
+      send({
+        kind: "taskChanged",
+        taskId: "x.1",
+        principal,
+        requiredScopes,
+        expiresAt,
+        task: task("completed", "2026-12-01T08:00:04.500Z"),
+      });
+    }
     await settle();
     expect(taskNotes(alice.seen)).toHaveLength(before);
     send({
@@ -253,14 +296,16 @@ describe("SharedTaskDirectory", () => {
     let now = 1_000;
     const known = new SharedTaskDirectory(() => now);
     expect(known.record(change("t-1", 2_000))).toBe(true);
-    expect(known.visible("t-1", undefined)).toBe(true);
-    expect(known.visible("t-1", "someone")).toBe(false);
+    expect(known.visible("t-1", { principal: undefined, scopes: undefined })).toBe(true);
+    expect(known.visible("t-1", { principal: "someone", scopes: undefined })).toBe(false);
     now = 2_000;
-    expect(known.visible("t-1", undefined)).toBe(false);
+    expect(known.visible("t-1", { principal: undefined, scopes: undefined })).toBe(false);
     for (let i = 0; i <= MAX_SHARED_TASKS; i++) known.record(change(`t-${i + 2}`, 10_000));
-    expect(known.visible("t-2", undefined)).toBe(false);
-    expect(known.visible("t-3", undefined)).toBe(true);
-    expect(known.visible(`t-${MAX_SHARED_TASKS + 2}`, undefined)).toBe(true);
+    expect(known.visible("t-2", { principal: undefined, scopes: undefined })).toBe(false);
+    expect(known.visible("t-3", { principal: undefined, scopes: undefined })).toBe(true);
+    expect(known.visible(`t-${MAX_SHARED_TASKS + 2}`, { principal: undefined, scopes: undefined })).toBe(
+      true,
+    );
   });
 
   it("never passes on a change that would reopen a finished task, even one of the same millisecond", () => {
