@@ -151,6 +151,10 @@ export async function dispatchInputRequest(
           `${params.mode === "url" ? "URL" : "Form"}-mode elicitation not supported`,
         );
       }
+      // A system opener runs file:, javascript: or an app's scheme as readily as a web page.
+      if (params.mode === "url" && !isWebUrl(params.url)) {
+        throw new McpError(ErrorCode.InvalidParams, "URL-mode elicitation needs an http or https URL");
+      }
       const answer = await callbacks.elicitation(ctx, params);
       const valid = checked(request.method, ctx, answer, validElicitResult, "an ElicitResult");
       return modes.form?.applyDefaults === true && params.mode !== "url"
@@ -179,6 +183,12 @@ export async function dispatchInputRequest(
 }
 
 const BOTH_MODES: ElicitationCapabilities = { form: {}, url: {} };
+
+function isWebUrl(url: string): boolean {
+  if (!URL.canParse(url)) return false;
+  const { protocol } = new URL(url);
+  return protocol === "https:" || protocol === "http:";
+}
 
 /** A bare `{}` (no mode named) handles forms only, as the spec reads it. */
 function handlesMode(modes: ElicitationCapabilities, params: ElicitRequestParams): boolean {

@@ -425,21 +425,15 @@ describe.concurrent("roundtrip without a terminal", () => {
     expect(pageHits).toBe(0);
   });
 
-  it("answers decline for a URL it refuses to open, whatever --answer says", async ({ expect }) => {
+  it("never shows or opens a URL that is not http(s): the client refuses it, whatever --answer says", async ({
+    expect,
+  }) => {
     const run = await runInProcess(["call", scriptUrl, "signin", "--answer", 'signin="accept"']);
     expect(run).toEqual({
-      code: 0,
-      stdout: "Sign-in answer: decline.\n",
-      stderr: [
-        "",
-        'Signup desk asks you to open a URL (input request "signin"):',
-        "  Sign in to continue.",
-        "  URL:    javascript:alert(document.cookie)",
-        "  ⚠ The scheme javascript: is not http(s); it will not be opened.",
-        "  Nothing has been opened or fetched.",
-        "  --answer signin: declined, as the URL will not be opened.",
-        "",
-      ].join("\n"),
+      code: 3,
+      stdout: "",
+      stderr:
+        "roundtrip: the server answered error -32602: URL-mode elicitation needs an http or https URL\n",
     });
   });
 
