@@ -203,9 +203,10 @@ export class Server implements Dispatcher {
 
   /**
    * Tells every listen stream that asked for it that the tool list changed; with `visibleTo`, only
-   * the streams whose caller may see the changed tool (with an `events` bus, every stream: the rule
-   * does not travel over one). Announcements go out in order once the current synchronous run ends, each
-   * said once: fifty registrations at start make one, heard by whoever may see any of them.
+   * the streams whose caller may see the changed tool (a rule that throws counts as no, and is
+   * logged; with an `events` bus, every stream: the rule does not travel over one). Announcements
+   * go out in order once the current synchronous run ends, each said once: fifty registrations at
+   * start make one, heard by whoever may see any of them.
    *
    * @example
    * server.notifyToolsListChanged((ctx) => ctx.authInfo?.scopes.includes("admin") === true);

@@ -1,3 +1,4 @@
+import { messageOf } from "../shared/errors.js";
 import { coversUri, taskIdsOf } from "../shared/subscription-filter.js";
 import { timerDelay } from "../shared/timers.js";
 import {
@@ -32,12 +33,15 @@ export type Audience = (ctx: ServerRequestContext) => boolean;
  */
 export const AUDIENCE: unique symbol = Symbol("audience");
 
+/** A list changed: the streams that asked for that list hear of it, as its `Audience` allows. */
+interface ListChange {
+  readonly kind: "toolsListChanged" | "promptsListChanged" | "resourcesListChanged";
+  readonly [AUDIENCE]?: Audience | undefined;
+}
+
 /** A change a listen stream may carry. */
 export type ServerEvent =
-  | {
-      readonly kind: "toolsListChanged" | "promptsListChanged" | "resourcesListChanged";
-      readonly [AUDIENCE]?: Audience | undefined;
-    }
+  | ListChange
   | { readonly kind: "resourceUpdated"; readonly uri: string }
   /** A task changed: the streams that follow its id hear of it (only its creator's can follow it). */
   | { readonly kind: "task"; readonly taskId: string; readonly snapshot: () => DetailedTask };
@@ -199,7 +203,7 @@ export class SubscriptionHub {
         filter: honoured,
         deliver: (event) => {
           // An entry hidden from this caller changed: its list did not, and it must not learn of it.
-          if (AUDIENCE in event && event[AUDIENCE]?.(ctx) === false) return;
+          if (AUDIENCE in event && !mayHear(event, ctx)) return;
           if (backlog < MAX_BACKLOG) return send(event);
           // A reader this far behind gets later events merged, so its stream's memory stays bounded:
           // an update under a subscribed URI is told as that URI's (the spec lets either be sent).
@@ -242,6 +246,23 @@ function closeAtExpiry(
   // A stream's timer must never keep a process alive on its own.
   (timer as { unref?: () => void }).unref?.();
   return timer;
+}
+
+/**
+ * Whether a stream's caller may hear of a list change. The rule is the caller's code, run when the
+ * announcement goes out: one that throws keeps this stream from hearing it (deny on error, as
+ * `visible` does) and is logged, rather than escaping into the announcement's microtask, where it
+ * would crash the process and cost every later stream and announcement of that run.
+ */
+function mayHear(event: ListChange, ctx: ServerRequestContext): boolean {
+  try {
+    return event[AUDIENCE]?.(ctx) !== false;
+  } catch (error) {
+    ctx.logger.warn(
+      `${EVENT_METHOD[event.kind]}: visibleTo failed (not sent to this stream): ${messageOf(error)}`,
+    );
+    return false;
+  }
 }
 
 /**

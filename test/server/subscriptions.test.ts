@@ -5,7 +5,7 @@ import { Server } from "../../src/server/server.js";
 import { serveHttp } from "../../src/transports/http/node.js";
 import type { JSONRPCNotification } from "../../src/types/index.js";
 import { TASKS_EXTENSION } from "../../src/types/tasks.js";
-import { errorOf, request, resultOf } from "../helpers.js";
+import { errorOf, recordingLogger, request, resultOf } from "../helpers.js";
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
@@ -251,6 +251,38 @@ describe("subscriptions/listen", () => {
     } finally {
       await http.close();
     }
+  });
+});
+
+describe("a list change's audience (visibleTo)", () => {
+  it("a rule that throws keeps that stream from hearing it, logged; the other streams and changes go on", async () => {
+    const logger = recordingLogger();
+    const server = new Server("live", {
+      logger,
+      listChanged: true,
+      onListTools: () => ({ tools: [] }),
+      onListPrompts: () => ({ prompts: [] }),
+    });
+    const alice = open(server, { toolsListChanged: true, promptsListChanged: true }, 1, {}, "alice");
+    const bob = open(server, { toolsListChanged: true, promptsListChanged: true }, 2, {}, "bob");
+    await tick();
+    // A rule of the caller's own that fails for one of them (a claim missing from alice's token).
+    server.notifyToolsListChanged((ctx) => {
+      if (ctx.authInfo?.subject === "alice") throw new Error("no tenant claim");
+      return true;
+    });
+    server.notifyPromptsListChanged();
+    await tick();
+    const methods = (seen: JSONRPCNotification[]) => seen.map((n) => n.method).slice(1);
+    expect(methods(alice.seen)).toEqual(["notifications/prompts/list_changed"]);
+    expect(methods(bob.seen)).toEqual([
+      "notifications/tools/list_changed",
+      "notifications/prompts/list_changed",
+    ]);
+    expect(logger.lines).toEqual([
+      "warn: notifications/tools/list_changed: visibleTo failed (not sent to this stream): no tenant claim",
+    ]);
+    server.closeSubscriptions();
   });
 });
 
