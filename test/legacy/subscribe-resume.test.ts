@@ -113,6 +113,45 @@ describe("2025-11-25 resources/updated for a client that reads slowly", () => {
   });
 });
 
+describe("2025-11-25 resources/updated under a subscribed parent, for a client that reads slowly", () => {
+  it("holds one unread update per subscription, then tells the parent's URI once for the rest", async () => {
+    const mcp = new MCPServer("watch", { logger: silentLogger, listChanged: true });
+    mcp.resource("file:///logs", {}, () => "index");
+    const written: string[] = [];
+    const unread: (() => void)[] = [];
+    const connection = openDualEraConnection(mcp, (message: JSONRPCMessage) => {
+      if (!("method" in message) || message.method !== "notifications/resources/updated")
+        return Promise.resolve();
+      written.push((message.params as { uri: string }).uri);
+      return new Promise<void>((resolve) => unread.push(resolve));
+    });
+    let id = 1;
+    const request = (method: string, params: Record<string, unknown>) =>
+      connection?.dispatch({ jsonrpc: "2.0", id: id++, method, params }, {});
+    await request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: CLIENT });
+    connection?.notification({ method: "notifications/initialized" });
+    await request("resources/subscribe", { uri: "file:///logs" });
+    // A thousand distinct files under the subscribed folder change while the client reads nothing.
+    for (let i = 0; i < 1_000; i++) {
+      mcp.server.notifyResourceUpdated(`file:///logs/${i}.txt`);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(written).toEqual(["file:///logs/0.txt"]);
+    // Once read, the others are told in one update of the folder itself (not lost, not 999).
+    for (const read of unread.splice(0)) read();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(written).toEqual(["file:///logs/0.txt", "file:///logs"]);
+    // The folder's unread update already covers every file under it.
+    mcp.server.notifyResourceUpdated("file:///logs/7.txt");
+    for (const read of unread.splice(0)) read();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(written).toEqual(["file:///logs/0.txt", "file:///logs"]);
+    mcp.server.notifyResourceUpdated("file:///logs/8.txt");
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(written).toEqual(["file:///logs/0.txt", "file:///logs", "file:///logs/8.txt"]);
+  });
+});
+
 describe("2025-11-25 resources/subscribe bounds", () => {
   it("holds at most MAX_SUBSCRIPTIONS URIs of at most MAX_SUBSCRIBED_URI_LENGTH per session", async () => {
     expect([MAX_SUBSCRIPTIONS, MAX_SUBSCRIBED_URI_LENGTH]).toEqual([1_000, 8_192]);

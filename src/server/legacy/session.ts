@@ -84,8 +84,11 @@ export class LegacySession {
   readonly #inFlight = new Map<RequestId, AbortController>();
   #facts: SessionFacts | undefined;
   #clientReady = false;
-  /** URIs whose `resources/updated` is written but not yet taken by the client. */
-  readonly #updatesUnread = new Set<string>();
+  /**
+   * Per subscribed URI, the update under it that is written but not yet taken by the client, and
+   * whether another URI under it changed since (owed as one update of the subscribed URI itself).
+   */
+  readonly #updatesUnread = new Map<string, { readonly uri: string; owed: boolean }>();
   #closed = false;
   readonly #subscriptions = new Set<string>();
   #unsolicited: ((message: JSONRPCMessage) => Promise<void>) | undefined;
@@ -107,18 +110,31 @@ export class LegacySession {
 
   /**
    * `notifications/resources/updated` when this session subscribed to `uri` (or a parent of it).
-   * One per URI waits for the client to read its stream: a second says nothing the first does not
-   * (the client re-reads the resource), so a client that reads slowly holds at most one per URI.
+   * One per subscription waits for the client to read its stream, so a client that reads slowly
+   * holds at most one per subscription, however many URIs under a parent change. Meanwhile the
+   * same URI again says nothing the unread one does not (the client re-reads the resource); another
+   * URI under it is told afterwards as the subscribed URI's own, once (the spec lets either be sent).
    */
   resourceUpdated(uri: string): void {
+    if (this.#closed || this.#unsolicited === undefined || this.#facts === undefined) return;
+    const subscribed = [...this.#subscriptions].find((candidate) => coversUri(candidate, uri));
+    if (subscribed === undefined) return;
+    const unread = this.#updatesUnread.get(subscribed);
+    if (unread === undefined) this.#tellUpdated(subscribed, uri);
+    else if (unread.uri !== uri && unread.uri !== subscribed) unread.owed = true;
+  }
+
+  #tellUpdated(subscribed: string, uri: string): void {
     const write = this.#unsolicited;
-    if (this.#closed || write === undefined || this.#facts === undefined) return;
-    if (this.#updatesUnread.has(uri)) return;
-    if (![...this.#subscriptions].some((subscribed) => coversUri(subscribed, uri))) return;
-    this.#updatesUnread.add(uri);
+    if (this.#closed || write === undefined || !this.#subscriptions.has(subscribed)) return;
+    const unread = { uri, owed: false };
+    this.#updatesUnread.set(subscribed, unread);
     void write({ jsonrpc: "2.0", method: NotificationMethod.ResourcesUpdated, params: { uri } })
       .catch(() => {})
-      .finally(() => this.#updatesUnread.delete(uri));
+      .finally(() => {
+        this.#updatesUnread.delete(subscribed);
+        if (unread.owed) this.#tellUpdated(subscribed, subscribed);
+      });
   }
 
   /** The negotiated version, once `initialize` succeeded. */
