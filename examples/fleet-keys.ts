@@ -4,7 +4,12 @@ import * as z from "zod";
 
 /** In production: read from your secret store; each key is ≥ 32 bytes. */
 export function loadKeys(env: Record<string, string | undefined> = process.env): string[] {
-  const keys = (env.ROUNDTRIP_STATE_KEYS ?? "").split(",").filter((k) => k.length > 0);
+  // Trimmed, as examples/fleet reads the same variable: "NEW, OLD" must name the very keys "NEW,OLD"
+  // does, or an instance mid-rotation opens nothing its siblings sealed.
+  const keys = (env.ROUNDTRIP_STATE_KEYS ?? "")
+    .split(",")
+    .map((k) => k.trim())
+    .filter((k) => k.length > 0);
   if (keys.length === 0)
     throw new Error("Set ROUNDTRIP_STATE_KEYS to one or more comma-separated keys (≥ 32 bytes each)");
   return keys;

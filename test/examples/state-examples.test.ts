@@ -75,6 +75,16 @@ describe("examples/fleet-keys", () => {
     expect(errorOf(await retry(phase0, mintedByNew))).toEqual(FROZEN);
   });
 
+  it("reads a ring written with spaces after its commas as the same keys, so rotation keeps working", async () => {
+    // Phase 2 as an operator may write it: the old key (after ", ") must still open phase 0's state.
+    const phase2Keys = loadKeys({ ROUNDTRIP_STATE_KEYS: ` ${NEW}, ${OLD}\n` });
+    expect(phase2Keys).toEqual([NEW, OLD]);
+    const phase0 = quiet(createInstance(new RequestStateSecurity({ keys: [OLD] })));
+    const phase2 = quiet(createInstance(new RequestStateSecurity({ keys: phase2Keys })));
+    expect(resultOf(await retry(phase2, await firstLeg(phase0))).resultType).toBe("input_required");
+    expect(() => loadKeys({ ROUNDTRIP_STATE_KEYS: " , " })).toThrow(/ROUNDTRIP_STATE_KEYS/);
+  });
+
   it("explains how to configure keys when none are set", () => {
     expect(() => loadKeys({})).toThrow(/ROUNDTRIP_STATE_KEYS/);
     expect(loadKeys({ ROUNDTRIP_STATE_KEYS: `${OLD},${NEW}` })).toEqual([OLD, NEW]);
