@@ -4,8 +4,9 @@
 //   tsx examples/distributed-resume.ts answer pending.json [region] # process B: answer, finish the call
 //
 // requestState is the durable token carried across the boundary; inputResponses is what the other
-// side sends back with it. Until network transports exist, each process hosts the same low-level
-// Provisioner in memory; its requestState is plaintext, so it survives from one process to the next.
+// side sends back with it. So that the example runs on its own, each process hosts the same
+// low-level Provisioner in memory (in production both would connect to one server URL); its
+// requestState is plaintext, so it survives from one process to the next.
 
 import { readFile, writeFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
