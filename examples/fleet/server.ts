@@ -85,9 +85,14 @@ export function ipcEventBus(): ServerEventBus | undefined {
   const send = process.send?.bind(process);
   if (send === undefined) return undefined;
   return {
-    publish: (event) => {
-      send({ fleetEvent: event });
-    },
+    // With a callback, a closed channel (the supervisor is gone) rejects this publish, which the SDK
+    // logs; without one, Node raises it as an 'error' event on `process` and the instance dies.
+    publish: (event) =>
+      new Promise<void>((resolve, reject) => {
+        send({ fleetEvent: event }, undefined, {}, (error: Error | null) =>
+          error ? reject(error) : resolve(),
+        );
+      }),
     subscribe: (listener) => {
       const onMessage = (message: unknown) => {
         if (typeof message === "object" && message !== null && "fleetEvent" in message) {
