@@ -63,6 +63,9 @@ const NO_ARGUMENTS: CompiledSchema<Record<string, unknown>> = {
   validate: (value) => ({ ok: true, value: value as Record<string, unknown> }),
 };
 
+/** The tool names the spec recommends (1–128 ASCII letters, digits, `_`, `-`, `.`). */
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
 /** The tools of one MCPServer, in registration order (so `tools/list` is deterministic). */
 export class ToolRegistry {
   readonly #tools = new Map<string, RegisteredTool>();
@@ -82,6 +85,12 @@ export class ToolRegistry {
     runnerFor: (inputSchema: Record<string, unknown>) => ToolRunner,
   ): Tool {
     if (this.#tools.has(name)) throw new Error(`A tool named ${JSON.stringify(name)} is already registered`);
+    if (!TOOL_NAME.test(name)) {
+      // A SHOULD of the spec, so a warning: some hosts drop such a tool, or fail every model call.
+      this.#logger.warn(
+        `Tool name ${JSON.stringify(name)} is outside the spec's format (1-128 of A-Z a-z 0-9 _ - .): some clients refuse it`,
+      );
+    }
     const input = config.input
       ? compileObjectSchema<Record<string, unknown>>(config.input, `The input of tool ${name}`)
       : NO_ARGUMENTS;

@@ -5,7 +5,7 @@ import { silentLogger } from "../../../src/server/logger.js";
 import { jsonSchema, MCPServer, type StandardSchemaV1, ToolError } from "../../../src/server/mcp/index.js";
 import { compileSchema } from "../../../src/server/mcp/schema.js";
 import { McpError } from "../../../src/types/index.js";
-import { errorOf, recordingLogger, resultOf, unhandledRejections } from "../../helpers.js";
+import { errorOf, recordingLogger, request, resultOf, unhandledRejections } from "../../helpers.js";
 import { connect, linesAt, quietServer, send, stamp } from "./helpers.js";
 
 const DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema";
@@ -743,5 +743,31 @@ describe("end to end through ClientSession", () => {
       message: "Unknown tool: nope",
     });
     await session.close();
+  });
+});
+
+describe("tool names", () => {
+  it("warns at registration about a name outside the spec's format, and still serves it", async () => {
+    const logger = recordingLogger();
+    const mcp = new MCPServer("tools", { logger });
+    const names = [
+      "get_user",
+      "admin.tools-list",
+      "x".repeat(128),
+      "a b",
+      "café",
+      "",
+      "x".repeat(129),
+      "user/update",
+    ];
+    for (const name of names) mcp.tool(name, {}, () => `ran ${name}`);
+    const format = "is outside the spec's format (1-128 of A-Z a-z 0-9 _ - .): some clients refuse it";
+    expect(linesAt(logger, "warn")).toEqual(
+      ["a b", "café", "", "x".repeat(129), "user/update"].map(
+        (name) => `Tool name ${JSON.stringify(name)} ${format}`,
+      ),
+    );
+    const result = await mcp.dispatch(request("tools/call", { name: "a b", arguments: {} }));
+    expect(resultOf(result)).toMatchObject({ content: [{ type: "text", text: "ran a b" }] });
   });
 });
