@@ -133,7 +133,11 @@ export class ResourceRegistry {
     for (const entry of this.#templates.values()) {
       const variables = entry.template.match(uri);
       // `users://` is no user: a handler gets every `{id}`-style variable, never an empty one.
-      if (!variables || entry.template.required.some((name) => !variables[name])) continue;
+      if (
+        !variables ||
+        entry.template.required.some((name) => !Object.hasOwn(variables, name) || !variables[name])
+      )
+        continue;
       const value = await entry.run(variables, ctx, uri);
       return isInputRequiredResult(value) ? value : toContents(uri, value, entry.definition.mimeType);
     }

@@ -175,7 +175,8 @@ export class UriTemplate {
         const name = !named ? part.names[j] : eq < 0 ? piece : piece.slice(0, eq);
         const value = safeDecode(named ? (eq < 0 ? "" : piece.slice(eq + 1)) : piece);
         if (name === undefined || !part.names.includes(name) || value === undefined) return undefined;
-        values[name] = value;
+        // Defined, not assigned: a variable may be named `__proto__`.
+        Object.defineProperty(values, name, { value, enumerable: true, writable: true, configurable: true });
       }
     }
     return values;
@@ -229,7 +230,8 @@ export function expandUriTemplate(
       const { operator } = part;
       const reserved = operator === "+" || operator === "#";
       const items = part.names
-        .filter((name) => values[name] !== undefined)
+        // Own values only: `constructor` or `toString` unset is not Object.prototype's.
+        .filter((name) => Object.hasOwn(values, name) && values[name] !== undefined)
         .map((name) => {
           const value = encode(values[name] as string, reserved);
           if (operator === ";") return value === "" ? name : `${name}=${value}`;

@@ -425,3 +425,38 @@ describe("UriTemplate.match: linear time, and the same splits as the regular exp
     expect(template.match(`x://${"a".repeat(65_536 - 3)}`)).toBeUndefined();
   });
 });
+
+// Variable names are the template author's, and `__proto__` or `constructor` is a legal RFC 6570
+// varname. Stored by plain assignment, a `{__proto__}` value was silently dropped; read by plain
+// lookup, a missing `{constructor}` was Object's own `constructor` function: expansion wrote its
+// source into the URI, and a template whose `{constructor}` was absent still counted it as present.
+describe("variables named like Object.prototype's members", () => {
+  it("match reads `__proto__` and `constructor` as own values", () => {
+    const variables = match("x://{__proto__}/{constructor}", "x://a/b");
+    // A literal's `__proto__:` would set the prototype: the expected object comes from JSON.
+    expect(variables).toEqual(JSON.parse('{"__proto__":"a","constructor":"b"}'));
+    expect(Object.keys(variables ?? {})).toEqual(["__proto__", "constructor"]);
+    expect(Object.getPrototypeOf(variables)).toBe(Object.prototype);
+  });
+
+  it("expand leaves out a `constructor` or `toString` that was not given", () => {
+    expect(expand("x://{constructor}{?toString,q}", { q: "1" })).toBe("x://?q=1");
+    expect(expand("x://{constructor}", JSON.parse('{"constructor":"c"}'))).toBe("x://c");
+  });
+
+  it("resources/read serves a `{__proto__}` value, and finds no resource where `{constructor}` is empty", async () => {
+    const mcp = quietServer("objects");
+    mcp.resource(
+      "obj://{__proto__}/{+rest}",
+      {},
+      (variables) => `proto ${variables.__proto__} ${variables.rest}`,
+    );
+    mcp.resource("ctor://{constructor}", {}, () => "never");
+    expect(resultOf(await send(mcp, "resources/read", { uri: "obj://a/b" })).contents).toEqual([
+      { uri: "obj://a/b", text: "proto a b" },
+    ]);
+    expect(await send(mcp, "resources/read", { uri: "ctor://" })).toMatchObject({
+      error: { code: -32602, message: "Resource not found: ctor://", data: { uri: "ctor://" } },
+    });
+  });
+});
