@@ -32,7 +32,8 @@ export interface Subscription {
 export interface ListenOptions {
   /**
    * Re-open the stream after a drop: `false` never; by default up to 5 attempts in a row, waiting
-   * 1 s, doubling to 30 s. A stream that is acknowledged again resets the count.
+   * 1 s, doubling to 30 s (a key left `undefined` keeps its default; a count or wait that is not a
+   * non-negative number is a RangeError). A stream that is acknowledged again resets the count.
    */
   reconnect?: false | { maxAttempts?: number; initialDelayMs?: number; maxDelayMs?: number };
   /**
@@ -43,6 +44,35 @@ export interface ListenOptions {
 }
 
 const DEFAULT_RECONNECT = { maxAttempts: 5, initialDelayMs: 1_000, maxDelayMs: 30_000 };
+
+type ReconnectPolicy = typeof DEFAULT_RECONNECT;
+
+/**
+ * The reconnect options over their defaults. A key given as `undefined` takes its default (a
+ * spread would copy the `undefined`: no attempt count ever reached, a NaN wait that timers turn
+ * into 1 ms), and a value no count or wait can be is refused: either way the client would listen
+ * again as fast as the server drops it, for ever.
+ */
+function reconnectPolicy(reconnect: ListenOptions["reconnect"]): ReconnectPolicy | undefined {
+  if (reconnect === false) return undefined;
+  const policy = {
+    maxAttempts: reconnect?.maxAttempts ?? DEFAULT_RECONNECT.maxAttempts,
+    initialDelayMs: reconnect?.initialDelayMs ?? DEFAULT_RECONNECT.initialDelayMs,
+    maxDelayMs: reconnect?.maxDelayMs ?? DEFAULT_RECONNECT.maxDelayMs,
+  };
+  const attempts = policy.maxAttempts;
+  // Infinity is a count too: a host that listens for as long as it runs, never faster than maxDelayMs.
+  if (!((Number.isInteger(attempts) || attempts === Number.POSITIVE_INFINITY) && attempts >= 0)) {
+    throw new RangeError(`reconnect.maxAttempts must be a non-negative integer, got ${attempts}`);
+  }
+  for (const key of ["initialDelayMs", "maxDelayMs"] as const) {
+    const ms = policy[key];
+    if (!(Number.isFinite(ms) && ms >= 0)) {
+      throw new RangeError(`reconnect.${key} must be a non-negative number, got ${ms}`);
+    }
+  }
+  return policy;
+}
 
 /** Statuses a gateway or a restarting server answers for a while: worth another try. */
 const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
@@ -69,8 +99,8 @@ export function openSubscription(
   onNotification: (notification: JSONRPCNotification) => void,
   options: ListenOptions = {},
 ): Subscription {
+  const policy = reconnectPolicy(options.reconnect);
   const controller = new AbortController();
-  const policy = options.reconnect === false ? undefined : { ...DEFAULT_RECONNECT, ...options.reconnect };
   let acknowledge!: (filter: SubscriptionFilter) => void;
   let refuse!: (error: Error) => void;
   const acknowledged = new Promise<SubscriptionFilter>((resolve, reject) => {

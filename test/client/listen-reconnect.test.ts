@@ -161,3 +161,68 @@ describe("client.listen after a dropped stream", () => {
     await sub.closed;
   });
 });
+
+describe("client.listen's reconnect options", () => {
+  it("an option given as undefined takes its default: five attempts, not endless ones", async () => {
+    const { http, client, listens } = await setUp();
+    const sub = client.listen({ toolsListChanged: true }, () => {}, {
+      reconnect: { initialDelayMs: 1, maxDelayMs: 1, maxAttempts: undefined },
+    });
+    cleanups.push(async () => sub.close());
+    await sub.acknowledged;
+    http.server.on("request", (req) => {
+      if (req.headers["mcp-method"] === "subscriptions/listen") req.socket.destroy();
+    });
+    http.server.closeAllConnections();
+    const outcome = await Promise.race([
+      sub.closed.then(
+        () => "resolved",
+        (e: unknown) => e,
+      ),
+      new Promise((r) => setTimeout(() => r("still listening"), 2_000)),
+    ]);
+    expect(outcome).toBeInstanceOf(HttpTransportError);
+    expect(listens()).toBe(1 + 5);
+  });
+
+  it("a delay given as undefined takes its default (1 s) rather than listening again at once", async () => {
+    const { http, client, listens } = await setUp();
+    const sub = client.listen({ toolsListChanged: true }, () => {}, {
+      reconnect: { initialDelayMs: undefined, maxAttempts: 3 },
+    });
+    cleanups.push(async () => sub.close());
+    await sub.acknowledged;
+    http.server.closeAllConnections();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(listens()).toBe(1);
+  });
+
+  it.each([
+    ["maxAttempts", Number.NaN, "reconnect.maxAttempts must be a non-negative integer, got NaN"],
+    ["maxAttempts", 1.5, "reconnect.maxAttempts must be a non-negative integer, got 1.5"],
+    ["initialDelayMs", Number.NaN, "reconnect.initialDelayMs must be a non-negative number, got NaN"],
+    ["maxDelayMs", -1, "reconnect.maxDelayMs must be a non-negative number, got -1"],
+    [
+      "maxDelayMs",
+      Number.POSITIVE_INFINITY,
+      "reconnect.maxDelayMs must be a non-negative number, got Infinity",
+    ],
+  ])("refuses %s: %s before listening", async (key, value, message) => {
+    const reconnect = { [key]: value };
+    const { client, listens } = await setUp();
+    expect(() => client.listen({ toolsListChanged: true }, () => {}, { reconnect })).toThrow(
+      new RangeError(message),
+    );
+    expect(listens()).toBe(0);
+  });
+
+  it("accepts maxAttempts: Infinity, for a host that listens for as long as it runs", async () => {
+    const { client } = await setUp();
+    const sub = client.listen({ toolsListChanged: true }, () => {}, {
+      reconnect: { maxAttempts: Number.POSITIVE_INFINITY },
+    });
+    await sub.acknowledged;
+    sub.close();
+    await sub.closed;
+  });
+});
