@@ -1,3 +1,4 @@
+import { coversUri } from "../shared/subscription-filter.js";
 import { CACHEABLE_METHODS, NotificationMethod } from "../types/core.js";
 import type { CacheScope, JSONRPCNotification, ResultObject, SubscriptionFilter } from "../types/index.js";
 
@@ -195,16 +196,23 @@ export class ListCache {
 
   /**
    * Drops everything a listen filter was keeping fresh: after a stream drop, whatever changed while
-   * it was down never arrived.
+   * it was down never arrived. A resource subscription covers its sub-resources (spec §3.7), so
+   * their reads go too.
    */
   evictSubscribed(filter: SubscriptionFilter): void {
-    const changed = (method: string, params?: Record<string, unknown>) =>
-      this.evictFor({ jsonrpc: "2.0", method, ...(params ? { params } : {}) });
+    const changed = (method: string) => this.evictFor({ jsonrpc: "2.0", method });
     if (filter.toolsListChanged) changed(NotificationMethod.ToolsListChanged);
     if (filter.promptsListChanged) changed(NotificationMethod.PromptsListChanged);
     if (filter.resourcesListChanged) changed(NotificationMethod.ResourcesListChanged);
-    for (const uri of filter.resourceSubscriptions ?? [])
-      changed(NotificationMethod.ResourcesUpdated, { uri });
+    // A hand-built filter may hold anything: only a string names a resource.
+    const subscribed = (filter.resourceSubscriptions ?? []).filter((uri) => typeof uri === "string");
+    if (subscribed.length === 0) return;
+    this.#invalidations++;
+    for (const key of [...this.#entries.keys()]) {
+      const [, method, uri] = JSON.parse(key) as string[];
+      if (method === "resources/read" && uri !== undefined && subscribed.some((s) => coversUri(s, uri)))
+        this.#drop(key);
+    }
   }
 
   clear(): void {

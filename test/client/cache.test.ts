@@ -162,6 +162,25 @@ describe("ListCache", () => {
     expect(cache.get("p", "resources/read", "x://1")).toBeDefined();
     expect(cache.size).toBe(2);
   });
+
+  it("after a drop, evicts the reads of a subscribed URI's sub-resources too (their updates were lost)", () => {
+    const cache = new ListCache();
+    for (const uri of [
+      "file:///logs",
+      "file:///logs/today.txt",
+      "file:///logs/2026/jan.txt",
+      "file:///logsheet",
+    ]) {
+      cache.set("p", "resources/read", uri, { contents: [], ttlMs: 1000 });
+    }
+    cache.evictSubscribed({ resourceSubscriptions: ["file:///logs"] });
+    expect(cache.get("p", "resources/read", "file:///logs")).toBeUndefined();
+    expect(cache.get("p", "resources/read", "file:///logs/today.txt")).toBeUndefined();
+    expect(cache.get("p", "resources/read", "file:///logs/2026/jan.txt")).toBeUndefined();
+    // Not under the subscribed URI: a name that merely starts the same way stays.
+    expect(cache.get("p", "resources/read", "file:///logsheet")).toBeDefined();
+    expect(cache.size).toBe(1);
+  });
 });
 
 /** Our Server with a tools list and a resource cached for a minute; the resource asks when told to. */

@@ -162,6 +162,37 @@ describe("client.listen after a dropped stream", () => {
   });
 });
 
+describe("a resource subscription re-opened after a drop", () => {
+  it("forgets the cached reads of the subscribed URI's sub-resources, whose updates were lost", async () => {
+    const mcp = new MCPServer("logs", {
+      logger: silentLogger,
+      listChanged: true,
+      cacheHints: { "resources/read": { ttlMs: 60_000, cacheScope: "private" } },
+    });
+    let version = 1;
+    mcp.resource("file:///logs/{day}", {}, ({ day }) => `${day} v${version}`);
+    const http = await serveHttp(mcp, { port: 0 });
+    cleanups.push(() => http.close());
+    const client = await Client.connect(http.url);
+    cleanups.push(() => client.close());
+    let reconnects = 0;
+    const sub = client.listen({ resourceSubscriptions: ["file:///logs"] }, () => {}, {
+      reconnect: FAST,
+      onReconnect: () => reconnects++,
+    });
+    await sub.acknowledged;
+    const read = async () => (await client.readResource("file:///logs/today")).contents[0];
+    expect(await read()).toMatchObject({ text: "today v1" });
+
+    http.server.closeAllConnections();
+    version = 2; // changed while the stream was down: its notifications/resources/updated is lost
+    await until(() => reconnects === 1);
+    expect(await read()).toMatchObject({ text: "today v2" });
+    sub.close();
+    await sub.closed;
+  });
+});
+
 describe("client.listen's reconnect options", () => {
   it("an option given as undefined takes its default: five attempts, not endless ones", async () => {
     const { http, client, listens } = await setUp();
