@@ -124,6 +124,12 @@ export function openLegacySubscription(
   filter: SubscriptionFilter,
   onNotification: (notification: JSONRPCNotification) => void,
 ): Subscription {
+  // Its close hook has run already: the subscription would wait for a close that never comes.
+  if (session.connection.closedSignal.aborted) {
+    const refused = Promise.reject(new ConnectionClosedError("The connection closed"));
+    refused.catch(() => {});
+    return { acknowledged: refused, closed: refused, close: () => {} };
+  }
   const honoured = honouredBy(capabilities, filter);
   const uris = honoured.resourceSubscriptions ?? [];
   const set = listenersOf(session);

@@ -237,3 +237,23 @@ describe("a 2025 subscription", () => {
     expect(logs).toEqual(["x"]);
   });
 });
+
+describe("a 2025 subscription opened on a connection that has closed", () => {
+  it("is refused with ConnectionClosedError, as on 2026-07-28, instead of never settling", async () => {
+    const server = new ScriptedLegacyServer();
+    const client = await Client.connect(server, { mode: "legacy" });
+    server.onclose?.(); // the server went away before anyone listened
+    const sub = client.listen({ toolsListChanged: true }, () => {});
+    const settled = (promise: Promise<unknown>) =>
+      Promise.race([
+        promise.then(
+          () => "resolved",
+          (e: unknown) => e,
+        ),
+        new Promise((r) => setTimeout(() => r("pending"), 200)),
+      ]);
+    expect(await settled(sub.acknowledged)).toBeInstanceOf(ConnectionClosedError);
+    expect(await settled(sub.closed)).toBeInstanceOf(ConnectionClosedError);
+    expect(server.received).toEqual(["initialize", "notifications/initialized"]);
+  });
+});
