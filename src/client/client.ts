@@ -302,13 +302,14 @@ export class Client implements AsyncDisposable {
     onNotification: (notification: JSONRPCNotification) => void = () => {},
     options: ListenOptions = {},
   ): Subscription {
+    // Each returns the caller's outcome, so that a promise it rejects is reported, not unhandled.
     const onReconnect = (acknowledged: SubscriptionFilter) => {
       this.#cache?.evictSubscribed(acknowledged);
-      options.onReconnect?.(acknowledged);
+      return options.onReconnect?.(acknowledged);
     };
     const listener = (notification: JSONRPCNotification) => {
       this.#cache?.evictFor(notification);
-      onNotification(notification);
+      return onNotification(notification);
     };
     if (this.#era.era === "legacy") {
       // No subscriptions/listen before 2026-07-28: the same subscription over what 2025 has. Its

@@ -121,12 +121,14 @@ export function openSubscription(
       {
         signal: controller.signal,
         timeoutMs: Number.POSITIVE_INFINITY,
+        // What a listener returns is handed back: the request's router reports a promise it
+        // rejects as it does a throw, where dropped here it would be an unhandled rejection.
         onNotification: (notification) => {
           if (notification.method !== NotificationMethod.SubscriptionsAcknowledged) {
             // Only what was both asked for and agreed to reaches the caller (spec §3.3).
             const { method, params } = notification;
             if (filterCovers(filter, method, params) && filterCovers(agreed, method, params)) {
-              onNotification(notification);
+              return onNotification(notification);
             }
             return;
           }
@@ -136,10 +138,7 @@ export function openSubscription(
           const honoured = notification.params?.notifications;
           agreed = validSubscriptionFilter(honoured) ? (honoured as SubscriptionFilter) : {};
           failures = 0;
-          if (isAcknowledged) {
-            options.onReconnect?.(agreed);
-            return;
-          }
+          if (isAcknowledged) return options.onReconnect?.(agreed);
           isAcknowledged = true;
           acknowledge(agreed);
         },

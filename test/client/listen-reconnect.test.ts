@@ -162,6 +162,42 @@ describe("client.listen after a dropped stream", () => {
   });
 });
 
+describe("an async onReconnect that rejects", () => {
+  it("is reported as a warning, not an unhandled rejection, and the stream stays open", async () => {
+    const mcp = new MCPServer("live", { logger: silentLogger, listChanged: true });
+    mcp.tool("first", {}, () => "one");
+    const http = await serveHttp(mcp, { port: 0 });
+    cleanups.push(() => http.close());
+    const warnings: string[] = [];
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    cleanups.push(async () => void process.off("unhandledRejection", onUnhandled));
+    const client = await Client.connect(http.url, { onWarning: (m) => warnings.push(m) });
+    cleanups.push(() => client.close());
+    let reconnects = 0;
+    const heard: string[] = [];
+    const sub = client.listen({ toolsListChanged: true }, (n) => heard.push(n.method), {
+      reconnect: FAST,
+      onReconnect: async () => {
+        reconnects++;
+        throw new Error("re-read failed");
+      },
+    });
+    await sub.acknowledged;
+    http.server.closeAllConnections();
+    await until(() => reconnects === 1);
+    mcp.tool("second", {}, () => "two");
+    await until(() => heard.length === 1);
+    expect(unhandled).toEqual([]);
+    expect(warnings).toEqual([
+      "A listener of notifications/subscriptions/acknowledged failed: re-read failed",
+    ]);
+    sub.close();
+    await sub.closed;
+  });
+});
+
 describe("a resource subscription re-opened after a drop", () => {
   it("forgets the cached reads of the subscribed URI's sub-resources, whose updates were lost", async () => {
     const mcp = new MCPServer("logs", {

@@ -3,6 +3,7 @@
 // Before, over HTTP it broke the response stream (a read was sent again, then failed as a dropped
 // stream), and in memory it escaped as an uncaught exception.
 import { afterEach, describe, expect, it } from "vitest";
+import { Client } from "../../src/client/client.js";
 import { ClientSession } from "../../src/client/session.js";
 import { MCPServer, silentLogger } from "../../src/server/index.js";
 import type { Transport } from "../../src/shared/transport.js";
@@ -14,6 +15,11 @@ const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
+
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
+  if (!check()) throw new Error("condition not reached");
+}
 
 /** A prompt that reports progress and logs before it answers, counting how often it ran. */
 function briefingServer() {
@@ -86,5 +92,47 @@ describe("a session's onLog that fails on a log outside any request", () => {
       params: { level: "info", data: "stray" },
     });
     expect(warnings).toEqual(["A listener of notifications/message failed: log sink gone"]);
+  });
+});
+
+describe.each([
+  ["in memory", async (mcp: MCPServer) => mcp],
+  [
+    "over HTTP",
+    async (mcp: MCPServer) => {
+      const http = await serveHttp(mcp, { port: 0 });
+      closers.push(() => http.close());
+      return http.url.href;
+    },
+  ],
+])("a listen stream's async listener that rejects %s", (_label, target) => {
+  it("is reported as a warning, not an unhandled rejection, and the stream goes on", async () => {
+    const mcp = new MCPServer("live", { logger: silentLogger, listChanged: true });
+    mcp.tool("first", {}, () => "one");
+    const warnings: string[] = [];
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    closers.push(async () => void process.off("unhandledRejection", onUnhandled));
+    const client = await Client.connect(await target(mcp), { onWarning: (m) => warnings.push(m) });
+    closers.push(() => client.close());
+    const heard: string[] = [];
+    const sub = client.listen({ toolsListChanged: true }, async (notification) => {
+      heard.push(notification.method);
+      throw new Error("refresh failed");
+    });
+    await sub.acknowledged;
+    mcp.tool("second", {}, () => "two");
+    await until(() => heard.length === 1);
+    mcp.tool("third", {}, () => "three");
+    await until(() => heard.length === 2);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(unhandled).toEqual([]);
+    expect(warnings).toEqual([
+      "A listener of notifications/tools/list_changed failed: refresh failed",
+      "A listener of notifications/tools/list_changed failed: refresh failed",
+    ]);
+    sub.close();
+    await sub.closed;
   });
 });
