@@ -10,14 +10,19 @@ import type { CallOptions } from "./session-options.js";
 
 /**
  * The router of one request's notifications; `undefined` when nobody listens, so that a request
- * without listeners allocates no closure. A listener that throws (or rejects) is reported to
- * `warn` and the request goes on.
+ * without listeners allocates no closure (the connection then hands everything to `unclaimed`
+ * itself). A listener that throws (or rejects) is reported to `warn` and the request goes on.
+ * Without an `onNotification`, any other notification goes to `unclaimed`, the session's own
+ * handler: a 2025 server may send a list change or a resource update on the stream of the request
+ * that caused it, and the session's subscriptions and cache must hear it whatever the request
+ * listens to.
  */
 export function notificationRouter(
   onProgress: CallOptions["onProgress"],
   onLog: CallOptions["onLog"],
   onNotification: CallOptions["onNotification"],
   warn: (message: string) => void,
+  unclaimed: (notification: JSONRPCNotification) => void,
 ): ((notification: JSONRPCNotification) => void) | undefined {
   if (onProgress === undefined && onLog === undefined && onNotification === undefined) return undefined;
   return (notification) => {
@@ -25,6 +30,8 @@ export function notificationRouter(
       guarded(notification, warn, onProgress, notification.params as ProgressNotificationParams);
     } else if (notification.method === NotificationMethod.Message) {
       guarded(notification, warn, onLog, notification.params as LoggingMessageNotificationParams);
+    } else if (onNotification === undefined) {
+      unclaimed(notification);
     } else {
       guarded(notification, warn, onNotification, notification);
     }

@@ -95,6 +95,8 @@ export class ClientSession {
   readonly #transport: Transport;
   readonly #warn: (message: string) => void;
   #serverInfo: Implementation | undefined;
+  /** What a request with listeners leaves to the session: read at call time, as hooks wrap it. */
+  readonly #unclaimed = (notification: JSONRPCNotification) => this.connection.onNotification?.(notification);
 
   constructor(transport: Transport, options: ClientSessionOptions = {}) {
     this.connection = new JsonRpcConnection(transport);
@@ -187,6 +189,7 @@ export class ClientSession {
             options.onLog ?? this.#onLog,
             options.onNotification,
             this.#warn,
+            this.#unclaimed,
           ),
         },
         id,

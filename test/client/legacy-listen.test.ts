@@ -7,7 +7,7 @@ import { ListCache } from "../../src/client/cache.js";
 import { Client } from "../../src/client/client.js";
 import { MCPServer, silentLogger } from "../../src/server/index.js";
 import { ConnectionClosedError } from "../../src/shared/errors.js";
-import type { Transport } from "../../src/shared/transport.js";
+import type { MessageInfo, Transport } from "../../src/shared/transport.js";
 import { serveHttp } from "../../src/transports/http/node.js";
 import type { JSONRPCMessage, JSONRPCNotification } from "../../src/types/index.js";
 
@@ -23,7 +23,7 @@ async function until(check: () => boolean): Promise<void> {
 
 /** A 2025 server that advertises list changes, and pushes whatever the test says. */
 class ScriptedLegacyServer implements Transport {
-  onmessage?: (message: JSONRPCMessage) => void;
+  onmessage?: (message: JSONRPCMessage, info?: MessageInfo) => void;
   onclose?: () => void;
   readonly received: string[] = [];
   /** URIs whose resources/subscribe is answered with an error. */
@@ -255,5 +255,35 @@ describe("a 2025 subscription opened on a connection that has closed", () => {
     expect(await settled(sub.acknowledged)).toBeInstanceOf(ConnectionClosedError);
     expect(await settled(sub.closed)).toBeInstanceOf(ConnectionClosedError);
     expect(server.received).toEqual(["initialize", "notifications/initialized"]);
+  });
+});
+
+/** Sends a list change on the stream of the tools/call that caused it, as a 2025 server may. */
+class ChangingLegacyServer extends ScriptedLegacyServer {
+  override async send(message: JSONRPCMessage): Promise<void> {
+    const { id, method } = message as { id?: number; method?: string };
+    if (method !== "tools/call") return super.send(message);
+    const related = { relatedRequestId: id as number };
+    queueMicrotask(() => {
+      this.onmessage?.({ jsonrpc: "2.0", method: "notifications/tools/list_changed" }, related);
+      this.onmessage?.({ jsonrpc: "2.0", id: id as number, result: { content: [] } }, related);
+    });
+  }
+}
+
+describe("a 2025 list change sent on the stream of a request with listeners of its own", () => {
+  it.each([
+    ["nothing listens on the call", {}, {}],
+    ["the session has an onLog", { onLog: () => {} }, {}],
+    ["the call has an onProgress", {}, { onProgress: () => {} }],
+  ])("still reaches the subscription when %s", async (_label, clientOptions, callOptions) => {
+    const server = new ChangingLegacyServer();
+    const client = await Client.connect(server, { mode: "legacy", ...clientOptions });
+    closers.push(() => client.close());
+    const heard: string[] = [];
+    const sub = client.listen({ toolsListChanged: true }, (n) => heard.push(n.method));
+    await sub.acknowledged;
+    await client.callTool("register-more", {}, callOptions);
+    expect(heard).toEqual(["notifications/tools/list_changed"]);
   });
 });
