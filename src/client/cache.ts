@@ -183,12 +183,9 @@ export class ListCache {
         break;
       case NotificationMethod.ResourcesUpdated: {
         const uri = notification.params?.uri;
-        if (typeof uri !== "string") break;
-        this.#invalidations++;
-        for (const key of [...this.#entries.keys()]) {
-          const [, method, paramsKey] = JSON.parse(key) as string[];
-          if (method === "resources/read" && paramsKey === uri) this.#drop(key);
-        }
+        // It may name a subscribed URI for a change somewhere under it (a server catching up on a
+        // reader that fell behind merges them so): which sub-resource changed is not said.
+        if (typeof uri === "string") this.#dropReadsUnder([uri]);
         break;
       }
     }
@@ -206,19 +203,23 @@ export class ListCache {
     if (filter.resourcesListChanged) changed(NotificationMethod.ResourcesListChanged);
     // A hand-built filter may hold anything: only a string names a resource.
     const subscribed = (filter.resourceSubscriptions ?? []).filter((uri) => typeof uri === "string");
-    if (subscribed.length === 0) return;
-    this.#invalidations++;
-    for (const key of [...this.#entries.keys()]) {
-      const [, method, uri] = JSON.parse(key) as string[];
-      if (method === "resources/read" && uri !== undefined && subscribed.some((s) => coversUri(s, uri)))
-        this.#drop(key);
-    }
+    if (subscribed.length > 0) this.#dropReadsUnder(subscribed);
   }
 
   clear(): void {
     this.#invalidations++;
     this.#entries.clear();
     this.#bytes = 0;
+  }
+
+  /** Drops the cached reads of these URIs and of their sub-resources; an invalidation. */
+  #dropReadsUnder(uris: readonly string[]): void {
+    this.#invalidations++;
+    for (const key of [...this.#entries.keys()]) {
+      const [, method, uri] = JSON.parse(key) as string[];
+      if (method === "resources/read" && uri !== undefined && uris.some((under) => coversUri(under, uri)))
+        this.#drop(key);
+    }
   }
 
   #drop(key: string): void {

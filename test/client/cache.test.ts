@@ -146,6 +146,26 @@ describe("ListCache", () => {
     expect(cache.size).toBe(1);
   });
 
+  it("an update naming a URI evicts the reads of its sub-resources too: it may stand for them", () => {
+    // A server may tell a change under a subscribed URI as that URI's (ours does, for a reader
+    // that has fallen behind): the sub-resource that changed is not named.
+    const cache = new ListCache();
+    for (const uri of ["file:///logs", "file:///logs/today.txt", "file:///logsheet", "file:///"]) {
+      cache.set("p", "resources/read", uri, { contents: [], ttlMs: 1000 });
+    }
+    cache.evictFor({
+      jsonrpc: "2.0",
+      method: "notifications/resources/updated",
+      params: { uri: "file:///logs" },
+    });
+    expect(cache.get("p", "resources/read", "file:///logs")).toBeUndefined();
+    expect(cache.get("p", "resources/read", "file:///logs/today.txt")).toBeUndefined();
+    expect(cache.get("p", "resources/read", "file:///logsheet")).toBeDefined();
+    // A change below a URI says nothing of the URI above it.
+    expect(cache.get("p", "resources/read", "file:///")).toBeDefined();
+    expect(cache.size).toBe(2);
+  });
+
   it("after a listen stream drops, evicts everything its filter was keeping fresh, and only that", () => {
     const cache = new ListCache();
     for (const method of ["tools/list", "prompts/list", "resources/list", "resources/templates/list"]) {
