@@ -302,9 +302,15 @@ export class Client implements AsyncDisposable {
     onNotification: (notification: JSONRPCNotification) => void = () => {},
     options: ListenOptions = {},
   ): Subscription {
+    /** What the open stream keeps fresh: its acknowledgement. */
+    let keptFresh: SubscriptionFilter = {};
     // Each returns the caller's outcome, so that a promise it rejects is reported, not unhandled.
     const onReconnect = (acknowledged: SubscriptionFilter) => {
+      // The changes lost are those the dropped stream would have told, even where the new one
+      // agrees to less.
+      this.#cache?.evictSubscribed(keptFresh);
       this.#cache?.evictSubscribed(acknowledged);
+      keptFresh = acknowledged;
       return options.onReconnect?.(acknowledged);
     };
     const listener = (notification: JSONRPCNotification) => {
@@ -316,7 +322,15 @@ export class Client implements AsyncDisposable {
       // notifications arrive unsolicited, which the constructor's hook already evicts the cache for.
       return openLegacySubscription(this.session, this.capabilities, filter, onNotification);
     }
-    return this.session.listen(filter, listener, { ...options, onReconnect });
+    const subscription = this.session.listen(filter, listener, { ...options, onReconnect });
+    // Settles as the first acknowledgement arrives, long before a drop can re-open the stream.
+    subscription.acknowledged.then(
+      (agreed) => {
+        keptFresh = agreed;
+      },
+      () => {},
+    );
+    return subscription;
   }
 
   /** `server/discover` again (cached while fresh). @example const { capabilities } = await client.discover(); */

@@ -9,7 +9,7 @@ import { silentLogger } from "../../src/server/logger.js";
 import { MCPServer } from "../../src/server/mcp/mcp-server.js";
 import { HttpTransportError } from "../../src/transports/http/errors.js";
 import { serveHttp } from "../../src/transports/http/node.js";
-import type { JSONRPCNotification, SubscriptionFilter } from "../../src/types/index.js";
+import type { JSONRPCNotification, ServerCapabilities, SubscriptionFilter } from "../../src/types/index.js";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -226,6 +226,48 @@ describe("a resource subscription re-opened after a drop", () => {
     expect(await read()).toMatchObject({ text: "today v2" });
     sub.close();
     await sub.closed;
+  });
+});
+
+describe("a stream re-opened on a server that now agrees to less", () => {
+  it("forgets what the stream that dropped was keeping fresh, not only what the new one covers", async () => {
+    const logs = (version: number, capabilities?: ServerCapabilities) => {
+      const mcp = new MCPServer("logs", {
+        logger: silentLogger,
+        listChanged: true,
+        cacheHints: { "resources/read": { ttlMs: 60_000, cacheScope: "private" } },
+        ...(capabilities ? { capabilities } : {}),
+      });
+      mcp.tool("tail", {}, () => "…");
+      mcp.resource("file:///logs/{day}", {}, ({ day }) => `${day} v${version}`);
+      return mcp;
+    };
+    const before = await serveHttp(logs(1), { port: 0 });
+    const client = await Client.connect(before.url);
+    cleanups.push(() => client.close());
+    const reacknowledged: SubscriptionFilter[] = [];
+    const sub = client.listen({ toolsListChanged: true, resourceSubscriptions: ["file:///logs"] }, () => {}, {
+      reconnect: { ...FAST, maxAttempts: 10 },
+      onReconnect: (filter) => reacknowledged.push(filter),
+    });
+    cleanups.push(async () => sub.close());
+    expect(await sub.acknowledged).toEqual({
+      toolsListChanged: true,
+      resourceSubscriptions: ["file:///logs"],
+    });
+    const read = async () => (await client.readResource("file:///logs/today")).contents[0];
+    expect(await read()).toMatchObject({ text: "today v1" });
+
+    // Redeployed on the same address: the content changed, and resource subscriptions are gone.
+    before.server.closeAllConnections();
+    await before.close();
+    const after = await serveHttp(logs(2, { resources: { subscribe: false, listChanged: true } }), {
+      port: Number(before.url.port),
+    });
+    cleanups.push(() => after.close());
+    await until(() => reacknowledged.length === 1);
+    expect(reacknowledged).toEqual([{ toolsListChanged: true }]);
+    expect(await read()).toMatchObject({ text: "today v2" });
   });
 });
 
