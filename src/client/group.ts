@@ -16,7 +16,7 @@ import type {
 } from "../types/index.js";
 import { Client } from "./client.js";
 import type { AutoCallOptions, ClientOptions } from "./options.js";
-import { listAll } from "./pages.js";
+import { checkMaxPages, listAll } from "./pages.js";
 import type { InputCallOptions } from "./session-options.js";
 import type { ClientTarget } from "./targets.js";
 
@@ -40,7 +40,7 @@ export interface ClientSessionGroupOptions {
   componentNameHook?: ComponentNameHook;
   /** Warnings (default stderr): unreadable lists, and those of `connect`'s clients without their own. */
   onWarning?: (message: string) => void;
-  /** Pages read at most per list of one member (default 1 000, as `listAll`). */
+  /** Pages read at most per list of one member (default 1 000, as `listAll`; a positive integer). */
   maxPages?: number;
 }
 
@@ -101,6 +101,8 @@ export class ClientSessionGroup implements AsyncDisposable {
   constructor(options: ClientSessionGroupOptions = {}) {
     this.#nameOf = options.componentNameHook ?? ((name) => name);
     this.#warn = options.onWarning ?? ((message) => process.stderr.write(`[roundtrip] warn: ${message}\n`));
+    // Refused here: met at each join, it would only be a warning, and every member would join empty.
+    if (options.maxPages !== undefined) checkMaxPages(options.maxPages);
     this.#maxPages = options.maxPages;
   }
 

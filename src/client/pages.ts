@@ -46,6 +46,16 @@ function page<K extends keyof ListItems>(
 }
 
 /**
+ * Refuses a page bound that is not a positive integer: anything else never equals a page count,
+ * and the bound would never be reached.
+ */
+export function checkMaxPages(maxPages: number): void {
+  if (!(Number.isInteger(maxPages) && maxPages > 0)) {
+    throw new RangeError(`maxPages must be a positive integer, got ${maxPages}`);
+  }
+}
+
+/**
  * Reads a list to its end, following `nextCursor`. A server that repeats a cursor, or that has
  * more than `maxPages` pages, gets a `ProtocolError` rather than an endless loop.
  *
@@ -58,10 +68,7 @@ export async function listAll<K extends keyof ListItems>(
   options: ListAllOptions = {},
 ): Promise<ListItems[K][]> {
   const { maxPages = 1_000, ...pageOptions } = options;
-  // Anything else never equals a page count, and the bound would never be reached.
-  if (!(Number.isInteger(maxPages) && maxPages > 0)) {
-    throw new RangeError(`maxPages must be a positive integer, got ${maxPages}`);
-  }
+  checkMaxPages(maxPages);
   const items: ListItems[K][] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;

@@ -479,3 +479,14 @@ describe("ClientSessionGroup and the lists a server can or cannot give", () => {
     ]);
   });
 });
+
+describe("ClientSessionGroup's maxPages", () => {
+  it.each([0, -1, 1.5, Number.NaN])(
+    "%s is refused when the group is made, not met as every member's unreadable lists",
+    (maxPages) => {
+      expect(() => new ClientSessionGroup({ maxPages })).toThrow(
+        new RangeError(`maxPages must be a positive integer, got ${maxPages}`),
+      );
+    },
+  );
+});
