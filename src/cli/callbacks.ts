@@ -16,7 +16,7 @@ import type { Ui } from "./ui.js";
 export interface AnswerSetup {
   /** `--answer key=json`, by key. */
   readonly answers: ReadonlyMap<string, unknown>;
-  /** True when stdin is a terminal: questions without an `--answer` are asked there. */
+  /** True when stdin and stderr are a terminal: questions without an `--answer` are asked there. */
   readonly interactive: boolean;
   /** The terminal prompts (created on first use). */
   readonly prompter: () => Prompter;

@@ -39,13 +39,17 @@ export class UsageError extends Error {
   }
 }
 
-/** A question arrived without an `--answer` while stdin is not a terminal (exit 2). */
+/**
+ * A question arrived without an `--answer` while there is no terminal to ask it in: stdin or
+ * stderr (where the prompts are drawn) is not one (exit 2).
+ */
 export class MissingAnswerError extends UsageError {
   readonly key: string;
 
   constructor(key: string, what: string) {
     super(
-      `The server asked '${key}' (${what}) but no answer was given and stdin is not a terminal. ` +
+      `The server asked '${key}' (${what}) but no answer was given and there is ` +
+        "no terminal to ask in (stdin and stderr must both be one). " +
         `Pass --answer ${key}=<json>, or run the command in a terminal to answer interactively.`,
     );
     this.name = "MissingAnswerError";

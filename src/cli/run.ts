@@ -178,7 +178,8 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   let prompter: Prompter | undefined;
   const { callbacks, used } = createCallbacks({
     answers: options.answers,
-    interactive: io.stdin.isTTY === true,
+    // The prompts are drawn on stderr: with stderr redirected they would wait, unseen, for keys.
+    interactive: io.stdin.isTTY === true && io.stderr.isTTY === true,
     prompter: () => {
       prompter ??= clackPrompter(io.stdin, io.stderr);
       return prompter;

@@ -2,6 +2,9 @@
 // and a sampling request answered by typing. Each CLI runs in a tmux pane of a private tmux
 // server; every pane is killed after its test, the server after the file.
 import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { mcp as chain } from "../../examples/resolver-chain.js";
 import { completeSignIn, mcp as github } from "../../examples/url-elicitation.js";
@@ -44,8 +47,8 @@ afterAll(async () => {
   await Promise.all(servers.map((server) => server.close()));
 });
 
-function start(args: string[]): Pane {
-  const pane = Pane.start(args);
+function start(args: string[], env: Record<string, string> = {}, stderrTo?: string): Pane {
+  const pane = Pane.start(args, env, stderrTo);
   panes.push(pane);
   return pane;
 }
@@ -178,5 +181,22 @@ describe.skipIf(!hasTmux)("roundtrip in a terminal", { timeout: 45_000 }, () => 
     pane.press("Down", "Enter");
     expect(await pane.exitCode()).toBe(130);
     expect(pane.screen()).toContain("was refused; the request was abandoned");
+  });
+
+  it("exits 2 naming the key, rather than wait on a form drawn where nobody sees it, when stderr is not the terminal", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "roundtrip-cli-stderr-"));
+    try {
+      const log = join(folder, "stderr.log");
+      const pane = start(["call", fixtureUrl, "register"], { NO_COLOR: "1", FORCE_COLOR: "0" }, log);
+      expect(await pane.exitCode()).toBe(2);
+      // The last line: Node may warn first about the pane's colour variables.
+      expect(readFileSync(log, "utf8").trimEnd().split("\n").at(-1)).toBe(
+        "roundtrip: The server asked 'account' (an elicitation form) but no answer was given and there is " +
+          "no terminal to ask in (stdin and stderr must both be one). Pass --answer account=<json>, or run " +
+          "the command in a terminal to answer interactively.",
+      );
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

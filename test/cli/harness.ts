@@ -113,10 +113,12 @@ export class Pane {
     this.name = name;
   }
 
-  static start(args: readonly string[], env: Record<string, string> = {}): Pane {
+  /** `stderrTo`: a file the CLI's stderr goes to instead of the terminal (stdin stays the pty). */
+  static start(args: readonly string[], env: Record<string, string> = {}, stderrTo?: string): Pane {
     ensureServer();
     const name = `cli-${process.pid}-${++counter}`;
-    const command = [...CLI, ...args].map(shellQuote).join(" ");
+    const redirect = stderrTo === undefined ? "" : ` 2>${shellQuote(stderrTo)}`;
+    const command = [...CLI, ...args].map(shellQuote).join(" ") + redirect;
     // The exit code is printed when the CLI ends; the pane then stays until the session is killed.
     const script = `${command}; echo "__EXIT:$?__"; sleep 600`;
     const envArgs = Object.entries({ NO_COLOR: "", FORCE_COLOR: "1", ...env }).flatMap(([key, value]) => [
