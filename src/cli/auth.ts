@@ -19,10 +19,15 @@ const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
 /** The authentication of one run: the provider for the transport, and what to stop afterwards. */
 export interface CliAuthSession {
   readonly provider: AuthProviderOption | undefined;
+  /**
+   * Whether a sign-in is waiting for the browser: it runs inside the request that met the 401, so
+   * that request's --timeout can end it first.
+   */
+  signInPending(): boolean;
   close(): Promise<void>;
 }
 
-const NONE: CliAuthSession = { provider: undefined, close: async () => {} };
+const NONE: CliAuthSession = { provider: undefined, signInPending: () => false, close: async () => {} };
 
 /**
  * The provider for `auth`. A missing `--bearer-env` variable is a usage error; `--oauth` listens
@@ -57,7 +62,7 @@ export async function cliAuth(
         `the token in ${auth.env} holds a character an HTTP header cannot carry (a line break?)`,
       );
     }
-    return { provider: () => token, close: async () => {} };
+    return { provider: () => token, signInPending: () => false, close: async () => {} };
   }
   const file = auth.store === undefined ? undefined : fileStore(auth.store);
   // Read once, here, so a loose or broken store file is a usage error rather than a failed request;
@@ -82,7 +87,7 @@ export async function cliAuth(
       return returned;
     },
   });
-  return { provider, close: callback.close };
+  return { provider, signInPending: callback.waiting, close: callback.close };
 }
 
 /**
@@ -172,6 +177,8 @@ async function listenForCallback(port: number) {
   const redirectUri = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`;
   return {
     redirectUri,
+    /** Whether a sign-in waits for the browser to come back. */
+    waiting: () => deliver !== undefined,
     /** The URL the browser comes back to; fails after the sign-in timeout or on Ctrl-C. */
     next: (signal?: AbortSignal) =>
       new Promise<URL>((resolve, reject) => {

@@ -8,6 +8,7 @@ import type { Readable, Writable } from "node:stream";
 import { Client } from "../client/client.js";
 import { listAll } from "../client/pages.js";
 import type { CallOptions } from "../client/session.js";
+import { RequestTimeoutError } from "../shared/errors.js";
 import { ErrorCode, McpError } from "../types/core.js";
 import type {
   CallToolResult,
@@ -245,12 +246,28 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   } catch (error) {
     ui.clearProgress();
     // One line: a "\n" in a server's error text must not start a forged "roundtrip: …" line.
-    ui.line(style.red(`roundtrip: ${sanitize(describeError(error), true)}`));
+    const message =
+      error instanceof RequestTimeoutError && auth?.signInPending() === true
+        ? signInTimedOut(options.timeoutMs)
+        : sanitize(describeError(error), true);
+    ui.line(style.red(`roundtrip: ${message}`));
     return exitCodeFor(error, io.signal?.aborted === true);
   } finally {
     await client?.close().catch(() => {});
     await auth?.close();
   }
+}
+
+/**
+ * Why a request timed out while the user was signing in: the browser step counts against the
+ * --timeout of the request that met the 401, which "Request … timed out" alone does not tell.
+ */
+function signInTimedOut(timeoutMs: number | undefined): string {
+  const limit = timeoutMs === undefined ? "60000 ms by default" : `${timeoutMs} ms`;
+  return (
+    `the sign-in was not finished within --timeout (${limit}), which also bounds the browser step; ` +
+    "raise --timeout to allow a slower sign-in"
+  );
 }
 
 interface Outcome {

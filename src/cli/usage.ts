@@ -38,7 +38,8 @@ Options:
   --bearer-env NAME       HTTP: send the token in environment variable NAME as a bearer token
   --oauth                 HTTP: sign in with OAuth when the server asks: the consent page is
                           printed (opened with --open) and the browser comes back to a listener on
-                          127.0.0.1; each run signs in again
+                          127.0.0.1; each run signs in again, within --timeout (raise it for a
+                          slow sign-in)
   --oauth-client-id id    with --oauth: a pre-registered client (its secret, if it has one, in
                           ROUNDTRIP_OAUTH_CLIENT_SECRET) instead of dynamic registration
   --oauth-port n          with --oauth: the callback listener's port (default: any free port)

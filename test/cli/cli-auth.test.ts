@@ -123,6 +123,20 @@ describe.concurrent("the roundtrip process against a protected server", { timeou
     }
   });
 
+  it("says the --timeout cut a sign-in short when the browser step outlasts the request (exit 3)", async ({
+    expect,
+  }) => {
+    // Nobody completes this sign-in: the request waiting on it times out after 5 s.
+    const run = await runCli(["call", url, "whoami", "--oauth", "--timeout", "5000"]);
+    expect({ code: run.code, stdout: run.stdout, last: run.stderr.trimEnd().split("\n").at(-1) }).toEqual({
+      code: 3,
+      stdout: "",
+      last:
+        "roundtrip: the sign-in was not finished within --timeout (5000 ms), which also bounds the " +
+        "browser step; raise --timeout to allow a slower sign-in",
+    });
+  });
+
   it("exits 130 when Ctrl-C stops an --oauth sign-in waiting for the browser", async ({ expect }) => {
     const child = spawnCli(["call", url, "whoami", "--oauth"]);
     let stderr = "";
