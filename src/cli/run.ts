@@ -76,11 +76,26 @@ function write(stream: Writable, text: string): Promise<void> {
   });
 }
 
-function typesOf(property: unknown): string[] {
-  const type = (property as { type?: unknown } | undefined)?.type;
+function ownTypes(schema: unknown): string[] {
+  const type = (schema as { type?: unknown } | undefined)?.type;
   if (typeof type === "string") return [type];
   if (Array.isArray(type)) return type.filter((t): t is string => typeof t === "string");
   return [];
+}
+
+/**
+ * The JSON types a property takes: its `type`, else those of its `anyOf` / `oneOf` branches, the
+ * way generators write an optional or nullable argument (Pydantic's `Optional[int]` is
+ * `{"anyOf": [{"type": "integer"}, {"type": "null"}]}`). A branch without a `type` of its own (a
+ * `$ref`, say) could take anything, so the whole property is then left untyped.
+ */
+function typesOf(property: unknown): string[] {
+  const own = ownTypes(property);
+  if (own.length > 0) return own;
+  const { anyOf, oneOf } = (property ?? {}) as { anyOf?: unknown; oneOf?: unknown };
+  const branches = [anyOf, oneOf].filter(Array.isArray).flat();
+  const types = branches.map(ownTypes);
+  return types.some((branch) => branch.length === 0) ? [] : [...new Set(types.flat())];
 }
 
 /**
