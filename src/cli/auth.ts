@@ -5,6 +5,7 @@
 import { chmod, readFile, stat, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { dirname } from "node:path";
 import type { AuthProviderOption } from "../transports/http/auth.js";
 import { OAuthClientProvider } from "../transports/http/oauth/provider.js";
 import type { OAuthState, OAuthStore } from "../transports/http/oauth/provider-options.js";
@@ -109,6 +110,7 @@ export function fileStore(path: string): OAuthStore {
       try {
         mode = (await stat(path)).mode;
       } catch {
+        await checkFolder(path);
         return undefined; // not there yet: the first sign-in creates it
       }
       if ((mode & 0o077) !== 0) {
@@ -125,6 +127,19 @@ export function fileStore(path: string): OAuthStore {
       await chmod(path, 0o600);
     },
   };
+}
+
+/**
+ * Refuses (a usage error) a store file that could not be created: found out only when the first
+ * save fails, it would end the run as a failed request, after the registration or the sign-in.
+ */
+async function checkFolder(path: string): Promise<void> {
+  const folder = dirname(path);
+  const isFolder = await stat(folder).then(
+    (found) => found.isDirectory(),
+    () => false,
+  );
+  if (!isFolder) throw new UsageError(`--oauth-store ${path}: there is no folder ${folder} to create it in`);
 }
 
 /** The base a request's target is read against: only its path and query matter. */

@@ -137,6 +137,17 @@ describe.concurrent("the roundtrip process against a protected server", { timeou
     });
   });
 
+  it("exits 2 before any sign-in when the --oauth-store file could never be written", async ({ expect }) => {
+    const file = join(tmp, "no-such-folder", "oauth.json");
+    // Without the check, the sign-in would wait for a browser here until the --timeout.
+    const run = await runCli(["call", url, "whoami", "--oauth", "--oauth-store", file, "--timeout", "3000"]);
+    expect(run).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `roundtrip: --oauth-store ${file}: there is no folder ${join(tmp, "no-such-folder")} to create it in\n`,
+    });
+  });
+
   it("exits 130 when Ctrl-C stops an --oauth sign-in waiting for the browser", async ({ expect }) => {
     const child = spawnCli(["call", url, "whoami", "--oauth"]);
     let stderr = "";
