@@ -134,14 +134,19 @@ export async function askForm(
       const shown = value === undefined ? style.dim("(no answer)") : sanitize(JSON.stringify(value), true);
       ui.line(`  ${sanitize(field.label, true)}: ${shown}`);
     }
+    // The same checks as an --answer: a prompt can still let a field through empty (a required
+    // select the server gave no choices), and such an answer must not be sent as accepted.
+    const problems = checkContent(fields, content);
+    for (const problem of problems) ui.line(style.yellow(`  ${sanitize(problem, true)}`));
+    const sendable = problems.length === 0;
     const send = await prompter.select(
-      `Send this to ${asker.server}?`,
+      sendable ? `Send this to ${asker.server}?` : "This answer cannot be sent: edit it, or cancel.",
       [
-        { value: "send", label: "Send" },
-        { value: "edit", label: "Edit the answers" },
-        { value: "cancel", label: "Cancel" },
+        ...(sendable ? [{ value: "send" as const, label: "Send" }] : []),
+        { value: "edit" as const, label: "Edit the answers" },
+        { value: "cancel" as const, label: "Cancel" },
       ],
-      "send",
+      sendable ? "send" : "edit",
       asker.signal,
     );
     if (send === CANCELLED || send === "cancel") return { action: "cancel" };

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { mcp as chain } from "../../examples/resolver-chain.js";
 import { completeSignIn, mcp as github } from "../../examples/url-elicitation.js";
+import { inputRequired, inputResponse, MCPServer } from "../../src/server/index.js";
 import { type HttpServerHandle, serveHttp } from "../../src/transports/http/node.js";
 import { createCliServer } from "./fixtures/cli-server.js";
 import { killTmuxServer, Pane, STDIO_FIXTURE } from "./harness.js";
@@ -24,15 +25,39 @@ const panes: Pane[] = [];
 let fixtureUrl = "";
 let chainUrl = "";
 let githubUrl = "";
+let noChoiceUrl = "";
+
+/** A server whose form has a required select with no choices: it cannot be answered, only refused. */
+function noChoiceServer(): MCPServer {
+  const mcp = new MCPServer("Picker", { version: "1.0.0" });
+  mcp.server.logger.warn = () => {};
+  mcp.tool("pick", {}, (_args, ctx) => {
+    const answer = inputResponse(ctx, "pick");
+    if (answer.kind !== "missing") return `Answer: ${answer.kind} ${JSON.stringify(answer)}`;
+    const requestedSchema = {
+      type: "object" as const,
+      properties: { color: { type: "string" as const, enum: [] } },
+      required: ["color"],
+    };
+    return inputRequired({
+      inputRequests: {
+        pick: { method: "elicitation/create", params: { message: "Pick one.", requestedSchema } },
+      },
+    });
+  });
+  return mcp;
+}
 
 beforeAll(async () => {
   for (const server of [chain, github]) server.server.logger.warn = () => {};
-  const [fixture, chained, signIn] = await Promise.all([
+  const [fixture, chained, signIn, noChoice] = await Promise.all([
     serveHttp(createCliServer(), { port: 0 }),
     serveHttp(chain, { port: 0 }),
     serveHttp(github, { port: 0 }),
+    serveHttp(noChoiceServer(), { port: 0 }),
   ]);
-  servers.push(fixture, chained, signIn);
+  servers.push(fixture, chained, signIn, noChoice);
+  noChoiceUrl = String(noChoice.url);
   fixtureUrl = String(fixture.url);
   chainUrl = String(chained.url);
   githubUrl = String(signIn.url);
@@ -173,6 +198,20 @@ describe.skipIf(!hasTmux)("roundtrip in a terminal", { timeout: 45_000 }, () => 
     pane.press("Enter");
     expect(await pane.exitCode()).toBe(0);
     expect(pane.screen()).toContain("The model (human (roundtrip CLI)) said: Paris");
+  });
+
+  it("never sends an answer the form itself refuses: a required select with no choices can only be cancelled", async () => {
+    const pane = start(["call", noChoiceUrl, "pick"]);
+    await pane.waitFor("How do you want to respond?");
+    pane.press("Enter");
+    await pane.waitFor(/◆\s+color/);
+    pane.press("Enter");
+    const review = await pane.waitFor("This answer cannot be sent");
+    expect(review).toContain("color: a value is required");
+    expect(review).not.toContain("Send");
+    pane.press("Down", "Enter");
+    expect(await pane.exitCode()).toBe(0);
+    expect(pane.screen()).toContain('Answer: cancel {"kind":"cancel"}');
   });
 
   it("exits 130 when the user refuses a sampling request", async () => {
