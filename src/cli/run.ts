@@ -213,7 +213,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     onProgress: (params: ProgressNotificationParams) => ui.progress(params),
     // The id first: it is what `roundtrip task` needs to resume a run that was cut off.
     // Server text: sanitized, so a status message cannot drive the terminal.
-    onTask: (task: DetailedTask) =>
+    onTask: (task: DetailedTask) => {
       ui.line(
         style.dim(
           sanitize(
@@ -221,7 +221,9 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
             true,
           ),
         ),
-      ),
+      );
+      tracer.task(task);
+    },
   };
   let client: Client | undefined;
   let auth: CliAuthSession | undefined;

@@ -4,7 +4,13 @@
  * `requestState` in bytes — never its content, which is the server's opaque (often sealed) token.
  */
 import type { ClientRound } from "../client/options.js";
-import type { CreateMessageResult, ElicitResult, InputRequest, ListRootsResult } from "../types/index.js";
+import type {
+  CreateMessageResult,
+  DetailedTask,
+  ElicitResult,
+  InputRequest,
+  ListRootsResult,
+} from "../types/index.js";
 import { sanitize } from "./terminal.js";
 
 /**
@@ -64,6 +70,8 @@ export class Tracer {
   readonly #write: (line: string) => void;
   #method = "";
   #rounds = 0;
+  /** The keys a task has asked so far: the client answers each once over the task's lifetime. */
+  readonly #taskAsked = new Set<string>();
 
   constructor(write: (line: string) => void, enabled: boolean) {
     this.#write = write;
@@ -74,6 +82,7 @@ export class Tracer {
   start(method: string, what: string): void {
     this.#method = method;
     this.#rounds = 0;
+    this.#taskAsked.clear();
     if (this.enabled) this.#write(`[trace] ${method} ${sanitize(what, true)}: sending`);
   }
 
@@ -90,6 +99,27 @@ export class Tracer {
       `[trace] ${round.method} round ${round.round}/${round.maxRounds}: input_required, ${asks}, ${stateSize(round.result.requestState)}`,
     );
     for (const [key, request] of requests) {
+      this.#write(`[trace]   asked ${sanitize(key, true)}: ${describeRequest(request)}`);
+    }
+  }
+
+  /**
+   * A task's status as polled. A task asks through `input_required` statuses, not results, so its
+   * rounds never reach `round`: one that asks keys not asked before is a round, counted and traced
+   * the same way (polls that repeat the same questions are not).
+   */
+  task(task: DetailedTask): void {
+    if (task.status !== "input_required") return;
+    const fresh = Object.entries(task.inputRequests ?? {}).filter(([key]) => !this.#taskAsked.has(key));
+    if (fresh.length === 0) return;
+    for (const [key] of fresh) this.#taskAsked.add(key);
+    this.#rounds++;
+    if (!this.enabled) return;
+    this.#write(
+      `[trace] task ${sanitize(task.taskId, true)} round ${this.#rounds}: input_required, ` +
+        `${fresh.length} question${fresh.length === 1 ? "" : "s"}`,
+    );
+    for (const [key, request] of fresh) {
       this.#write(`[trace]   asked ${sanitize(key, true)}: ${describeRequest(request)}`);
     }
   }

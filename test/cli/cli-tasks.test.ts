@@ -34,6 +34,28 @@ describe("roundtrip and tasks", () => {
     expect(lines.at(-1)).toMatch(/ completed: Exporting eu with archived customers$/);
   });
 
+  it("--trace traces a task's input round like a request's: what was asked, what was answered", async () => {
+    const run = await runInProcess([
+      "call",
+      url,
+      "export_customers",
+      "--arg",
+      "region=eu",
+      "--trace",
+      ...ANSWER,
+    ]);
+    expect(run.code).toBe(0);
+    const lines = run.stderr.trim().split("\n");
+    const taskId = TASK_LINE.exec(lines.find((line) => TASK_LINE.test(line)) ?? "")?.[1];
+    expect(lines.filter((line) => line.startsWith("[trace]"))).toEqual([
+      "[trace] tools/call export_customers: sending",
+      `[trace] task ${taskId} round 1: input_required, 1 question`,
+      "[trace]   asked archived: elicitation/create form",
+      "[trace]   answered archived (elicitation/create): accept (fields: archived) [form]",
+      "[trace] tools/call complete after 1 input round",
+    ]);
+  });
+
   it("--no-tasks runs the same tool inline: same answer, no task", async () => {
     const run = await runInProcess([
       "call",
