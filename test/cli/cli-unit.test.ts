@@ -4,6 +4,7 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { parseCommandLine, rootFrom } from "../../src/cli/args.js";
+import { createCallbacks } from "../../src/cli/callbacks.js";
 import { answerFromJson, askForm, askUrl } from "../../src/cli/elicitation.js";
 import { UsageError } from "../../src/cli/exit.js";
 import {
@@ -18,7 +19,7 @@ import { formatReadResult } from "../../src/cli/format.js";
 import { CANCELLED, type Cancelled, type Prompter, PromptLock } from "../../src/cli/prompter.js";
 import { coerceArgument } from "../../src/cli/run.js";
 import { createStyle, sanitize } from "../../src/cli/terminal.js";
-import { stateSize, summarizeAnswer } from "../../src/cli/trace.js";
+import { stateSize, summarizeAnswer, Tracer } from "../../src/cli/trace.js";
 import { Ui } from "../../src/cli/ui.js";
 import { inspectUrl, openerFor, renderUrl } from "../../src/cli/url.js";
 import type {
@@ -667,6 +668,29 @@ describe("the URL dialog", () => {
         opener,
       }),
     ).toEqual({ action: "cancel" });
+  });
+
+  // The client refuses such a URL before any callback (see test/client/url-elicitation-scheme): this
+  // is the CLI's own guard, for whoever drives its callbacks otherwise.
+  it("declines, never opens, a URL that is not http(s) even when --answer accepts it", async () => {
+    const out = capture(false);
+    const opened: string[] = [];
+    const { callbacks } = createCallbacks({
+      answers: new Map([["signin", "accept"]]),
+      interactive: false,
+      prompter: () => scripted([]).prompter,
+      ui: new Ui(out.stream, createStyle(false)),
+      tracer: new Tracer(() => {}, false),
+      open: true,
+      opener: async (href) => void opened.push(href),
+      roots: [],
+      samplingCommand: undefined,
+    });
+    const ctx = { requestId: "signin", signal: new AbortController().signal, serverInfo: undefined };
+    const params = { mode: "url" as const, message: "Sign in", url: "file:///etc/passwd" };
+    expect(await callbacks.elicitation?.(ctx, params)).toEqual({ action: "decline" });
+    expect(opened).toEqual([]);
+    expect(out.text()).toContain("--answer signin: declined, as the URL will not be opened.");
   });
 
   it("offers no way to open a URL that is not http(s)", async () => {
