@@ -7,7 +7,7 @@ import { ConnectionClosedError, RoundtripError } from "../../shared/errors.js";
 import { timerDelay } from "../../shared/timers.js";
 import type { MessageInfo, Transport, TransportNetwork } from "../../shared/transport.js";
 import type { JSONRPCMessage } from "../../types/index.js";
-import { type AuthProviderOption, tokenFrom } from "./auth.js";
+import { type AuthProviderOption, credentialsFrom } from "./auth.js";
 import { HttpStatusError, HttpTransportError } from "./errors.js";
 import { httpNetwork } from "./network.js";
 import { SseParser } from "./sse.js";
@@ -97,7 +97,7 @@ export class SseClientTransport implements Transport {
   async #open(): Promise<void> {
     const response = await this.#fetch(this.url, {
       method: "GET",
-      headers: await this.#headers({ accept: "text/event-stream" }),
+      headers: await this.#headers("GET", this.url, { accept: "text/event-stream" }),
       signal: this.#stream.signal,
     });
     if (!response.ok) {
@@ -135,7 +135,7 @@ export class SseClientTransport implements Transport {
       // The stream's signal: close() aborts the POSTs in flight with it.
       response = await this.#fetch(endpoint, {
         method: "POST",
-        headers: await this.#headers({ "content-type": "application/json" }),
+        headers: await this.#headers("POST", endpoint, { "content-type": "application/json" }),
         body: JSON.stringify(message),
         signal: this.#stream.signal,
       });
@@ -212,12 +212,17 @@ export class SseClientTransport implements Transport {
     await this.close();
   }
 
-  async #headers(base: Record<string, string>): Promise<Headers> {
+  /**
+   * One request's headers. The provider is asked per request, as the Streamable HTTP transport asks
+   * it: an OAuth provider then presents a token only to the resource it was issued for, and signs
+   * a DPoP proof for this method and URL.
+   */
+  async #headers(method: string, url: URL, base: Record<string, string>): Promise<Headers> {
     const headers = new Headers(this.#options.headers);
     for (const [name, value] of Object.entries(base)) headers.set(name, value);
     if (this.#options.authProvider !== undefined) {
-      const token = await tokenFrom(this.#options.authProvider);
-      if (token !== undefined) headers.set("authorization", `Bearer ${token}`);
+      const credentials = await credentialsFrom(this.#options.authProvider, { method, url });
+      for (const [name, value] of credentials.headers) headers.set(name, value);
     }
     return headers;
   }

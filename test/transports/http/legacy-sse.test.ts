@@ -88,6 +88,32 @@ describe("HTTP+SSE (2024-11-05)", () => {
     expect(sse.hits.every((hit) => hit.authorization === "Bearer t0ken")).toBe(true);
   });
 
+  // A provider's per-request credentials: how OAuthClientProvider keeps a token to the resource it
+  // was issued for (RFC 8707) and signs DPoP proofs. The HTTP+SSE transport used to call token()
+  // alone, so it handed a stored token to any server and never sent a DPoP-bound one as such.
+  it("asks a provider with headers() for each request's credentials, naming the method and URL", async () => {
+    const sse = await server();
+    const asked: string[] = [];
+    const transport = new SseClientTransport(sse.url, {
+      authProvider: {
+        token: () => "never-used",
+        headers: async ({ method, url }) => {
+          asked.push(`${method} ${url.pathname}${url.search}`);
+          return { token: "per-request", headers: [["Authorization", `Bearer per-request-${method}`]] };
+        },
+      },
+    });
+    const client = await Client.connect(transport, { mode: "legacy" });
+    closers.push(() => client.close());
+    await client.callTool("echo", { text: "x" });
+    expect(asked[0]).toBe("GET /sse");
+    expect(asked.slice(1).every((line) => line === "POST /messages?sessionId=s1")).toBe(true);
+    expect(sse.hits.map((hit) => `${hit.method} ${hit.authorization}`)).toEqual(
+      sse.hits.map((hit) => `${hit.method} Bearer per-request-${hit.method}`),
+    );
+    expect(sse.hits.some((hit) => hit.authorization?.includes("never-used"))).toBe(false);
+  });
+
   it("refuses an endpoint on another origin: nothing is ever posted there", async () => {
     let elsewhereHits = 0;
     const elsewhere = createServer((_req, res) => {
