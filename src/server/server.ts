@@ -1,10 +1,9 @@
 import type { z } from "zod";
-import { type DispatchContext, type Dispatcher, HTTP_STATUS } from "../shared/dispatch.js";
+import type { DispatchContext, Dispatcher } from "../shared/dispatch.js";
 import { messageOf } from "../shared/errors.js";
 import { withLazySignal } from "../shared/lazy-signal.js";
 import {
   ErrorCode,
-  httpStatusForError,
   isCoreMethod,
   McpError,
   MetaKey,
@@ -14,12 +13,10 @@ import {
 import type {
   DetailedTask,
   DiscoverResult,
-  ErrorObject,
   Implementation,
   JSONRPCResponse,
   LoggingLevel,
   ProgressToken,
-  RequestId,
   ResultObject,
   ServerCapabilities,
 } from "../types/index.js";
@@ -45,18 +42,9 @@ import { checkParams, normalizeRequestState, type Registration } from "./params.
 import { type Announcement, coalesced, sharedOver } from "./sharing.js";
 import { authenticatedPrincipal, type PrincipalBinder } from "./state/principal.js";
 import { AUDIENCE, type Audience, listenSupport, SubscriptionHub } from "./subscriptions.js";
-import { toWireError } from "./wire-error.js";
+import { errorResponse, toWireError } from "./wire-error.js";
 
 export type { ServerIdentity, ServerOptions } from "./options.js";
-
-function errorResponse(id: RequestId | null, error: ErrorObject, httpStatus?: number): JSONRPCResponse {
-  const response: JSONRPCResponse = { jsonrpc: "2.0", id, error };
-  Object.defineProperty(response, HTTP_STATUS, {
-    value: httpStatusForError(error.code, httpStatus),
-    enumerable: false,
-  });
-  return response;
-}
 
 /**
  * The low-level MCP server: a table of handlers behind the 2026-07-28 validation ladder. One

@@ -1,6 +1,7 @@
+import { HTTP_STATUS } from "../shared/dispatch.js";
 import { traceOf } from "../shared/errors.js";
-import { ErrorCode, McpError } from "../types/core.js";
-import type { ErrorObject } from "../types/index.js";
+import { ErrorCode, httpStatusForError, McpError } from "../types/core.js";
+import type { ErrorObject, JSONRPCResponse, RequestId } from "../types/index.js";
 import { isRecord } from "../types/record.js";
 import type { Logger } from "./context.js";
 
@@ -66,4 +67,24 @@ function withUri(data: unknown, params: Record<string, unknown> | undefined): un
   if (typeof uri !== "string") return data;
   if (data === undefined) return { uri };
   return isRecord(data) && data.uri === undefined ? { ...data, uri } : data;
+}
+
+/**
+ * The error response to request `id`, carrying (out of the serialized wire) the HTTP status it
+ * travels with: the code's own, or `httpStatus` when the error names one.
+ *
+ * @example
+ * const response = errorResponse(7, { code: -32601, message: "Method not found: x" }); // HTTP 404
+ */
+export function errorResponse(
+  id: RequestId | null,
+  error: ErrorObject,
+  httpStatus?: number,
+): JSONRPCResponse {
+  const response: JSONRPCResponse = { jsonrpc: "2.0", id, error };
+  Object.defineProperty(response, HTTP_STATUS, {
+    value: httpStatusForError(error.code, httpStatus),
+    enumerable: false,
+  });
+  return response;
 }

@@ -446,14 +446,10 @@ describe("variables named like Object.prototype's members", () => {
 
   it("resources/read serves a `{__proto__}` value, and finds no resource where `{constructor}` is empty", async () => {
     const mcp = quietServer("objects");
-    mcp.resource(
-      "obj://{__proto__}/{+rest}",
-      {},
-      (variables) => `proto ${variables.__proto__} ${variables.rest}`,
-    );
+    mcp.resource("obj://{__proto__}/{+rest}", {}, (variables) => `read ${JSON.stringify(variables)}`);
     mcp.resource("ctor://{constructor}", {}, () => "never");
     expect(resultOf(await send(mcp, "resources/read", { uri: "obj://a/b" })).contents).toEqual([
-      { uri: "obj://a/b", text: "proto a b" },
+      { uri: "obj://a/b", text: 'read {"__proto__":"a","rest":"b"}' },
     ]);
     expect(await send(mcp, "resources/read", { uri: "ctor://" })).toMatchObject({
       error: { code: -32602, message: "Resource not found: ctor://", data: { uri: "ctor://" } },
