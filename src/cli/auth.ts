@@ -170,9 +170,16 @@ async function listenForCallback(port: number) {
       res.writeHead(404).end();
       return;
     }
+    // An authorization server that refused (RFC 6749 §4.1.2.1: `error=access_denied`) sends the
+    // browser back here too: the page must not claim a sign-in. The terminal says why.
+    const refused = url.searchParams.has("error");
     res
       .writeHead(200, { "content-type": "text/plain" })
-      .end("Signed in to roundtrip. You can close this tab.");
+      .end(
+        refused
+          ? "The sign-in to roundtrip did not complete. You can close this tab; the terminal says why."
+          : "Signed in to roundtrip. You can close this tab.",
+      );
     deliver(url);
   });
   await new Promise<void>((resolve, reject) => {

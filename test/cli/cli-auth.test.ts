@@ -233,6 +233,45 @@ describe.concurrent("the roundtrip process against a protected server", { timeou
   );
 
   it.skipIf(process.platform !== "linux")(
+    "--oauth: a refused sign-in's page does not claim a sign-in, and the run fails",
+    async ({ expect }) => {
+      const bin = join(tmp, "bin-refused");
+      mkdirSync(bin, { recursive: true });
+      const pageFile = join(tmp, "refused-page.txt");
+      // A stand-in browser whose user refuses consent: the authorization server sends it back to
+      // the callback with error=access_denied and the request's state (RFC 6749 §4.1.2.1).
+      const browser = join(bin, "browser.mjs");
+      writeFileSync(
+        browser,
+        [
+          'import { writeFileSync } from "node:fs";',
+          "const authorize = new URL(process.argv[2]);",
+          'const callback = new URL(authorize.searchParams.get("redirect_uri"));',
+          'callback.searchParams.set("error", "access_denied");',
+          'callback.searchParams.set("state", authorize.searchParams.get("state"));',
+          'callback.searchParams.set("iss", process.argv[4]);',
+          "const page = await fetch(callback);",
+          'writeFileSync(process.argv[3], page.status + " " + (await page.text()));',
+        ].join("\n"),
+      );
+      writeFileSync(
+        join(bin, "xdg-open"),
+        `#!/bin/sh\nexec node '${browser}' "$1" '${pageFile}' '${authServer.issuer}'\n`,
+      );
+      chmodSync(join(bin, "xdg-open"), 0o755);
+      const run = await runCli(["call", url, "whoami", "--oauth", "--open"], {
+        PATH: `${bin}:${process.env.PATH ?? ""}`,
+      });
+      expect(readFileSync(pageFile, "utf8")).toBe(
+        "200 The sign-in to roundtrip did not complete. You can close this tab; the terminal says why.",
+      );
+      expect(run.code).not.toBe(0);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toContain("access_denied");
+    },
+  );
+
+  it.skipIf(process.platform !== "linux")(
     "--oauth --open signs in through the browser and the loopback listener, then calls the tool",
     async ({ expect }) => {
       const bin = join(tmp, "bin");
