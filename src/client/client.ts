@@ -1,4 +1,4 @@
-import { ErrorCode, McpError, TASKS_EXTENSION } from "../types/core.js";
+import { ErrorCode, McpError, NotificationMethod, TASKS_EXTENSION } from "../types/core.js";
 import type {
   CallToolResult,
   CompleteRequestParams,
@@ -99,14 +99,17 @@ export class Client implements AsyncDisposable {
         ),
       followTasks: era.era === "modern" && era.capabilities.extensions?.[TASKS_EXTENSION] !== undefined,
     };
-    if (this.#cache) {
-      const cacheRef = this.#cache;
-      const previous = session.connection.onNotification;
-      session.connection.onNotification = (notification) => {
-        cacheRef.evictFor(notification);
-        previous?.(notification);
-      };
-    }
+    const previous = session.connection.onNotification;
+    session.connection.onNotification = (notification) => {
+      this.#heard(notification);
+      previous?.(notification);
+    };
+  }
+
+  /** What a server's change notice makes stale: cached results, and the tools' output schemas. */
+  #heard(notification: JSONRPCNotification): void {
+    this.#cache?.evictFor(notification);
+    if (notification.method === NotificationMethod.ToolsListChanged) this.#outputSchemas.forget();
   }
 
   /**
@@ -310,11 +313,12 @@ export class Client implements AsyncDisposable {
       // agrees to less.
       this.#cache?.evictSubscribed(keptFresh);
       this.#cache?.evictSubscribed(acknowledged);
+      if (keptFresh.toolsListChanged || acknowledged.toolsListChanged) this.#outputSchemas.forget();
       keptFresh = acknowledged;
       return options.onReconnect?.(acknowledged);
     };
     const listener = (notification: JSONRPCNotification) => {
-      this.#cache?.evictFor(notification);
+      this.#heard(notification);
       return onNotification(notification);
     };
     if (this.#era.era === "legacy") {

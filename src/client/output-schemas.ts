@@ -102,6 +102,14 @@ export class OutputSchemas {
   }
 
   /**
+   * Forgets every schema: after `notifications/tools/list_changed` they may be out of date, and a
+   * result of a tool's new shape checked against its old schema would fail a correct server.
+   */
+  forget(): void {
+    this.#schemas.clear();
+  }
+
+  /**
    * Throws a `ProtocolError` when a successful result of a tool with a known output schema has no
    * `structuredContent`, or one that does not match. Error results (`isError`) are not checked.
    */

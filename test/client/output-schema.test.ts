@@ -183,3 +183,28 @@ describe("structuredContent against the listed outputSchema", () => {
     expect(await client.callTool("forecast").catch((error: unknown) => error)).toBeInstanceOf(ProtocolError);
   });
 });
+
+describe("output schemas after the server's tools change", () => {
+  // A tool's output schema may change with its list: the old one, kept after the server said so,
+  // refused the new shape of a correct server's results.
+  it("forgets them on tools/list_changed: the tool's new shape is not checked against its old schema", async () => {
+    const mcp = quietServer("weather", { listChanged: true });
+    mcp.tool("forecast", { output: z.object({ celsius: z.number() }) }, () => ({ celsius: 21 }));
+    const client = await Client.connect(mcp);
+    await client.listTools();
+    const heard: string[] = [];
+    const subscription = client.listen({ toolsListChanged: true }, (notification) => {
+      heard.push(notification.method);
+    });
+    await subscription.acknowledged;
+    mcp.removeTool("forecast");
+    mcp.tool("forecast", { output: z.object({ fahrenheit: z.number() }) }, () => ({ fahrenheit: 70 }));
+    await expect.poll(() => heard).toContain("notifications/tools/list_changed");
+    expect((await client.callTool("forecast")).structuredContent).toEqual({ fahrenheit: 70 });
+    // Listed again, the new schema is checked.
+    await client.listTools();
+    expect((await client.callTool("forecast")).structuredContent).toEqual({ fahrenheit: 70 });
+    subscription.close();
+    await client.close();
+  });
+});
