@@ -18,11 +18,14 @@ beforeAll(async () => {
 afterAll(() => http.close());
 
 const ANSWER = ["--answer", 'archived={"archived":true}'];
+/** `roundtrip call` of the task-capable export tool, with its question answered, plus `flags`. */
+const exportEu = (...flags: string[]) =>
+  runInProcess(["call", url, "export_customers", "--arg", "region=eu", ...flags, ...ANSWER]);
 const TASK_LINE = /^roundtrip: task ([0-9a-f-]{36}) (working|input_required|completed)(: .*)?$/;
 
 describe("roundtrip and tasks", () => {
   it("call follows the task to its end, answering its question, with each status on stderr", async () => {
-    const run = await runInProcess(["call", url, "export_customers", "--arg", "region=eu", ...ANSWER]);
+    const run = await exportEu();
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("Exported 12000 rows of eu to customers-eu.csv\n");
     const lines = run.stderr.trim().split("\n");
@@ -35,15 +38,7 @@ describe("roundtrip and tasks", () => {
   });
 
   it("--trace traces a task's input round like a request's: what was asked, what was answered", async () => {
-    const run = await runInProcess([
-      "call",
-      url,
-      "export_customers",
-      "--arg",
-      "region=eu",
-      "--trace",
-      ...ANSWER,
-    ]);
+    const run = await exportEu("--trace");
     expect(run.code).toBe(0);
     const lines = run.stderr.trim().split("\n");
     const taskId = TASK_LINE.exec(lines.find((line) => TASK_LINE.test(line)) ?? "")?.[1];
@@ -57,15 +52,7 @@ describe("roundtrip and tasks", () => {
   });
 
   it("--no-tasks runs the same tool inline: same answer, no task", async () => {
-    const run = await runInProcess([
-      "call",
-      url,
-      "export_customers",
-      "--arg",
-      "region=eu",
-      "--no-tasks",
-      ...ANSWER,
-    ]);
+    const run = await exportEu("--no-tasks");
     expect(run).toEqual({ code: 0, stdout: "Exported 12000 rows of eu to customers-eu.csv\n", stderr: "" });
   });
 

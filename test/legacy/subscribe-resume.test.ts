@@ -79,25 +79,33 @@ describe("2025-11-25 resources/subscribe", () => {
   });
 });
 
+/**
+ * An initialized 2025 session over a pipe whose reader does not keep up: each resources/updated
+ * write waits until the test "reads" it (calls its `unread` entry); `written` lists their URIs.
+ */
+async function slowReader(mcp: MCPServer) {
+  const written: string[] = [];
+  const unread: (() => void)[] = [];
+  const connection = openDualEraConnection(mcp, (message: JSONRPCMessage) => {
+    if (!("method" in message) || message.method !== "notifications/resources/updated")
+      return Promise.resolve();
+    written.push((message.params as { uri: string }).uri);
+    return new Promise<void>((resolve) => unread.push(resolve));
+  });
+  let id = 1;
+  const request = (method: string, params: Record<string, unknown>) =>
+    connection?.dispatch({ jsonrpc: "2.0", id: id++, method, params }, {});
+  await request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: CLIENT });
+  connection?.notification({ method: "notifications/initialized" });
+  return { written, unread, request };
+}
+
 describe("2025-11-25 resources/updated for a client that reads slowly", () => {
   it("holds at most one unread update per URI, and sends the next once the client took it", async () => {
     const mcp = new MCPServer("watch", { logger: silentLogger, listChanged: true });
     mcp.resource("test://a", {}, () => "a");
     mcp.resource("test://b", {}, () => "b");
-    const written: string[] = [];
-    const unread: (() => void)[] = [];
-    // A pipe whose reader does not keep up: each update's write waits until the test "reads" it.
-    const connection = openDualEraConnection(mcp, (message: JSONRPCMessage) => {
-      if (!("method" in message) || message.method !== "notifications/resources/updated")
-        return Promise.resolve();
-      written.push((message.params as { uri: string }).uri);
-      return new Promise<void>((resolve) => unread.push(resolve));
-    });
-    let id = 1;
-    const request = (method: string, params: Record<string, unknown>) =>
-      connection?.dispatch({ jsonrpc: "2.0", id: id++, method, params }, {});
-    await request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: CLIENT });
-    connection?.notification({ method: "notifications/initialized" });
+    const { written, unread, request } = await slowReader(mcp);
     await request("resources/subscribe", { uri: "test://a" });
     await request("resources/subscribe", { uri: "test://b" });
     for (let i = 0; i < 1_000; i++) {
@@ -117,19 +125,7 @@ describe("2025-11-25 resources/updated under a subscribed parent, for a client t
   it("holds one unread update per subscription, then tells the parent's URI once for the rest", async () => {
     const mcp = new MCPServer("watch", { logger: silentLogger, listChanged: true });
     mcp.resource("file:///logs", {}, () => "index");
-    const written: string[] = [];
-    const unread: (() => void)[] = [];
-    const connection = openDualEraConnection(mcp, (message: JSONRPCMessage) => {
-      if (!("method" in message) || message.method !== "notifications/resources/updated")
-        return Promise.resolve();
-      written.push((message.params as { uri: string }).uri);
-      return new Promise<void>((resolve) => unread.push(resolve));
-    });
-    let id = 1;
-    const request = (method: string, params: Record<string, unknown>) =>
-      connection?.dispatch({ jsonrpc: "2.0", id: id++, method, params }, {});
-    await request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: CLIENT });
-    connection?.notification({ method: "notifications/initialized" });
+    const { written, unread, request } = await slowReader(mcp);
     await request("resources/subscribe", { uri: "file:///logs" });
     // A thousand distinct files under the subscribed folder change while the client reads nothing.
     for (let i = 0; i < 1_000; i++) {

@@ -204,3 +204,32 @@ export const UNAUTHORIZED_BODY = {
   id: null,
   error: { code: -32600, message: "Unauthorized: a valid bearer token is required" },
 } as const;
+
+/**
+ * Reads an SSE response in the background: `events` fills with each event's JSON `data` as it
+ * arrives, and `ended` settles when the body ends (or the reader is cancelled with `cancel`).
+ */
+export function readSseEvents(response: Response): {
+  events: Record<string, unknown>[];
+  ended: Promise<void>;
+  cancel: () => Promise<void>;
+} {
+  const reader = response.body?.getReader();
+  if (!reader) throw new Error("no body");
+  const events: Record<string, unknown>[] = [];
+  let text = "";
+  const ended = (async () => {
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      text += new TextDecoder().decode(chunk.value);
+      const blocks = text.split("\n\n");
+      text = blocks.pop() ?? "";
+      for (const block of blocks) {
+        const data = block.split("\n").find((line) => line.startsWith("data: "));
+        if (data) events.push(JSON.parse(data.slice(6)) as Record<string, unknown>);
+      }
+    }
+  })();
+  // A stream the test never awaits may break when the server closes: no unhandled rejection.
+  ended.catch(() => {});
+  return { events, ended, cancel: () => reader.cancel() };
+}

@@ -14,7 +14,7 @@ import { type HttpServerHandle, serveHttp, toNodeListener } from "../../../src/t
 import { respond } from "../../../src/transports/http/respond.js";
 import { serveStdio } from "../../../src/transports/stdio/server.js";
 import { until } from "../stdio/helpers.js";
-import { post, rpc } from "./helpers.js";
+import { post, readSseEvents, rpc } from "./helpers.js";
 
 const SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
 const SERVER_INFO = { "io.modelcontextprotocol/serverInfo": { name: "shared", version: "1.0.0" } };
@@ -62,24 +62,16 @@ async function openListen(url: URL, id: string): Promise<Stream> {
     rpc("subscriptions/listen", { notifications: { toolsListChanged: true } }, id),
   );
   expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
-  const reader = response.body?.getReader();
-  if (!reader) throw new Error("no body");
-  cleanups.push(() => reader.cancel());
-  const events: Record<string, unknown>[] = [];
+  const stream = readSseEvents(response);
+  cleanups.push(stream.cancel);
+  const { events } = stream;
   let ended = false;
-  let text = "";
-  void (async () => {
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-      text += new TextDecoder().decode(chunk.value);
-      const blocks = text.split("\n\n");
-      text = blocks.pop() ?? "";
-      for (const block of blocks) {
-        const data = block.split("\n").find((line) => line.startsWith("data: "));
-        if (data) events.push(JSON.parse(data.slice(6)) as Record<string, unknown>);
-      }
-    }
-    ended = true;
-  })().catch(() => {});
+  stream.ended.then(
+    () => {
+      ended = true;
+    },
+    () => {},
+  );
   await until(() => events.length > 0, `the ack of ${id}`);
   expect(events[0]).toMatchObject({ method: "notifications/subscriptions/acknowledged" });
   return { events, ended: () => ended };

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { MCPServer, silentLogger } from "../../../src/server/index.js";
 import { type HttpServerHandle, serveHttp } from "../../../src/transports/http/node.js";
-import { post, rpc } from "./helpers.js";
+import { post, readSseEvents, rpc } from "./helpers.js";
 
 const SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
 const SERVER_INFO = { "io.modelcontextprotocol/serverInfo": { name: "news", version: "1.0.0" } };
@@ -44,22 +44,7 @@ async function openListen(url: URL, token: string, id: string) {
   );
   expect(response.status).toBe(200);
   expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
-  const reader = response.body?.getReader();
-  if (!reader) throw new Error("no body");
-  const events: Record<string, unknown>[] = [];
-  let text = "";
-  const ended = (async () => {
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-      text += new TextDecoder().decode(chunk.value);
-      const blocks = text.split("\n\n");
-      text = blocks.pop() ?? "";
-      for (const block of blocks) {
-        const data = block.split("\n").find((line) => line.startsWith("data: "));
-        if (data) events.push(JSON.parse(data.slice(6)) as Record<string, unknown>);
-      }
-    }
-  })();
-  return { events, ended, cancel: () => reader.cancel() };
+  return readSseEvents(response);
 }
 
 describe("a listen stream and its token's expiry", () => {
