@@ -1,6 +1,5 @@
 import { messageOf } from "../shared/errors.js";
 import { coversUri, taskIdsOf } from "../shared/subscription-filter.js";
-import { timerDelay } from "../shared/timers.js";
 import {
   declaresTasks,
   ErrorCode,
@@ -213,14 +212,12 @@ export class SubscriptionHub {
           } else held.set(event.kind === "task" ? `task ${event.taskId}` : event.kind, event);
         },
         close: () => {
-          clearTimeout(expiry);
           this.#subscriptions.delete(subscription);
           this.#release(principal);
           ctx.signal.removeEventListener("abort", subscription.close);
           resolve(closing);
         },
       };
-      const expiry = closeAtExpiry(ctx, subscription.close);
       // Registered before the ack is sent (synchronously), so a change published as soon as the
       // client sees the ack is never missed, and nothing can be sent ahead of the ack.
       this.#subscriptions.add(subscription);
@@ -229,23 +226,6 @@ export class SubscriptionHub {
       void ctx.notify(acknowledgement);
     });
   }
-}
-
-/**
- * Ends a stream when the token it was opened with expires: auth is checked once per request, and
- * the stream is one request, so it would otherwise carry news (task results included) to a bearer
- * long after the endpoint refuses the token. The client re-opens it with a fresh one.
- */
-function closeAtExpiry(
-  ctx: ServerRequestContext,
-  close: () => void,
-): ReturnType<typeof setTimeout> | undefined {
-  const expiresAt = ctx.authInfo?.expiresAt;
-  if (expiresAt === undefined || !Number.isFinite(expiresAt)) return undefined;
-  const timer = setTimeout(close, timerDelay(Math.max(0, expiresAt * 1000 - Date.now())));
-  // A stream's timer must never keep a process alive on its own.
-  (timer as { unref?: () => void }).unref?.();
-  return timer;
 }
 
 /**

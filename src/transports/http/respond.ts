@@ -5,6 +5,7 @@
 import { Cancellation } from "../../shared/cancellation.js";
 import { type AuthInfo, type Dispatcher, type HttpRequestView, httpStatusOf } from "../../shared/dispatch.js";
 import { LazyDispatchContext, withLazySignal } from "../../shared/lazy-signal.js";
+import { timerDelay } from "../../shared/timers.js";
 import { requestIdOf } from "../../types/record.js";
 import type { Reply } from "./body.js";
 import { answerExchange, type ResponseMode } from "./exchange.js";
@@ -43,15 +44,37 @@ export function respond(
       const ending = new Cancellation();
       cancellation.onCancel(ending.cancel);
       listens.add(ending.cancel);
+      const expiry = dropAtExpiry(authInfo, cancellation.cancel);
       const context = withLazySignal(
         { notify: send, cancelled: cancellation.cancelled, authInfo, http },
         ending,
       );
-      return dispatcher.dispatch(message, context).finally(() => listens.delete(ending.cancel));
+      return dispatcher.dispatch(message, context).finally(() => {
+        clearTimeout(expiry);
+        listens.delete(ending.cancel);
+      });
     },
     statusOf: httpStatusOf,
     failureStatus: 500,
     onFailure: (error) =>
       logger?.error(`[http] dispatch failed: ${error instanceof Error ? error.message : String(error)}`),
   });
+}
+
+/**
+ * Drops a listen stream when the token it was opened with expires, as if the connection broke: auth
+ * is checked once per request and the stream is one request, so it would otherwise carry news
+ * (task results included) to its bearer long after the endpoint refuses the token. A dropped
+ * stream, unlike a closed one, is what a client re-opens by itself, with its fresh token.
+ */
+function dropAtExpiry(
+  authInfo: AuthInfo | undefined,
+  drop: () => void,
+): ReturnType<typeof setTimeout> | undefined {
+  const expiresAt = authInfo?.expiresAt;
+  if (expiresAt === undefined || !Number.isFinite(expiresAt)) return undefined;
+  const timer = setTimeout(drop, timerDelay(Math.max(0, expiresAt * 1000 - Date.now())));
+  // A stream's timer must never keep a process alive on its own.
+  (timer as { unref?: () => void }).unref?.();
+  return timer;
 }
