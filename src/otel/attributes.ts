@@ -38,6 +38,13 @@ export function operationAttributes(method: string, params: Readonly<Record<stri
   return attributes;
 }
 
+/** The requests that name a resource by its URI (the conventions' list; subscribing is 2025's). */
+const RESOURCE_METHODS: ReadonlySet<string> = new Set([
+  "resources/read",
+  "resources/subscribe",
+  "resources/unsubscribe",
+]);
+
 /**
  * What a span carries on top: the resource URI, and on opt-in (the conventions': they may hold
  * personal data) the tool's arguments and the prompt's variables.
@@ -48,7 +55,7 @@ export function spanOnlyAttributes(
   recordArguments: boolean,
 ): Attributes {
   const attributes: Attributes = {};
-  if (method === "resources/read" && typeof params.uri === "string")
+  if (RESOURCE_METHODS.has(method) && typeof params.uri === "string")
     attributes["mcp.resource.uri"] = params.uri;
   if (!recordArguments) return attributes;
   const args = params.arguments;

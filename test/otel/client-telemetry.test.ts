@@ -186,6 +186,22 @@ describe("clientTelemetry()", () => {
   });
 });
 
+describe("clientTelemetry() on the requests that name a resource", () => {
+  it("resources/read, resources/subscribe and resources/unsubscribe carry mcp.resource.uri", () => {
+    const instrument = clientTelemetry({ tracer });
+    for (const method of ["resources/read", "resources/subscribe", "resources/unsubscribe"]) {
+      instrument(method, { uri: "notes://today" }, 7, { protocolVersion: "2025-06-18" })?.end({ result: {} });
+    }
+    expect(
+      exporter.getFinishedSpans().map((span) => [span.name, span.attributes["mcp.resource.uri"]]),
+    ).toEqual([
+      ["resources/read", "notes://today"],
+      ["resources/subscribe", "notes://today"],
+      ["resources/unsubscribe", "notes://today"],
+    ]);
+  });
+});
+
 describe("examples/otel-telemetry.ts", () => {
   it("ties every round, on both sides, and the handler's span to the caller's trace (global tracer provider)", async () => {
     const client = await tracedClient();

@@ -131,6 +131,28 @@ describe("serverTelemetry() on a 2025 session", () => {
     ]);
   });
 
+  it("resources/subscribe and resources/unsubscribe carry the resource URI", async () => {
+    const mcp = new MCPServer("watched", {
+      logger: silentLogger,
+      telemetry: serverTelemetry({ tracer }),
+      listChanged: true,
+    });
+    mcp.resource("notes://today", {}, () => "nothing");
+    const legacy = new RawLegacyClient(mcp);
+    await legacy.initialize({}, "2025-06-18");
+    expect(await legacy.request("resources/subscribe", { uri: "notes://today" })).toMatchObject({
+      result: {},
+    });
+    expect(await legacy.request("resources/unsubscribe", { uri: "notes://today" })).toMatchObject({
+      result: {},
+    });
+    const spans = serverSpans().filter((span) => span.name.startsWith("resources/"));
+    expect(spans.map((span) => [span.name, span.attributes["mcp.resource.uri"]])).toEqual([
+      ["resources/subscribe", "notes://today"],
+      ["resources/unsubscribe", "notes://today"],
+    ]);
+  });
+
   it("over HTTP: the session's own answers and refusals carry the HTTP attributes", async () => {
     const http = await serveHttp(tracedServer(), { port: 0 });
     closers.push(() => http.close());
