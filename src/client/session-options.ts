@@ -37,7 +37,7 @@ export interface ClientSessionOptions {
   /**
    * Observes every request (each round of a multi-round call is one): called as it goes out, its
    * result adds `_meta` keys and is told how the request ended. This is where telemetry plugs in
-   * (`clientTelemetry()` from `roundtrip-mcp/otel`).
+   * (`clientTelemetry()` from `roundtrip-mcp/otel`). One that throws fails no request: it is warned of.
    */
   instrument?: RequestInstrument;
 }

@@ -33,6 +33,7 @@ import type {
   SubscriptionFilter,
 } from "../types/index.js";
 import { buildEnvelope, PlainEnvelope } from "./envelope.js";
+import { observeRequest } from "./instrument-guard.js";
 import { type ListenOptions, openSubscription, type Subscription } from "./listen.js";
 import {
   guarded,
@@ -162,11 +163,13 @@ export class ClientSession {
     // Object.assign then a set: on Node 20 a spread with extra keys costs ten times more.
     const wireParams: Record<string, unknown> = Object.assign({}, params);
     const id = this.connection.newId();
-    // Without an instrument the optional call evaluates no argument: no object per request.
-    const observed = this.#instrument?.(method, params, id, {
-      protocolVersion: this.protocolVersion,
-      network: this.#transport.network,
-    });
+    // Without an instrument no argument is evaluated: no object per request.
+    const observed =
+      this.#instrument &&
+      observeRequest(this.#instrument, this.#warn, method, params, id, {
+        protocolVersion: this.protocolVersion,
+        network: this.#transport.network,
+      });
     let checked: ResultObject;
     try {
       const computed = this.#requestMeta?.(method);

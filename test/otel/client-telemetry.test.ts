@@ -186,6 +186,30 @@ describe("clientTelemetry()", () => {
   });
 });
 
+describe("an instrument that throws", () => {
+  it("fails no call, whether it throws as the request goes out or as it ends, and is warned of", async () => {
+    const warnings: string[] = [];
+    let failing: "start" | "end" | undefined;
+    const client = await Client.connect(tracedServer(), {
+      onWarning: (message) => warnings.push(message),
+      instrument: () => {
+        if (failing === "start") throw new Error("exporter down");
+        return {
+          end: () => {
+            if (failing === "end") throw new Error("exporter down");
+          },
+        };
+      },
+    });
+    closers.push(() => client.close());
+    for (failing of ["start", "end"] as const) {
+      expect(await client.callTool("fails", {})).toMatchObject({ isError: true });
+      await expect(client.callTool("refuses", {})).rejects.toThrow("no such account");
+    }
+    expect(warnings).toEqual(Array(4).fill("instrument failed on tools/call: exporter down"));
+  });
+});
+
 describe("clientTelemetry() on the requests that name a resource", () => {
   it("resources/read, resources/subscribe and resources/unsubscribe carry mcp.resource.uri", () => {
     const instrument = clientTelemetry({ tracer });
