@@ -19,6 +19,7 @@ import type { MiddlewareFunction, RefusedRequest, ServerTelemetry } from "../ser
 import { toLegacyWireError } from "../server/legacy/outbound.js";
 import { silentLogger } from "../server/logger.js";
 import { toWireError } from "../server/wire-error.js";
+import { messageOf } from "../shared/errors.js";
 import { isKnownProtocolVersion } from "../types/core.js";
 import { ErrorCode, type ErrorObject, McpError, MetaKey, type RequestId } from "../types/index.js";
 import { isRecord } from "../types/record.js";
@@ -104,26 +105,45 @@ export function serverTelemetry(options: ServerTelemetryOptions = {}): ServerTel
     );
     return { parent, span, operation: new Operation(span, shared) };
   };
+  // A tracer, span processor or meter that throws is logged: telemetry never changes an answer,
+  // nor runs a handler twice or not at all.
   const middleware: MiddlewareFunction = (ctx, next) => {
-    const { parent, span, operation } = start(ctx);
+    let started: ReturnType<typeof start>;
+    try {
+      started = start(ctx);
+    } catch (failure) {
+      ctx.logger.error(`telemetry failed to trace ${ctx.method}: ${messageOf(failure)}`);
+      return next(ctx);
+    }
+    const { parent, span, operation } = started;
+    const finish = (record: () => void) => {
+      try {
+        record();
+        operation.end(histogram());
+      } catch (failure) {
+        ctx.logger.error(`telemetry failed to record ${ctx.method}: ${messageOf(failure)}`);
+      }
+    };
     return context
       .with(trace.setSpan(parent, span), () => next(ctx))
       .then(
         (result) => {
-          // The signal is read on an error result only: most requests never build one.
-          if (result.isError === true && ctx.signal.aborted) recordCancelled(operation);
-          else operation.result(result);
-          operation.end(histogram());
+          finish(() => {
+            // The signal is read on an error result only: most requests never build one.
+            if (result.isError === true && ctx.signal.aborted) recordCancelled(operation);
+            else operation.result(result);
+          });
           return result;
         },
         (error: unknown) => {
-          if (ctx.signal.aborted) recordCancelled(operation);
-          else {
-            // The error the client gets: each era's wire maps retired and reserved codes (the server logs).
-            const wire = isModernProtocolVersion(ctx.protocolVersion) ? toWireError : toLegacyWireError;
-            recordFailure(operation, wire(ctx.method, error, silentLogger), error);
-          }
-          operation.end(histogram());
+          finish(() => {
+            if (ctx.signal.aborted) recordCancelled(operation);
+            else {
+              // The error the client gets: each era's wire maps retired and reserved codes (the server logs).
+              const wire = isModernProtocolVersion(ctx.protocolVersion) ? toWireError : toLegacyWireError;
+              recordFailure(operation, wire(ctx.method, error, silentLogger), error);
+            }
+          });
           throw error;
         },
       );

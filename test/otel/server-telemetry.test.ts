@@ -2,12 +2,13 @@
 // exporter, AsyncLocalStorage context, W3C propagation) over the in-memory transport and HTTP.
 import { context, SpanStatusCode, trace } from "@opentelemetry/api";
 import { MeterProvider } from "@opentelemetry/sdk-metrics";
-import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import { BasicTracerProvider, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { describe, expect, it } from "vitest";
 import { Client } from "../../src/client/index.js";
 import { serverTelemetry } from "../../src/otel/index.js";
 import { MCPServer, Server, silentLogger } from "../../src/server/index.js";
 import { serveHttp } from "../../src/transports/http/index.js";
+import { ErrorCode, McpError } from "../../src/types/index.js";
 import { post, rpc } from "../transports/http/helpers.js";
 import { connect, ELICIT, injectTraceContext, tracedServer } from "./fixtures.js";
 import {
@@ -290,6 +291,44 @@ describe("serverTelemetry() sees what the chain does not", () => {
     const answer = await send(mcp, "nope", { _meta: envelope() });
     expect(answer).toMatchObject({ id: 7, error: { code: -32601 } });
     expect(logged).toEqual(["telemetry failed on a refused request: exporter down"]);
+  });
+
+  it("a span processor that throws changes no answer of a handled request, and is logged", async () => {
+    let failing: "onStart" | "onEnd" | undefined;
+    const fail = (hook: "onStart" | "onEnd") => {
+      if (failing === hook) throw new Error("processor down");
+    };
+    const broken = new BasicTracerProvider({
+      spanProcessors: [
+        {
+          onStart: () => fail("onStart"),
+          onEnd: () => fail("onEnd"),
+          forceFlush: async () => {},
+          shutdown: async () => {},
+        },
+      ],
+    });
+    const logged: string[] = [];
+    const mcp = new MCPServer("traced", {
+      logger: { ...silentLogger, error: (message) => logged.push(message) },
+      telemetry: serverTelemetry({ tracer: broken.getTracer("broken") }),
+    });
+    mcp.tool("hello", {}, () => "hi");
+    mcp.tool("refuses", {}, () => {
+      throw new McpError(ErrorCode.InvalidParams, "no such account");
+    });
+    const client = await connect(mcp);
+    for (failing of ["onStart", "onEnd"] as const) {
+      expect(await client.callTool("hello", {})).toMatchObject({ content: [{ type: "text", text: "hi" }] });
+      await expect(client.callTool("refuses", {})).rejects.toMatchObject({
+        code: ErrorCode.InvalidParams,
+        message: "no such account",
+      });
+    }
+    expect(logged).toEqual([
+      ...Array(2).fill("telemetry failed to trace tools/call: processor down"),
+      ...Array(2).fill("telemetry failed to record tools/call: processor down"),
+    ]);
   });
 
   it("still works as a plain middleware put first by hand (without the refusals)", async () => {
