@@ -14,6 +14,7 @@ import {
   trace,
 } from "@opentelemetry/api";
 import type { RequestInstrument, RequestSession } from "../client/index.js";
+import { RequestAbortedError } from "../shared/errors.js";
 import { McpError } from "../types/index.js";
 import { instrumentsOf, Operation, operationAttributes, spanName, spanOnlyAttributes } from "./attributes.js";
 
@@ -43,7 +44,7 @@ export interface ClientTelemetryOptions {
  * `network.transport: "tcp"`, `network.protocol.name: "http"`, `server.address` and `server.port`; `roundtrip.result_type: "input_required"`
  * for a round the server answered with questions; on failure `rpc.response.status_code` and
  * `error.type` (the JSON-RPC code, `tool_error` for an `isError` result, else the error's name)
- * with an error status.
+ * with an error status; a listen stream the client closes is no failure.
  *
  * @example
  * import { clientTelemetry } from "roundtrip-mcp/otel";
@@ -77,7 +78,7 @@ export function clientTelemetry(options: ClientTelemetryOptions = {}): RequestIn
       meta,
       end: (outcome) => {
         if ("result" in outcome) operation.result(outcome.result);
-        else recordFailure(operation, outcome.error);
+        else if (!closedListen(method, outcome.error)) recordFailure(operation, outcome.error);
         operation.end(histogram());
       },
     };
@@ -94,6 +95,14 @@ function sessionAttributes(attributes: Attributes, session: RequestSession): Att
   if (network.serverAddress !== undefined) attributes["server.address"] = network.serverAddress;
   if (network.serverPort !== undefined) attributes["server.port"] = network.serverPort;
   return attributes;
+}
+
+/**
+ * The client ends its listen stream by aborting the request (`close()`): the stream ran its
+ * course, as the server's span of it says too, and failed nothing.
+ */
+function closedListen(method: string, error: unknown): boolean {
+  return method === "subscriptions/listen" && error instanceof RequestAbortedError;
 }
 
 /** On the client every JSON-RPC error is an error (the conventions), and so is any other failure. */

@@ -3,10 +3,11 @@
 import { context, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { MeterProvider } from "@opentelemetry/sdk-metrics";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { mcp as exampleServer, tracedClient } from "../../examples/otel-telemetry.js";
 import { Client } from "../../src/client/index.js";
-import { clientTelemetry } from "../../src/otel/index.js";
+import { clientTelemetry, serverTelemetry } from "../../src/otel/index.js";
+import { MCPServer, silentLogger } from "../../src/server/index.js";
 import { serveHttp } from "../../src/transports/http/index.js";
 import { PROVISIONER, REPO_ROOT } from "../transports/stdio/helpers.js";
 import { ELICIT, tracedServer } from "./fixtures.js";
@@ -207,6 +208,31 @@ describe("an instrument that throws", () => {
       await expect(client.callTool("refuses", {})).rejects.toThrow("no such account");
     }
     expect(warnings).toEqual(Array(4).fill("instrument failed on tools/call: exporter down"));
+  });
+});
+
+describe("clientTelemetry() on a listen stream", () => {
+  const isListen = (span: ReadableSpan) => span.name === "subscriptions/listen";
+  it("a stream the client closes ended as it should: no error, on either side", async () => {
+    const watched = new MCPServer("watched", {
+      logger: silentLogger,
+      telemetry: serverTelemetry({ tracer }),
+      listChanged: true,
+    });
+    watched.tool("hello", {}, () => "hi");
+    const client = await Client.connect(watched, { instrument: clientTelemetry({ tracer }) });
+    closers.push(() => client.close());
+    const subscription = client.listen({ toolsListChanged: true }, () => {});
+    await subscription.acknowledged;
+    subscription.close();
+    await subscription.closed;
+    await vi.waitFor(() => expect(exporter.getFinishedSpans().filter(isListen)).toHaveLength(2));
+    const outcome = (kind: SpanKind) => {
+      const span = exporter.getFinishedSpans().find((each) => isListen(each) && each.kind === kind);
+      return [span?.status.code, span?.attributes["error.type"]];
+    };
+    expect(outcome(SpanKind.CLIENT)).toEqual([SpanStatusCode.UNSET, undefined]);
+    expect(outcome(SpanKind.SERVER)).toEqual([SpanStatusCode.UNSET, undefined]);
   });
 });
 
