@@ -128,6 +128,16 @@ export class Operation {
     this.#span.setStatus({ code: SpanStatusCode.ERROR, message });
   }
 
+  /**
+   * The request named no tool or prompt the server has: its name is only the client's text, kept
+   * out of the span name and the duration's series (the span keeps it as an attribute).
+   */
+  untarget(method: string): void {
+    this.#span.updateName(method);
+    delete this.#metric["gen_ai.tool.name"];
+    delete this.#metric["gen_ai.prompt.name"];
+  }
+
   recordException(error: Error): void {
     this.#span.recordException(error);
   }

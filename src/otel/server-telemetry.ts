@@ -18,6 +18,7 @@ import {
 import type { MiddlewareFunction, RefusedRequest, ServerTelemetry } from "../server/context.js";
 import { toLegacyWireError } from "../server/legacy/outbound.js";
 import { silentLogger } from "../server/logger.js";
+import { UnknownEntryError } from "../server/mcp/unknown-entry.js";
 import { toWireError } from "../server/wire-error.js";
 import { messageOf } from "../shared/errors.js";
 import { isKnownProtocolVersion } from "../types/core.js";
@@ -76,7 +77,8 @@ const META_GETTER: TextMapGetter<Record<string, unknown>> = {
  * `rpc.response.status_code` and `error.type` on errors (`tool_error` for a tool result with
  * `isError`; `cancelled`, with no status code, for a request the client cancelled), and `roundtrip.result_type: "input_required"` for a round that asks the client for
  * input. The duration histogram carries the same, without the request id and resource URI. A
- * method the server does not serve is named `_OTHER`, so a client cannot mint span names.
+ * method the server does not serve is named `_OTHER`, and a tool or prompt the `MCPServer` does not
+ * have is left out of the span name and the duration, so a client cannot mint names or series.
  *
  * @example
  * import { serverTelemetry } from "roundtrip-mcp/otel";
@@ -137,6 +139,7 @@ export function serverTelemetry(options: ServerTelemetryOptions = {}): ServerTel
         },
         (error: unknown) => {
           finish(() => {
+            if (error instanceof UnknownEntryError) operation.untarget(ctx.method);
             if (ctx.signal.aborted) recordCancelled(operation);
             else {
               // The error the client gets: each era's wire maps retired and reserved codes (the server logs).

@@ -122,6 +122,34 @@ describe("serverTelemetry()", () => {
     expect(fails?.status.code).toBe(SpanStatusCode.ERROR);
   });
 
+  it("a tool or prompt the server does not have is client text: out of span names and series", async () => {
+    const reader = new CollectingReader();
+    const meter = new MeterProvider({ readers: [reader] }).getMeter("test");
+    const client = await connect(tracedServer({ tracer, meter }));
+    for (const name of ["no-such-tool-1", "no-such-tool-2", "refuses"])
+      await client.callTool(name, {}).catch(() => {});
+    await client.getPrompt("no-such-prompt", {}).catch(() => {});
+    expect(serverSpans().map((span) => span.name)).toEqual([
+      "tools/call",
+      "tools/call",
+      "tools/call refuses",
+      "prompts/get",
+    ]);
+    const { points } = await durations(reader, "mcp.server.operation.duration");
+    const refused = points
+      .filter((point) => point.attributes["rpc.response.status_code"] === "-32602")
+      .map(({ attributes, count }) => [
+        attributes["mcp.method.name"],
+        attributes["gen_ai.tool.name"] ?? attributes["gen_ai.prompt.name"],
+        count,
+      ]);
+    expect(refused).toEqual([
+      ["prompts/get", undefined, 1],
+      ["tools/call", undefined, 2],
+      ["tools/call", "refuses", 1],
+    ]);
+  });
+
   it("first in the chain, it traces a retry whose request state is refused", async () => {
     const mcp = tracedServer();
     const raw = await Client.connect(mcp, { elicitation: async () => ELICIT });

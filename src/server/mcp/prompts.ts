@@ -12,6 +12,7 @@ import type { ServerRequestContext } from "../context.js";
 import type { Context } from "./context.js";
 import { withDefined } from "./definition.js";
 import { type CompiledSchema, compileObjectSchema, type SchemaLike } from "./schema.js";
+import { UnknownEntryError } from "./unknown-entry.js";
 import { allows, listFor, type Visibility } from "./visibility.js";
 
 /** Completes one argument value: the partial value and the other arguments already filled. */
@@ -178,7 +179,7 @@ export class PromptRegistry {
     const prompt = this.#prompts.get(params.name);
     // A prompt hidden from this caller is refused exactly as one that does not exist.
     if (!prompt || !allows(prompt.visible, `prompt ${params.name}`, ctx.request)) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${params.name}`);
+      throw new UnknownEntryError("prompt", params.name);
     }
     let args: Record<string, string> = params.arguments ?? {};
     if (prompt.args) {

@@ -1,6 +1,6 @@
 import { traceOf } from "../../shared/errors.js";
 import { validateXMcpHeaders } from "../../shared/x-mcp-header.js";
-import { ErrorCode, isInputRequiredResult, McpError } from "../../types/core.js";
+import { isInputRequiredResult, McpError } from "../../types/core.js";
 import type {
   CallToolRequestParams,
   CallToolResult,
@@ -21,6 +21,7 @@ import {
   toolErrorResult,
 } from "./results.js";
 import { type CompiledSchema, compileObjectSchema, compileSchema, type SchemaLike } from "./schema.js";
+import { UnknownEntryError } from "./unknown-entry.js";
 import { allows, listFor, type Visibility } from "./visibility.js";
 
 /** How a tool describes itself. */
@@ -126,7 +127,7 @@ export class ToolRegistry {
   find(name: string, ctx: ServerRequestContext): RegisteredTool {
     const tool = this.#tools.get(name);
     if (!tool || !allows(tool.visible, `tool ${name}`, ctx)) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+      throw new UnknownEntryError("tool", name);
     }
     return tool;
   }
