@@ -21,6 +21,7 @@ import { silentLogger } from "../server/logger.js";
 import { UnknownEntryError } from "../server/mcp/unknown-entry.js";
 import { toWireError } from "../server/wire-error.js";
 import { messageOf } from "../shared/errors.js";
+import { wasCancelled } from "../shared/lazy-signal.js";
 import { isKnownProtocolVersion } from "../types/core.js";
 import { ErrorCode, type ErrorObject, McpError, MetaKey, type RequestId } from "../types/index.js";
 import { isRecord } from "../types/record.js";
@@ -131,8 +132,9 @@ export function serverTelemetry(options: ServerTelemetryOptions = {}): ServerTel
       .then(
         (result) => {
           finish(() => {
-            // The signal is read on an error result only: most requests never build one.
-            if (result.isError === true && ctx.signal.aborted) recordCancelled(operation);
+            // The client got no answer, whatever the handler made of the abort; a listen stream
+            // is ended by its client that way, and ran its course.
+            if (wasCancelled(ctx) && ctx.method !== "subscriptions/listen") recordCancelled(operation);
             else operation.result(result);
           });
           return result;
@@ -140,7 +142,7 @@ export function serverTelemetry(options: ServerTelemetryOptions = {}): ServerTel
         (error: unknown) => {
           finish(() => {
             if (error instanceof UnknownEntryError) operation.untarget(ctx.method);
-            if (ctx.signal.aborted) recordCancelled(operation);
+            if (wasCancelled(ctx)) recordCancelled(operation);
             else {
               // The error the client gets: each era's wire maps retired and reserved codes (the server logs).
               const wire = isModernProtocolVersion(ctx.protocolVersion) ? toWireError : toLegacyWireError;
@@ -205,7 +207,8 @@ function sharedAttributes(request: Traced): Attributes {
 
 /**
  * A request the client cancelled (or whose connection went away) got no answer: no status code,
- * and not a server error, whatever the handler made of the abort (a throw, an `isError` result).
+ * and not a server error, whatever the handler made of the abort (a throw, an `isError` result,
+ * a result as if nothing happened).
  */
 function recordCancelled(operation: Operation): void {
   operation.set("error.type", "cancelled");

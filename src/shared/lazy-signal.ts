@@ -47,6 +47,18 @@ export function withLazySignal<T extends object>(
 }
 
 /**
+ * Whether the request behind `target` was cancelled, asked of its source's `cancelled()` when it
+ * has one (a `Cancellation`, a lazy dispatch context), so that asking builds no signal.
+ *
+ * @example
+ * if (wasCancelled(ctx)) return; // no AbortController is built for a request nobody cancelled
+ */
+export function wasCancelled(target: { readonly signal: AbortSignal }): boolean {
+  const source = (target as { [SOURCE]?: SignalSource & { readonly cancelled?: () => boolean } })[SOURCE];
+  return source?.cancelled?.() ?? target.signal.aborted;
+}
+
+/**
  * The context a transport hands `dispatch`: its signal comes from the request's `Cancellation`
  * and is built only when read. `signal` is an own property through the shared getter, so a
  * dispatcher wrapper that spreads the context still passes a working signal on.

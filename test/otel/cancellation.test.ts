@@ -90,4 +90,23 @@ describe("serverTelemetry() on a cancelled request", () => {
       { attributes: CANCELLED, count: 1 },
     ]);
   });
+  it("a handler that answers its abort with a plain result: still a cancellation, the client got nothing", async () => {
+    const reader = new CollectingReader();
+    const meter = new MeterProvider({ readers: [reader] }).getMeter("test");
+    let started = false;
+    const mcp = new MCPServer("cancels", {
+      logger: silentLogger,
+      telemetry: serverTelemetry({ tracer, meter }),
+    });
+    mcp.tool("slow", {}, (_args, ctx) => {
+      started = true;
+      return new Promise<string>((resolve) => ctx.signal.addEventListener("abort", () => resolve("stopped")));
+    });
+    const { id, span, points } = await cancelSlowCall(mcp, reader, () => started);
+    expect(span?.attributes).toEqual({ ...CANCELLED, "jsonrpc.request.id": String(id) });
+    expect(span?.status).toEqual({ code: SpanStatusCode.ERROR, message: "The request was cancelled" });
+    expect(points.filter((point) => point.attributes["mcp.method.name"] === "tools/call")).toEqual([
+      { attributes: CANCELLED, count: 1 },
+    ]);
+  });
 });
