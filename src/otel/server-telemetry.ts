@@ -8,6 +8,7 @@ import {
   type Attributes,
   type Context,
   context,
+  type Link,
   type Meter,
   propagation,
   SpanKind,
@@ -92,7 +93,8 @@ export function serverTelemetry(options: ServerTelemetryOptions = {}): ServerTel
     "MCP request duration as observed on the receiver, from the request to its result",
   );
   const start = (request: Traced) => {
-    const parent = parentContext(request.params);
+    const ambient = context.active();
+    const parent = parentContext(request.params, ambient);
     const shared = sharedAttributes(request);
     const span = tracer.startSpan(
       spanName(request.method, request.params),
@@ -103,6 +105,7 @@ export function serverTelemetry(options: ServerTelemetryOptions = {}): ServerTel
           "jsonrpc.request.id": String(request.requestId),
           ...spanOnlyAttributes(request.method, request.params, recordArguments),
         },
+        links: ambientLinks(ambient, parent),
       },
       parent,
     );
@@ -187,11 +190,21 @@ function envelopeVersion(params: Readonly<Record<string, unknown>>): string | un
   return isKnownProtocolVersion(version) ? version : undefined;
 }
 
-function parentContext(params: Readonly<Record<string, unknown>>): Context {
+function parentContext(params: Readonly<Record<string, unknown>>, active: Context): Context {
   const meta = params._meta;
-  const active = context.active();
   if (meta === null || typeof meta !== "object") return active;
   return propagation.extract(active, meta as Record<string, unknown>, META_GETTER);
+}
+
+/**
+ * The conventions: the context from `_meta` is the parent, and the ambient one (the transport's,
+ * say an HTTP server span) is linked when it is another span, so neither trace loses the request.
+ */
+function ambientLinks(ambient: Context, parent: Context): Link[] | undefined {
+  const transport = trace.getSpanContext(ambient);
+  const remote = trace.getSpanContext(parent);
+  if (transport === undefined || remote === undefined || remote.spanId === transport.spanId) return undefined;
+  return [{ context: transport }];
 }
 
 /** What the span and the duration both carry. */

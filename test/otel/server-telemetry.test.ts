@@ -1,6 +1,6 @@
 // serverTelemetry(): the spans an MCP server reports, checked with the real OpenTelemetry SDK (in-memory
 // exporter, AsyncLocalStorage context, W3C propagation) over the in-memory transport and HTTP.
-import { context, SpanStatusCode, trace } from "@opentelemetry/api";
+import { context, ROOT_CONTEXT, SpanStatusCode, trace } from "@opentelemetry/api";
 import { MeterProvider } from "@opentelemetry/sdk-metrics";
 import { BasicTracerProvider, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { describe, expect, it } from "vitest";
@@ -212,6 +212,27 @@ describe("serverTelemetry() sees what the chain does not", () => {
   });
   const send = (target: MCPServer | Server, method: string, params: Record<string, unknown>) =>
     target.dispatch({ jsonrpc: "2.0", id: 7, method, params });
+
+  it("parents its span on the _meta context and links the ambient one (a transport's span)", async () => {
+    const mcp = tracedServer();
+    const caller = tracer.startSpan("agent step");
+    const carried = context.with(trace.setSpan(ROOT_CONTEXT, caller), injectTraceContext);
+    const ambient = tracer.startSpan("POST /mcp");
+    const params = (meta: Record<string, unknown>) => ({ _meta: { ...envelope(), ...meta } });
+    await context.with(trace.setSpan(ROOT_CONTEXT, ambient), async () => {
+      await send(mcp, "tools/list", params(carried));
+      await send(mcp, "tools/list", params({}));
+      await send(mcp, "tools/call", { name: 7, ...params(carried) });
+    });
+    const [linked, alone, refused] = serverSpans();
+    for (const span of [linked, refused]) {
+      expect(span?.parentSpanContext?.spanId).toBe(caller.spanContext().spanId);
+      expect(span?.links.map((link) => link.context.spanId)).toEqual([ambient.spanContext().spanId]);
+    }
+    // Without a context in _meta the ambient span is the parent itself, not a link as well.
+    expect(alone?.parentSpanContext?.spanId).toBe(ambient.spanContext().spanId);
+    expect(alone?.links).toEqual([]);
+  });
 
   it("reports requests refused before the chain, naming a method it does not serve _OTHER", async () => {
     const reader = new CollectingReader();
