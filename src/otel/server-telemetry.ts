@@ -122,10 +122,14 @@ export function serverTelemetry(options: ServerTelemetryOptions = {}): ServerTel
       return next(ctx);
     }
     const { parent, span, operation } = started;
+    // The span ends even when recording its outcome threw: a span left open is never exported.
     const finish = (record: () => void) => {
       try {
-        record();
-        operation.end(histogram());
+        try {
+          record();
+        } finally {
+          operation.end(histogram());
+        }
       } catch (failure) {
         ctx.logger.error(`telemetry failed to record ${ctx.method}: ${messageOf(failure)}`);
       }

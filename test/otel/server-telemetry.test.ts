@@ -1,6 +1,6 @@
 // serverTelemetry(): the spans an MCP server reports, checked with the real OpenTelemetry SDK (in-memory
 // exporter, AsyncLocalStorage context, W3C propagation) over the in-memory transport and HTTP.
-import { context, ROOT_CONTEXT, SpanStatusCode, trace } from "@opentelemetry/api";
+import { context, ROOT_CONTEXT, SpanStatusCode, type Tracer, trace } from "@opentelemetry/api";
 import { MeterProvider } from "@opentelemetry/sdk-metrics";
 import { BasicTracerProvider, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { describe, expect, it } from "vitest";
@@ -378,6 +378,31 @@ describe("serverTelemetry() sees what the chain does not", () => {
       ...Array(2).fill("telemetry failed to trace tools/call: processor down"),
       ...Array(2).fill("telemetry failed to record tools/call: processor down"),
     ]);
+  });
+
+  it("a span whose status cannot be set still ends, and the answer stands", async () => {
+    const logged: string[] = [];
+    const faulty = {
+      startSpan: (...args: Parameters<Tracer["startSpan"]>) =>
+        Object.assign(tracer.startSpan(...args), {
+          setStatus: () => {
+            throw new Error("status down");
+          },
+        }),
+    } as unknown as Tracer;
+    const mcp = new MCPServer("traced", {
+      logger: { ...silentLogger, error: (message) => logged.push(message) },
+      telemetry: serverTelemetry({ tracer: faulty }),
+    });
+    mcp.tool("custom", {}, () => {
+      throw new McpError(1001, "quota exceeded");
+    });
+    const client = await connect(mcp);
+    await expect(client.callTool("custom", {})).rejects.toMatchObject({ code: 1001 });
+    expect(serverSpans().map((span) => [span.name, span.attributes["error.type"]])).toEqual([
+      ["tools/call custom", "1001"],
+    ]);
+    expect(logged).toEqual(["telemetry failed to record tools/call: status down"]);
   });
 
   it("still works as a plain middleware put first by hand (without the refusals)", async () => {
