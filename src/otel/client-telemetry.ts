@@ -77,9 +77,13 @@ export function clientTelemetry(options: ClientTelemetryOptions = {}): RequestIn
     return {
       meta,
       end: (outcome) => {
-        if ("result" in outcome) operation.result(outcome.result);
-        else if (!closedListen(method, outcome.error)) recordFailure(operation, outcome.error);
-        operation.end(histogram());
+        // The span ends even when recording the outcome threw: a span left open is never exported.
+        try {
+          if ("result" in outcome) operation.result(outcome.result);
+          else if (!closedListen(method, outcome.error)) recordFailure(operation, outcome.error);
+        } finally {
+          operation.end(histogram());
+        }
       },
     };
   };

@@ -1,6 +1,6 @@
 // clientTelemetry(), the example that ties both sides to one trace, and the operation durations both
 // sides record, with the real OpenTelemetry SDK.
-import { context, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { context, SpanKind, SpanStatusCode, type Tracer, trace } from "@opentelemetry/api";
 import { MeterProvider } from "@opentelemetry/sdk-metrics";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { describe, expect, it, vi } from "vitest";
@@ -208,6 +208,31 @@ describe("an instrument that throws", () => {
       await expect(client.callTool("refuses", {})).rejects.toThrow("no such account");
     }
     expect(warnings).toEqual(Array(4).fill("instrument failed on tools/call: exporter down"));
+  });
+});
+
+describe("clientTelemetry() with a span whose status cannot be set", () => {
+  it("still ends the span, and the call stands", async () => {
+    const warnings: string[] = [];
+    const faulty = {
+      startSpan: (...args: Parameters<Tracer["startSpan"]>) =>
+        Object.assign(tracer.startSpan(...args), {
+          setStatus: () => {
+            throw new Error("status down");
+          },
+        }),
+    } as unknown as Tracer;
+    const client = await Client.connect(tracedServer(), {
+      instrument: clientTelemetry({ tracer: faulty }),
+      onWarning: (message) => warnings.push(message),
+    });
+    closers.push(() => client.close());
+    expect(await client.callTool("fails", {})).toMatchObject({ isError: true });
+    const span = exporter
+      .getFinishedSpans()
+      .find((each) => each.kind === SpanKind.CLIENT && each.name === "tools/call fails");
+    expect(span?.attributes["error.type"]).toBe("tool_error");
+    expect(warnings).toEqual(["instrument failed on tools/call: status down"]);
   });
 });
 
