@@ -16,7 +16,12 @@ it("an instance whose supervisor closed the IPC channel logs the failed publish 
   child.stderr?.on("data", (chunk) => {
     stderr += chunk;
   });
-  child.once("message", () => child.disconnect());
+  // A listener for good, not once: the instance also publishes its own announcements over the
+  // channel, and Node queues a message nobody listens for on the channel, which disconnect() nulls
+  // (a TypeError in the test process when one is still in flight).
+  child.on("message", () => {
+    if (child.connected) child.disconnect();
+  });
   const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
   expect({ code, stdout }).toEqual({ code: 0, stdout: "alive\n" });
   expect(stderr).toContain("events.publish failed: Error [ERR_IPC_CHANNEL_CLOSED]: Channel closed");
