@@ -48,6 +48,15 @@ const TOOL = {
 };
 const CANCELLED = { ...TOOL, "error.type": "cancelled" };
 
+/** The span and the duration of a cancelled call: "cancelled", no status code, one data point. */
+function expectCancelled({ id, span, points }: Awaited<ReturnType<typeof cancelSlowCall>>): void {
+  expect(span?.attributes).toEqual({ ...CANCELLED, "jsonrpc.request.id": String(id) });
+  expect(span?.status).toEqual({ code: SpanStatusCode.ERROR, message: "The request was cancelled" });
+  expect(points.filter((point) => point.attributes["mcp.method.name"] === "tools/call")).toEqual([
+    { attributes: CANCELLED, count: 1 },
+  ]);
+}
+
 describe("serverTelemetry() on a cancelled request", () => {
   it("low-level Server: error.type cancelled, no -32603, no exception", async () => {
     const reader = new CollectingReader();
@@ -83,12 +92,7 @@ describe("serverTelemetry() on a cancelled request", () => {
       started = true;
       return untilAborted(ctx.signal);
     });
-    const { id, span, points } = await cancelSlowCall(mcp, reader, () => started);
-    expect(span?.attributes).toEqual({ ...CANCELLED, "jsonrpc.request.id": String(id) });
-    expect(span?.status).toEqual({ code: SpanStatusCode.ERROR, message: "The request was cancelled" });
-    expect(points.filter((point) => point.attributes["mcp.method.name"] === "tools/call")).toEqual([
-      { attributes: CANCELLED, count: 1 },
-    ]);
+    expectCancelled(await cancelSlowCall(mcp, reader, () => started));
   });
   it("a handler that answers its abort with a plain result: still a cancellation, the client got nothing", async () => {
     const reader = new CollectingReader();
@@ -102,11 +106,6 @@ describe("serverTelemetry() on a cancelled request", () => {
       started = true;
       return new Promise<string>((resolve) => ctx.signal.addEventListener("abort", () => resolve("stopped")));
     });
-    const { id, span, points } = await cancelSlowCall(mcp, reader, () => started);
-    expect(span?.attributes).toEqual({ ...CANCELLED, "jsonrpc.request.id": String(id) });
-    expect(span?.status).toEqual({ code: SpanStatusCode.ERROR, message: "The request was cancelled" });
-    expect(points.filter((point) => point.attributes["mcp.method.name"] === "tools/call")).toEqual([
-      { attributes: CANCELLED, count: 1 },
-    ]);
+    expectCancelled(await cancelSlowCall(mcp, reader, () => started));
   });
 });

@@ -1,6 +1,6 @@
 // clientTelemetry(), the example that ties both sides to one trace, and the operation durations both
 // sides record, with the real OpenTelemetry SDK.
-import { context, SpanKind, SpanStatusCode, type Tracer, trace } from "@opentelemetry/api";
+import { context, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { MeterProvider } from "@opentelemetry/sdk-metrics";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { describe, expect, it, vi } from "vitest";
@@ -18,6 +18,7 @@ import {
   exporter,
   installTracing,
   serverSpans,
+  statusFailingTracer,
   tracer,
 } from "./tracing.js";
 
@@ -214,14 +215,7 @@ describe("an instrument that throws", () => {
 describe("clientTelemetry() with a span whose status cannot be set", () => {
   it("still ends the span, and the call stands", async () => {
     const warnings: string[] = [];
-    const faulty = {
-      startSpan: (...args: Parameters<Tracer["startSpan"]>) =>
-        Object.assign(tracer.startSpan(...args), {
-          setStatus: () => {
-            throw new Error("status down");
-          },
-        }),
-    } as unknown as Tracer;
+    const faulty = statusFailingTracer();
     const client = await Client.connect(tracedServer(), {
       instrument: clientTelemetry({ tracer: faulty }),
       onWarning: (message) => warnings.push(message),

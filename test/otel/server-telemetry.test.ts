@@ -1,6 +1,6 @@
 // serverTelemetry(): the spans an MCP server reports, checked with the real OpenTelemetry SDK (in-memory
 // exporter, AsyncLocalStorage context, W3C propagation) over the in-memory transport and HTTP.
-import { context, ROOT_CONTEXT, SpanStatusCode, type Tracer, trace } from "@opentelemetry/api";
+import { context, ROOT_CONTEXT, SpanStatusCode, trace } from "@opentelemetry/api";
 import { MeterProvider } from "@opentelemetry/sdk-metrics";
 import { BasicTracerProvider, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { describe, expect, it } from "vitest";
@@ -18,6 +18,7 @@ import {
   exporter,
   installTracing,
   serverSpans,
+  statusFailingTracer,
   tracer,
 } from "./tracing.js";
 
@@ -382,14 +383,7 @@ describe("serverTelemetry() sees what the chain does not", () => {
 
   it("a span whose status cannot be set still ends, and the answer stands", async () => {
     const logged: string[] = [];
-    const faulty = {
-      startSpan: (...args: Parameters<Tracer["startSpan"]>) =>
-        Object.assign(tracer.startSpan(...args), {
-          setStatus: () => {
-            throw new Error("status down");
-          },
-        }),
-    } as unknown as Tracer;
+    const faulty = statusFailingTracer();
     const mcp = new MCPServer("traced", {
       logger: { ...silentLogger, error: (message) => logged.push(message) },
       telemetry: serverTelemetry({ tracer: faulty }),

@@ -1,6 +1,6 @@
 // The real OpenTelemetry SDK wired for tests: an in-memory span exporter, AsyncLocalStorage context
 // and W3C propagation, installed globally for one test file (vitest runs each file in its own realm).
-import { context, propagation, SpanKind, trace } from "@opentelemetry/api";
+import { context, propagation, SpanKind, type Tracer, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { type HistogramMetricData, MetricReader } from "@opentelemetry/sdk-metrics";
@@ -64,4 +64,16 @@ export async function durations(reader: CollectingReader, name: string) {
       .map((point) => ({ attributes: point.attributes, count: point.value.count }))
       .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
   };
+}
+
+/** A tracer whose spans throw on `setStatus`: telemetry must still end them, and change no answer. */
+export function statusFailingTracer(): Tracer {
+  return {
+    startSpan: (...args: Parameters<Tracer["startSpan"]>) =>
+      Object.assign(tracer.startSpan(...args), {
+        setStatus: () => {
+          throw new Error("status down");
+        },
+      }),
+  } as unknown as Tracer;
 }
