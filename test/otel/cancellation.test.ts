@@ -48,6 +48,22 @@ const TOOL = {
 };
 const CANCELLED = { ...TOOL, "error.type": "cancelled" };
 
+/** Cancels a call of an `MCPServer` tool `slow` that answers its abort as `answer` does. */
+async function cancelMcpServerTool(answer: (signal: AbortSignal) => Promise<unknown>) {
+  const reader = new CollectingReader();
+  const meter = new MeterProvider({ readers: [reader] }).getMeter("test");
+  let started = false;
+  const mcp = new MCPServer("cancels", {
+    logger: silentLogger,
+    telemetry: serverTelemetry({ tracer, meter }),
+  });
+  mcp.tool("slow", {}, (_args, ctx) => {
+    started = true;
+    return answer(ctx.signal) as Promise<string>;
+  });
+  return cancelSlowCall(mcp, reader, () => started);
+}
+
 /** The span and the duration of a cancelled call: "cancelled", no status code, one data point. */
 function expectCancelled({ id, span, points }: Awaited<ReturnType<typeof cancelSlowCall>>): void {
   expect(span?.attributes).toEqual({ ...CANCELLED, "jsonrpc.request.id": String(id) });
@@ -81,31 +97,14 @@ describe("serverTelemetry() on a cancelled request", () => {
   });
 
   it("MCPServer: the same, though its tool turned the abort into an isError result", async () => {
-    const reader = new CollectingReader();
-    const meter = new MeterProvider({ readers: [reader] }).getMeter("test");
-    let started = false;
-    const mcp = new MCPServer("cancels", {
-      logger: silentLogger,
-      telemetry: serverTelemetry({ tracer, meter }),
-    });
-    mcp.tool("slow", {}, (_args, ctx) => {
-      started = true;
-      return untilAborted(ctx.signal);
-    });
-    expectCancelled(await cancelSlowCall(mcp, reader, () => started));
+    expectCancelled(await cancelMcpServerTool((signal) => untilAborted(signal)));
   });
   it("a handler that answers its abort with a plain result: still a cancellation, the client got nothing", async () => {
-    const reader = new CollectingReader();
-    const meter = new MeterProvider({ readers: [reader] }).getMeter("test");
-    let started = false;
-    const mcp = new MCPServer("cancels", {
-      logger: silentLogger,
-      telemetry: serverTelemetry({ tracer, meter }),
-    });
-    mcp.tool("slow", {}, (_args, ctx) => {
-      started = true;
-      return new Promise<string>((resolve) => ctx.signal.addEventListener("abort", () => resolve("stopped")));
-    });
-    expectCancelled(await cancelSlowCall(mcp, reader, () => started));
+    expectCancelled(
+      await cancelMcpServerTool(
+        (signal) =>
+          new Promise<string>((resolve) => signal.addEventListener("abort", () => resolve("stopped"))),
+      ),
+    );
   });
 });
