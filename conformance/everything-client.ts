@@ -213,11 +213,27 @@ const REDIRECT_URI = "http://localhost:3000/callback";
 const CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
 
 /**
+ * The stand-in browser's GET, tried up to three times when the connection itself fails: under CI
+ * load a loopback connect can miss Node's happy-eyeballs attempt window ("fetch failed" before any
+ * byte reached the mock authorization server), where a user would simply click again.
+ */
+async function fetchAsAUser(url: URL): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fetch(url, { redirect: "manual" });
+    } catch (error) {
+      if (attempt === 3 || !(error instanceof TypeError)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+/**
  * The user's part of an authorization: the mock authorization server redirects at once, so the
  * authorization URL is fetched without following the redirect and its Location is the callback.
  */
 async function followAuthorization(url: URL): Promise<string> {
-  const response = await fetch(url, { redirect: "manual" });
+  const response = await fetchAsAUser(url);
   await response.body?.cancel();
   const location = response.headers.get("location");
   if (location === null)
