@@ -174,13 +174,14 @@ export class JsonRpcConnection {
         return;
       }
     }
-    // A listen stream's notifications name their subscription: the id of the listen request.
+    // A listen stream's notifications name their subscription: the id of the listen request. Only
+    // a listen takes them: the same id on another call's notification is no subscription of ours.
     const subscriptionId = (notification.params?._meta as Record<string, unknown> | undefined)?.[
       MetaKey.SubscriptionId
     ];
     if (subscriptionId !== undefined && info?.relatedRequestId === undefined) {
       const pending = this.#pending.get(subscriptionId as RequestId);
-      if (pending?.onNotification) {
+      if (pending?.endsOnPeerCancel && pending.onNotification) {
         pending.onNotification(notification);
         return;
       }

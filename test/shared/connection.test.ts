@@ -193,3 +193,55 @@ describe("JsonRpcConnection: close", () => {
     });
   });
 });
+
+describe("JsonRpcConnection: routing notifications", () => {
+  it("a subscriptionId that names a pending call other than a listen does not reach that call", async () => {
+    const { transport, sent, deliver } = loopback();
+    const connection = new JsonRpcConnection(transport);
+    const heardByConnection: unknown[] = [];
+    connection.onNotification = (notification) => heardByConnection.push(notification);
+    await connection.start();
+    const heardByCall: unknown[] = [];
+    const call = connection.request(
+      "tools/call",
+      { name: "slow" },
+      { onNotification: (n) => heardByCall.push(n) },
+    );
+    const id = (sent[0] as { id: string | number }).id;
+    const forged = {
+      jsonrpc: "2.0",
+      method: "notifications/resources/updated",
+      params: { uri: "file:///x", _meta: { "io.modelcontextprotocol/subscriptionId": id } },
+    };
+    deliver(forged);
+    expect(heardByCall).toEqual([]);
+    expect(heardByConnection).toEqual([forged]);
+    deliver({ jsonrpc: "2.0", id, result: { content: [] } });
+    await call;
+  });
+
+  it("a subscriptionId that names a pending listen reaches that listen", async () => {
+    const { transport, sent, deliver } = loopback();
+    const connection = new JsonRpcConnection(transport);
+    const heardByConnection: unknown[] = [];
+    connection.onNotification = (notification) => heardByConnection.push(notification);
+    await connection.start();
+    const heardByListen: unknown[] = [];
+    const listen = connection.request(
+      "subscriptions/listen",
+      { notifications: { toolsListChanged: true } },
+      { onNotification: (n) => heardByListen.push(n), endsOnPeerCancel: true },
+    );
+    const id = (sent[0] as { id: string | number }).id;
+    const change = {
+      jsonrpc: "2.0",
+      method: "notifications/tools/list_changed",
+      params: { _meta: { "io.modelcontextprotocol/subscriptionId": id } },
+    };
+    deliver(change);
+    expect(heardByListen).toEqual([change]);
+    expect(heardByConnection).toEqual([]);
+    deliver({ jsonrpc: "2.0", id, result: { _meta: { "io.modelcontextprotocol/subscriptionId": id } } });
+    await listen;
+  });
+});
