@@ -161,6 +161,8 @@ export function serverTelemetry(options: ServerTelemetryOptions = {}): ServerTel
       );
   };
   // A method the server does not serve is client-chosen text: `_OTHER` keeps names and series bounded.
+  // So is the tool or prompt name of a refused request, which no handler looked up: the span keeps
+  // it as an attribute, out of the span's name and the duration's series.
   const refused = (request: RefusedRequest) => {
     const params = request.served ? request.params : {};
     const { operation } = start({
@@ -171,6 +173,7 @@ export function serverTelemetry(options: ServerTelemetryOptions = {}): ServerTel
       http: request.http,
       transport: request.transport,
     });
+    if (request.served) operation.untarget(request.method);
     recordFailure(operation, request.error);
     operation.end(histogram());
   };

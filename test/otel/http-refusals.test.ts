@@ -74,10 +74,10 @@ describe("the HTTP endpoint traces its own refusals of 2025 requests", () => {
     });
     expect(unacceptable.status).toBe(406);
     expect(traced()).toEqual([
-      ["tools/call ask", "-32600", "2025-11-25"],
-      ["tools/call ask", "-32600", "2025-06-18"],
+      ["tools/call", "-32600", "2025-11-25"],
+      ["tools/call", "-32600", "2025-06-18"],
       ["initialize", undefined, "2025-11-25"],
-      ["tools/call ask", "-32600", "2025-11-25"],
+      ["tools/call", "-32600", "2025-11-25"],
     ]);
     const [first] = serverSpans();
     expect(first?.attributes).toMatchObject({
@@ -97,7 +97,7 @@ describe("the HTTP endpoint traces its own refusals of 2025 requests", () => {
     expect(refused.status).toBe(400);
     expect(traced()).toEqual([
       ["initialize", undefined, "2025-11-25"],
-      ["tools/call ask", "-32600", undefined],
+      ["tools/call", "-32600", undefined],
     ]);
   });
 
@@ -152,7 +152,7 @@ describe("the HTTP endpoint traces its own refusals of 2025 requests", () => {
       error: { code: -32600, message: "Not Found: unknown or closed session" },
     });
     expect((await postLegacy(stream.href, [call(6)])).status).toBe(404);
-    expect(traced()).toEqual([["tools/call ask", "-32600", undefined]]);
+    expect(traced()).toEqual([["tools/call", "-32600", undefined]]);
   });
 });
 
@@ -173,7 +173,7 @@ describe("the HTTP endpoint traces a modern request it could not check", () => {
     });
     const [span] = serverSpans();
     expect(serverSpans()).toHaveLength(1);
-    expect(span?.name).toBe("tools/call ask");
+    expect(span?.name).toBe("tools/call");
     expect(span?.attributes).toMatchObject({
       "rpc.response.status_code": "-32603",
       "error.type": "-32603",

@@ -78,7 +78,7 @@ describe("serverTelemetry() on a 2025 session", () => {
       ["resources/subscribe", "2025-06-18", "-32601"],
       ["_OTHER", "2025-06-18", "-32601"],
       ["server/discover", "2025-06-18", "-32601"],
-      ["tools/call ask", "2025-06-18", "-32602"],
+      ["tools/call", "2025-06-18", "-32602"],
       ["prompts/get brief", "2025-06-18", undefined],
     ]);
   });

@@ -256,7 +256,9 @@ describe("serverTelemetry() sees what the chain does not", () => {
       "rpc.response.status_code": "-32601",
     });
     expect(unknown.status.code).toBe(SpanStatusCode.UNSET);
-    expect(params.name).toBe("tools/call ask");
+    // The name no handler looked up stays on the span, out of its name and the duration's series.
+    expect(params.name).toBe("tools/call");
+    expect(params.attributes["gen_ai.tool.name"]).toBe("ask");
     expect(params.attributes["rpc.response.status_code"]).toBe("-32602");
     // A version the SDK does not know is client-chosen text: left out.
     expect(version.attributes["mcp.protocol.version"]).toBeUndefined();
@@ -266,6 +268,11 @@ describe("serverTelemetry() sees what the chain does not", () => {
       "_OTHER",
       "tools/call",
       "tools/call",
+    ]);
+    expect(timed.points.map((point) => point.attributes["gen_ai.tool.name"])).toEqual([
+      undefined,
+      undefined,
+      undefined,
     ]);
   });
 
@@ -297,8 +304,8 @@ describe("serverTelemetry() sees what the chain does not", () => {
     expect(unacceptable.status).toBe(406);
     const spans = serverSpans();
     expect(spans.map((span) => [span.name, span.attributes["rpc.response.status_code"]])).toEqual([
-      ["tools/call ask", "-32020"],
-      ["tools/call ask", "-32600"],
+      ["tools/call", "-32020"],
+      ["tools/call", "-32600"],
     ]);
     expect(spans[0]?.attributes).toMatchObject({
       "gen_ai.tool.name": "ask",
