@@ -6,7 +6,7 @@ import { BasicTracerProvider, type ReadableSpan } from "@opentelemetry/sdk-trace
 import { describe, expect, it } from "vitest";
 import { Client } from "../../src/client/index.js";
 import { serverTelemetry } from "../../src/otel/index.js";
-import { MCPServer, Server, silentLogger } from "../../src/server/index.js";
+import { MCPServer, Server, silentLogger, UnknownEntryError } from "../../src/server/index.js";
 import { serveHttp } from "../../src/transports/http/index.js";
 import { ErrorCode, McpError } from "../../src/types/index.js";
 import { post, rpc } from "../transports/http/helpers.js";
@@ -291,6 +291,19 @@ describe("serverTelemetry() sees what the chain does not", () => {
       code: SpanStatusCode.ERROR,
       message: "Handler returned an invalid result",
     });
+  });
+
+  it("a low-level Server's handler marks a name it does not know with UnknownEntryError", async () => {
+    const server = new Server("low-level", {
+      logger: silentLogger,
+      telemetry: serverTelemetry({ tracer }),
+      onCallTool: (_ctx, params) => {
+        throw new UnknownEntryError("tool", params.name);
+      },
+    });
+    const answer = await send(server, "tools/call", { name: "minted-8812", _meta: envelope() });
+    expect(answer).toMatchObject({ error: { code: -32602, message: "Unknown tool: minted-8812" } });
+    expect(serverSpans().at(-1)?.name).toBe("tools/call");
   });
 
   it("the HTTP endpoint reports its own refusals of a request: headers (-32020) and Accept (406)", async () => {

@@ -28,5 +28,6 @@ export type { ResourceConfig, ResourceReturn, ResourceTemplateConfig } from "./r
 export { ToolError, type ToolReturn } from "./results.js";
 export type { InferSchema, JsonSchemaObject, SchemaLike, StandardSchemaV1 } from "./schema.js";
 export type { ToolConfig } from "./tools.js";
+export { UnknownEntryError } from "./unknown-entry.js";
 export { expandUriTemplate, UriTemplate } from "./uri-template.js";
 export type { Visibility } from "./visibility.js";
