@@ -46,6 +46,14 @@ function parseMediaRanges(header: string): MediaRange[] {
   });
 }
 
+/**
+ * True without a `Content-Encoding` (or with `identity`): bodies are read as sent, and a gzip body
+ * read as text would be answered "not valid JSON", which says nothing of the cause.
+ */
+export function isIdentityEncoding(header: string | null): boolean {
+  return header === null || /^\s*(identity)?\s*$/i.test(header);
+}
+
 /** True when the `Content-Type` essence is `application/json` (parameters such as charset allowed). */
 export function isJsonContentType(header: string | null): boolean {
   if (header === null) return false;

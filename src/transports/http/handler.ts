@@ -19,6 +19,7 @@ import {
   emptyReply,
   errorResponse,
   headerMismatch,
+  isIdentityEncoding,
   isJsonContentType,
   maxBodyBytesOf,
   type PlainReply,
@@ -103,6 +104,7 @@ export function endListenStreams(handler: FetchHandler): void {
 
 const DEFAULT_KEEP_ALIVE_MS = 15_000;
 const ALLOW = { allow: "POST" };
+const IDENTITY_ONLY = { "accept-encoding": "identity" };
 const ACCEPTED: PlainReply = Object.freeze(emptyReply(202));
 
 /** A dispatcher that knows its tools' schemas (`MCPServer.toolInputSchema`) needs no option. */
@@ -146,9 +148,9 @@ function invalidRequest(id: string | number | null, message: string): PlainReply
 /**
  * Builds the MCP endpoint for a dispatcher (`Server`, `MCPServer`). Mount it on any web-standard
  * runtime (Hono, Bun, Deno, Workers) or on `node:http` with `toNodeListener`/`serveHttp`. Rungs, in
- * order: Host/Origin (421/403), POST only (405), auth (401), `Content-Type` (415), size (413),
- * JSON (400/-32700), one JSON-RPC message (400/-32600), notifications (202), `Accept` (406),
- * headers vs body (400/-32020), then the dispatcher's own ladder.
+ * order: Host/Origin (421/403), POST only (405), auth (401), `Content-Type` and `Content-Encoding`
+ * (415), size (413), JSON (400/-32700), one JSON-RPC message (400/-32600), notifications (202),
+ * `Accept` (406), headers vs body (400/-32020), then the dispatcher's own ladder.
  *
  * @example
  * const handler = createHttpHandler(server, { allowedHosts: ["mcp.example.com"] });
@@ -217,6 +219,16 @@ function createEndpoint(
         null,
         ErrorCode.InvalidRequest,
         "Unsupported Media Type: use application/json",
+      );
+    }
+    if (!isIdentityEncoding(request.header("content-encoding"))) {
+      // RFC 9110 §15.5.16: Accept-Encoding names the codings the request may use.
+      return errorResponse(
+        415,
+        null,
+        ErrorCode.InvalidRequest,
+        "Unsupported Media Type: send the body without a Content-Encoding",
+        IDENTITY_ONLY,
       );
     }
     const read = request.readBody(maxBodyBytes);

@@ -1,4 +1,5 @@
 import { request as httpRequest } from "node:http";
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpHandler } from "../../../src/transports/http/handler.js";
 import { serveHttp } from "../../../src/transports/http/node.js";
@@ -87,6 +88,23 @@ describe("the body", () => {
       "content-type": "Application/JSON; charset=utf-8",
     });
     expect(charset.status).toBe(200);
+  });
+
+  it("must not be compressed: a Content-Encoding other than identity gets 415 naming identity", async () => {
+    const list = rpc("tools/list");
+    const gzipped = gzipSync(JSON.stringify(list));
+    for (const coding of ["gzip", "br", "identity, gzip"]) {
+      const res = await post(endpoint.url, list, { "content-encoding": coding }, { body: gzipped });
+      expect(res.headers.get("accept-encoding")).toBe("identity");
+      expect(await read(res)).toEqual({
+        status: 415,
+        contentType: "application/json",
+        body: error(null, -32600, "Unsupported Media Type: send the body without a Content-Encoding"),
+      });
+    }
+    for (const coding of ["identity", " Identity "]) {
+      expect((await post(endpoint.url, list, { "content-encoding": coding })).status).toBe(200);
+    }
   });
 
   it("over the limit gets 413, from Content-Length up front", async () => {
