@@ -3,7 +3,8 @@
 // and URL dialogs driven by a scripted prompter.
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { parseCommandLine, rootFrom } from "../../src/cli/args.js";
+import { rootFrom } from "../../src/cli/arg-values.js";
+import { parseCommandLine } from "../../src/cli/args.js";
 import { createCallbacks } from "../../src/cli/callbacks.js";
 import { answerFromJson, askForm, askUrl } from "../../src/cli/elicitation.js";
 import { UsageError } from "../../src/cli/exit.js";
