@@ -39,6 +39,8 @@ interface Known {
   readonly requiredScopes: readonly string[];
   readonly expiresAt: number;
   readonly lastUpdatedAt: string;
+  readonly status: string;
+  readonly statusMessage: string | undefined;
   /** Completed, failed or cancelled: final, whatever the bus delivers after it. */
   readonly terminal: boolean;
 }
@@ -61,18 +63,27 @@ export class SharedTaskDirectory {
 
   /**
    * Remembers a change, and says whether streams should hear of it: not when it is older than one
-   * already passed on for the same task (a bus may reorder), when it would reopen a finished task,
-   * from another principal than the
-   * task's first one (both dropped), or the task's end (its owner dropped it: no news for streams,
-   * but it is no longer followed).
+   * already passed on for the same task (a bus may reorder), the same one again (a bus may deliver
+   * twice), when it would reopen a finished task, from another principal than the task's first one
+   * (all dropped), or the task's end (its owner dropped it: no news for streams, but it is no
+   * longer followed).
    */
   record(change: SharedTaskChange): boolean {
     const previous = this.#tasks.get(change.taskId);
+    const { lastUpdatedAt, status, statusMessage } = change.task;
     if (previous !== undefined) {
       if (previous.principal !== change.principal) return false;
-      if (change.task.lastUpdatedAt < previous.lastUpdatedAt) return false;
+      if (lastUpdatedAt < previous.lastUpdatedAt) return false;
+      if (
+        lastUpdatedAt === previous.lastUpdatedAt &&
+        status === previous.status &&
+        statusMessage === previous.statusMessage &&
+        change.expiresAt === previous.expiresAt
+      ) {
+        return false;
+      }
       // Timestamps are per millisecond: a change of the same one, reordered, must not reopen a task.
-      if (previous.terminal && !TERMINAL_TASK_STATUSES.has(change.task.status)) return false;
+      if (previous.terminal && !TERMINAL_TASK_STATUSES.has(status)) return false;
       this.#tasks.delete(change.taskId);
     } else if (this.#tasks.size >= MAX_SHARED_TASKS) {
       const oldest = this.#tasks.keys().next().value;
@@ -83,8 +94,10 @@ export class SharedTaskDirectory {
       // The first announcement's scopes hold for good, as its principal does.
       requiredScopes: previous?.requiredScopes ?? change.requiredScopes ?? [],
       expiresAt: change.expiresAt,
-      lastUpdatedAt: change.task.lastUpdatedAt,
-      terminal: TERMINAL_TASK_STATUSES.has(change.task.status),
+      lastUpdatedAt,
+      status,
+      statusMessage,
+      terminal: TERMINAL_TASK_STATUSES.has(status),
     });
     return change.expiresAt > this.#now();
   }

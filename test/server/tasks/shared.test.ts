@@ -86,6 +86,25 @@ describe("tasks shared over the events bus", () => {
     await alice.done;
   });
 
+  it("a change the bus delivers again reaches a sibling's stream once", async () => {
+    const { bus, published } = jsonBus();
+    const a = instance(bus, "a.");
+    const b = instance(bus, "b.");
+    const taskId = await createTask(a.mcp);
+    await settle();
+    const alice = listen(b.mcp, { taskIds: [taskId] }, TASKS, ALICE);
+    await settle();
+    a.finish();
+    await settle();
+    const heard = taskNotes(alice.seen).length;
+    expect(taskNotes(alice.seen).at(-1)).toMatchObject({ taskId, status: "completed" });
+    for (const text of published.filter((text) => text.includes('"taskChanged"'))) bus.raw(text);
+    await settle();
+    expect(taskNotes(alice.seen)).toHaveLength(heard);
+    alice.stop();
+    await alice.done;
+  });
+
   it("a sibling follows a task only for a token holding the scopes its creating call needed", async () => {
     const { bus, published } = jsonBus();
     const a = instance(bus, "a.");
@@ -306,6 +325,31 @@ describe("SharedTaskDirectory", () => {
     expect(known.visible(`t-${MAX_SHARED_TASKS + 2}`, { principal: undefined, scopes: undefined })).toBe(
       true,
     );
+  });
+
+  it("passes on a change an at-least-once bus delivers twice only once", () => {
+    const known = new SharedTaskDirectory(() => 1_000);
+    const at = (status: DetailedTask["status"], statusMessage?: string) => ({
+      taskId: "t-1",
+      expiresAt: 10_000,
+      task: {
+        taskId: "t-1",
+        status,
+        ...(statusMessage === undefined ? {} : { statusMessage }),
+        createdAt: "t",
+        lastUpdatedAt: "2026-12-01T08:00:01.000Z",
+        ttlMs: 1,
+      } as DetailedTask,
+    });
+    expect(known.record(at("working"))).toBe(true);
+    expect(known.record(at("working"))).toBe(false);
+    // Same millisecond, but news: another message, another status.
+    expect(known.record(at("working", "half way"))).toBe(true);
+    expect(known.record(at("working", "half way"))).toBe(false);
+    expect(known.record(at("completed", "half way"))).toBe(true);
+    expect(known.record(at("completed", "half way"))).toBe(false);
+    // A duplicate is still no reason to forget the task.
+    expect(known.visible("t-1", { principal: undefined, scopes: undefined })).toBe(true);
   });
 
   it("never passes on a change that would reopen a finished task, even one of the same millisecond", () => {
