@@ -17,12 +17,18 @@ const DATA_KEYWORDS = new Set(["enum", "const", "default", "examples"]);
 export const own = (object: object, key: string): unknown =>
   Object.hasOwn(object, key) ? (object as Record<string, unknown>)[key] : undefined;
 
+/** A schema's `$id` (draft-04: `id`); none beside a draft-04/07 `$ref`, which hides its siblings. */
+const idOf = (schema: object, draft: Draft): unknown =>
+  draft === "2020-12" || own(schema, "$ref") === undefined
+    ? own(schema, draft === "4" ? "id" : "$id")
+    : undefined;
+
 /**
  * The base URI inside a schema: its `$id` (draft-04: `id`) resolved against the `outer` one, unless
  * that `$id` only names a fragment (an anchor). Throws for an `$id` that is not a URI reference.
  */
 export function baseOf(schema: object, outer: string, draft: Draft): string {
-  const id = own(schema, draft === "4" ? "id" : "$id");
+  const id = idOf(schema, draft);
   if (typeof id !== "string") return outer;
   const url = new URL(id, outer);
   if (url.hash.length > 1) return outer;
@@ -46,7 +52,7 @@ export function indexSchema(root: unknown, draft: Draft): (ref: string, base: st
     outers.set(node, outer);
     const base = baseOf(node, outer, draft);
     if (base !== outer || node === root) places.set(base, node);
-    const id = own(node, draft === "4" ? "id" : "$id");
+    const id = idOf(node, draft);
     if (typeof id === "string" && base === outer && id.includes("#"))
       places.set(new URL(id, base).href, node);
     for (const keyword of ["$anchor", "$dynamicAnchor"]) {

@@ -72,6 +72,25 @@ describe("$ref", () => {
     expect(passes({ $ref: "#/$defs/s", $defs: { s: true }, type: "integer" }, "x")).toBe(false);
   });
 
+  it("in draft-04 to -07 hides a sibling $id too: it neither moves the base nor names the schema", () => {
+    // Beside the $ref, "other/" would make "kind.json" mean other/kind.json (a string); hidden,
+    // the $ref resolves against the root: top/kind.json, a number.
+    const schema = (id: string) => ({
+      [id]: "https://example.com/top/",
+      definitions: {
+        num: { [id]: "kind.json", type: "number" },
+        str: { [id]: "https://example.com/top/other/kind.json", type: "string" },
+      },
+      properties: { a: { [id]: "other/", $ref: "kind.json" } },
+    });
+    expect(verdicts(schema("$id"), [{ a: 1 }, { a: "x" }], "7")).toEqual([true, false]);
+    expect(verdicts(schema("id"), [{ a: 1 }, { a: "x" }], "4")).toEqual([true, false]);
+    expect(verdicts(schema("$id"), [{ a: 1 }, { a: "x" }], "2020-12")).toEqual([false, true]);
+    // Nor is a fragment $id beside a $ref an anchor to refer to.
+    const anchored = { definitions: { a: { $id: "#a", $ref: "#/definitions/b" }, b: {} }, $ref: "#a" };
+    expect(() => compileJsonSchema(anchored, "7")).toThrow(/Unresolvable \$ref "#a"/);
+  });
+
   it("resolves against the base an embedded $id sets, and reaches an embedded resource by its URI", () => {
     const schema = {
       $id: "https://example.com/root.json",
