@@ -10,8 +10,18 @@ export type Draft = "4" | "7" | "2020-12";
 /** The base URI of a schema with no `$id`: any absolute URI would do, it only anchors relative ones. */
 export const ROOT_URI = "https://json-schema.invalid/root";
 
-/** Keywords whose value is data, not subschemas: what they hold has no `$id` or anchor to find. */
-const DATA_KEYWORDS = new Set(["enum", "const", "default", "examples"]);
+/** The keywords holding subschemas by name. */
+const MAPS = ["$defs", "definitions", "properties", "patternProperties", "dependentSchemas", "dependencies"];
+
+/**
+ * The keywords holding subschemas: one, a list, or by name (`MAPS`). Anywhere else (`enum`,
+ * `default`, an `x-` extension…) an `$id` or an anchor is data and names nothing.
+ */
+const APPLICATORS = new Set([
+  ...MAPS,
+  ...["additionalProperties", "unevaluatedProperties", "propertyNames", "contains", "not", "if", "then"],
+  ...["else", "allOf", "anyOf", "oneOf", "items", "prefixItems", "additionalItems", "unevaluatedItems"],
+]);
 
 /** The value of an own property, never an inherited one (`constructor`, `__proto__`…). */
 export const own = (object: object, key: string): unknown =>
@@ -59,7 +69,10 @@ export function indexSchema(root: unknown, draft: Draft): (ref: string, base: st
       const anchor = own(node, keyword);
       if (typeof anchor === "string") places.set(new URL(`#${anchor}`, base).href, node);
     }
-    for (const [key, value] of Object.entries(node)) if (!DATA_KEYWORDS.has(key)) walk(value, base);
+    for (const [key, value] of Object.entries(node)) {
+      if (APPLICATORS.has(key))
+        for (const x of MAPS.includes(key) ? Object.values(Object(value)) : [value].flat()) walk(x, base);
+    }
   };
   walk(root, ROOT_URI);
   return (ref, base) => {

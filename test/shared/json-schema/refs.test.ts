@@ -204,6 +204,19 @@ describe("compile-time errors", () => {
     };
     expect(passes(schema, 1)).toBe(true);
   });
+
+  it("an $id or anchor inside an unknown keyword names nothing: the real resource keeps its URI", () => {
+    const uri = "https://example.com/id.json";
+    // The extension comes after the real resource, so it would win a last-one-wins index.
+    const schema = {
+      $defs: { real: { $id: uri, type: "string" }, anchored: { $anchor: "a", type: "string" } },
+      properties: { id: { $ref: uri }, anchor: { $ref: "#a" } },
+      "x-sample": { nested: [{ $id: uri, type: "integer" }], other: { $anchor: "a", type: "integer" } },
+    };
+    const values = [{ id: "s", anchor: "s" }, { id: 1 }, { anchor: 1 }];
+    expect(verdicts(schema, values)).toEqual([true, false, false]);
+    expect(passes({ "x-sample": { $id: "http://[bad" } }, 1)).toBe(true);
+  });
 });
 
 describe("hostile schemas and data", () => {
