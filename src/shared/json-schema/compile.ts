@@ -68,8 +68,9 @@ const refuse: Check = (_value, at, out) => {
 /**
  * Compiles a JSON Schema for `draft` (which only decides whether a `$ref` hides its siblings, as
  * in draft-04/07, and whether `id` or `$id` names a resource). Throws a TypeError for what is not
- * a schema, an unresolvable `$ref` into the schema itself, a loop of references that never moves
- * down the value (`{ "$ref": "#" }`), or an invalid `pattern`. The validation throws for a value
+ * a schema, an unresolvable `$ref` into the schema itself, or a loop of references that never
+ * moves down the value (`{ "$ref": "#" }`); a SyntaxError for an invalid `pattern` (read with the
+ * `u` flag, so `"\\-"` outside a class is one too). The validation throws for a value
  * that is not JSON (`undefined`…), a `$ref` to another document, and a RangeError for data nested
  * too deep to walk or a validation over its budget of schema applications (`MIN_APPLICATIONS`, or
  * `APPLICATIONS_PER_VALUE` for each value in the data).
