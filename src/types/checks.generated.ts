@@ -217,7 +217,7 @@ function c33(v: any, at?: Path): boolean {
 }
 
 function c41(v: any, at?: Path): boolean {
-  return (typeof v === "number" && Number.isFinite(v) || miss(at, "a finite number")) && (Number.isSafeInteger(v) || miss(at, "an integer")) && (v >= 0 || miss(at, "at least 0"));
+  return (typeof v === "number" && Number.isFinite(v) || miss(at, "a finite number")) && (v >= 0 || miss(at, "at least 0")) && (((ttl=>Number.isInteger(ttl)) as (value: any) => boolean)(v) || miss(at, "an integer"));
 }
 
 function c40(v: any, at?: Path): boolean {
@@ -241,9 +241,13 @@ function c30(v: any, at?: Path): boolean {
   return true;
 }
 
+function c45(v: any, at?: Path): boolean {
+  return (typeof v === "number" && Number.isFinite(v) || miss(at, "a finite number")) && (Number.isSafeInteger(v) || miss(at, "an integer")) && (v >= 0 || miss(at, "at least 0"));
+}
+
 function c44(v: any, at?: Path): boolean {
   if (!isObject(v)) return miss(at, "an object");
-  if (!c41(v["ttlMs"], p(at, "ttlMs"))) return false;
+  if (!c45(v["ttlMs"], p(at, "ttlMs"))) return false;
   if (!c43(v["cacheScope"], p(at, "cacheScope"))) return false;
   return true;
 }
@@ -843,6 +847,10 @@ function c263(v: any, at?: Path): boolean {
   return (c264(v) || c273(v) || miss(at, "one of the allowed shapes"));
 }
 
+function c283(v: any, at?: Path): boolean {
+  return (v === undefined || c45(v, at));
+}
+
 function c288(v: any, at?: Path): boolean {
   return (v === "email" || v === "uri" || v === "date" || v === "date-time" || miss(at, "\"email\" or \"uri\" or \"date\" or \"date-time\""));
 }
@@ -856,8 +864,8 @@ function c281(v: any, at?: Path): boolean {
   if (!c265(v["type"], p(at, "type"))) return false;
   if (!c6(v["title"], p(at, "title"))) return false;
   if (!c6(v["description"], p(at, "description"))) return false;
-  if (!c40(v["minLength"], p(at, "minLength"))) return false;
-  if (!c40(v["maxLength"], p(at, "maxLength"))) return false;
+  if (!c283(v["minLength"], p(at, "minLength"))) return false;
+  if (!c283(v["maxLength"], p(at, "maxLength"))) return false;
   if (!c287(v["format"], p(at, "format"))) return false;
   if (!c6(v["default"], p(at, "default"))) return false;
   if (!((((schema=>!("enum"in schema)&&!("oneOf"in schema)&&!("enumNames"in schema)) as (value: any) => boolean)(v) || miss(at, "A malformed enum property")))) return false;
@@ -905,8 +913,8 @@ function c299(v: any, at?: Path): boolean {
   if (!c300(v["type"], p(at, "type"))) return false;
   if (!c6(v["title"], p(at, "title"))) return false;
   if (!c6(v["description"], p(at, "description"))) return false;
-  if (!c40(v["minItems"], p(at, "minItems"))) return false;
-  if (!c40(v["maxItems"], p(at, "maxItems"))) return false;
+  if (!c283(v["minItems"], p(at, "minItems"))) return false;
+  if (!c283(v["maxItems"], p(at, "maxItems"))) return false;
   if (!c305(v["items"], p(at, "items"))) return false;
   if (!c79(v["default"], p(at, "default"))) return false;
   return true;

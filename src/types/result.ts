@@ -19,9 +19,18 @@ export const CacheHintsSchema = z.object({
 });
 export type CacheHints = z.infer<typeof CacheHintsSchema>;
 
+/**
+ * `ttlMs` as the spec types it: any integer >= 0. Not `z.int()`, whose safe-integer bound would
+ * refuse a "forever" like 2^63 - 1 (a 64-bit maximum, which parses to 2^63) and with it the result.
+ */
+const TtlMsSchema = z
+  .number()
+  .min(0)
+  .refine((ttl) => Number.isInteger(ttl), { message: "an integer" });
+
 /** Cache hints as received: optional, so that legacy results parse. */
 export const CacheableResultSchema = ResultBaseSchema.extend({
-  ttlMs: z.int().min(0).optional(),
+  ttlMs: TtlMsSchema.optional(),
   cacheScope: CacheScopeSchema.optional(),
 });
 

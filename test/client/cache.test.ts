@@ -411,6 +411,25 @@ describe("Client cache (python tests/client/test_client_caching.py)", () => {
     expect(client.cache?.size).toBe(0);
   });
 
+  it("a ttlMs past 2^53 (a 64-bit 'forever') is still an integer >= 0: the result is used and cached", async () => {
+    // 2^63 - 1 (Long.MAX_VALUE, math.MaxInt64) parses to 2^63: an integer, though not a safe one.
+    const forever = 2 ** 63;
+    const server = stubServer((method) =>
+      method === "tools/list"
+        ? { resultType: "complete", tools: [], ttlMs: forever, cacheScope: "public" }
+        : undefined,
+    );
+    const { client, tap } = await connectTapped(server);
+    expect(await client.listTools()).toEqual({
+      resultType: "complete",
+      tools: [],
+      ttlMs: forever,
+      cacheScope: "public",
+    });
+    await client.listTools();
+    expect(sentFor(tap, "tools/list")).toHaveLength(1);
+  });
+
   it("close() drops the client's entries: a closed client answers nothing from the cache", async () => {
     const cache = new ListCache();
     const server = cachingServer();
