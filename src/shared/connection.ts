@@ -1,7 +1,7 @@
 import { McpError, MetaKey, NotificationMethod } from "../types/core.js";
 import type { JSONRPCMessage, JSONRPCNotification, RequestId, ResultObject } from "../types/index.js";
 import { isRequestId } from "../types/record.js";
-import { ConnectionClosedError, RequestAbortedError } from "./errors.js";
+import { ConnectionClosedError, ProtocolError, RequestAbortedError } from "./errors.js";
 import { type CallBook, type Pending, PendingCall, type RequestOptions } from "./pending-call.js";
 import type { MessageInfo, Transport } from "./transport.js";
 
@@ -152,15 +152,17 @@ export class JsonRpcConnection {
     const error = record.error as Record<string, unknown> | null | undefined;
     if (typeof error === "object" && error !== null) {
       // A peer's error without an integer code and a string message is no error object at all.
+      // Saying so is our verdict, not the peer's: a code-less ProtocolError, never a -32603 that
+      // reads as the server's own.
       pending.reject(
         Number.isInteger(error.code) && typeof error.message === "string"
           ? new McpError(error.code as number, error.message, error.data)
-          : new McpError(-32603, "Malformed response: not a JSON-RPC error object"),
+          : new ProtocolError("Malformed response: not a JSON-RPC error object"),
       );
     } else if (typeof record.result === "object" && record.result !== null && !Array.isArray(record.result)) {
       pending.resolve(record.result as ResultObject);
     } else {
-      pending.reject(new McpError(-32603, "Malformed response: no result object"));
+      pending.reject(new ProtocolError("Malformed response: no result object"));
     }
   }
 

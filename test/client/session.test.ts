@@ -418,18 +418,20 @@ describe("ClientSession and malformed responses", () => {
     };
   }
 
-  async function failureOf(answer: Record<string, unknown>): Promise<McpError> {
+  async function failureOf(answer: Record<string, unknown>): Promise<unknown> {
     const session = await ClientSession.connect(new MemoryTransport(rawPeer(answer), { serialize: true }));
-    const error = await session.listTools().catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(McpError);
-    return error as McpError;
+    return session.listTools().catch((caught: unknown) => caught);
   }
 
   it("keeps a well-formed error's code, message and data", async () => {
     const error = await failureOf({ error: { code: -32000, message: "busy", data: { retryInMs: 5 } } });
-    expect([error.code, error.message, error.data]).toEqual([-32000, "busy", { retryInMs: 5 }]);
+    expect(error).toBeInstanceOf(McpError);
+    const { code, message, data } = error as McpError;
+    expect([code, message, data]).toEqual([-32000, "busy", { retryInMs: 5 }]);
   });
 
+  // A local verdict on what the peer sent: a ProtocolError with no code, never an McpError that
+  // reads as the server's own -32603 (spec: local errors must not be confusable with the peer's).
   it.each([
     ["no code", { message: "x" }],
     ["a string code", { code: "-32000", message: "x" }],
@@ -438,13 +440,11 @@ describe("ClientSession and malformed responses", () => {
     ["a number as message", { code: -32000, message: 7 }],
     ["an array", []],
     ["an empty object", {}],
-  ])("turns an error object with %s into -32603 'Malformed response'", async (_label, bad) => {
+  ])("turns an error object with %s into a ProtocolError 'Malformed response'", async (_label, bad) => {
     const error = await failureOf({ error: bad });
-    expect([error.code, error.message, error.data]).toEqual([
-      -32603,
-      "Malformed response: not a JSON-RPC error object",
-      undefined,
-    ]);
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect(error).not.toHaveProperty("code");
+    expect((error as Error).message).toBe("Malformed response: not a JSON-RPC error object");
   });
 
   it.each([
@@ -453,8 +453,10 @@ describe("ClientSession and malformed responses", () => {
     ["an array result", { result: [] }],
     ["a null result", { result: null }],
     ["a null error and no result", { error: null }],
-  ])("answers %s with -32603 'Malformed response: no result object'", async (_label, answer) => {
+  ])("answers %s with a ProtocolError 'Malformed response: no result object'", async (_label, answer) => {
     const error = await failureOf(answer);
-    expect([error.code, error.message]).toEqual([-32603, "Malformed response: no result object"]);
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect(error).not.toHaveProperty("code");
+    expect((error as Error).message).toBe("Malformed response: no result object");
   });
 });
