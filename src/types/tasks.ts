@@ -85,6 +85,13 @@ function isPositiveInteger(value: unknown): boolean {
   return typeof value === "number" && Number.isInteger(value) && value > 0;
 }
 
+function describeTtlProblem(value: unknown, side: TaskCheckSide): string | undefined {
+  if (value === null) return undefined;
+  // The extension types ttlMs as an integer (or null) and sets no bound; the client never reads it.
+  if (side === "receives") return Number.isInteger(value) ? undefined : "ttlMs must be null or an integer";
+  return isPositiveInteger(value) ? undefined : "ttlMs must be null or a positive integer";
+}
+
 function describePollIntervalProblem(value: unknown, side: TaskCheckSide): string | undefined {
   if (value === undefined) return undefined;
   if (side === "receives")
@@ -113,9 +120,9 @@ export function isCreateTaskResult(value: unknown): value is CreateTaskResult {
 }
 
 /**
- * Whose task `describeTaskProblem` checks: one a server `"emits"` suggests its `pollIntervalMs` as a
- * positive integer; one a client `"receives"` may suggest any finite number, since the client clamps
- * the pause anyway (the spec types it only as a number).
+ * Whose task `describeTaskProblem` checks: one a server `"emits"` gives `pollIntervalMs` and `ttlMs`
+ * as positive integers; one a client `"receives"` may suggest any finite `pollIntervalMs`, since the
+ * client clamps the pause anyway (the spec types it only as a number), and any integer `ttlMs`.
  */
 export type TaskCheckSide = "emits" | "receives";
 
@@ -135,8 +142,8 @@ export function describeTaskProblem(value: unknown, side: TaskCheckSide = "emits
   }
   if (typeof value.createdAt !== "string") return "createdAt must be an ISO 8601 string";
   if (typeof value.lastUpdatedAt !== "string") return "lastUpdatedAt must be an ISO 8601 string";
-  if (value.ttlMs !== null && !isPositiveInteger(value.ttlMs))
-    return "ttlMs must be null or a positive integer";
+  const ttlProblem = describeTtlProblem(value.ttlMs, side);
+  if (ttlProblem) return ttlProblem;
   const pollIntervalProblem = describePollIntervalProblem(value.pollIntervalMs, side);
   if (pollIntervalProblem) return pollIntervalProblem;
   if (value.statusMessage !== undefined && typeof value.statusMessage !== "string") {

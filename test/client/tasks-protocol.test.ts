@@ -119,6 +119,26 @@ describe("checking tasks/get answers", () => {
     },
   );
 
+  // The extension types ttlMs as an integer (or null) with no lower bound, and the client never
+  // reads it: a 0 (retention over) or a 64-bit "forever" is no reason to give up on the task.
+  it.each([0, 2 ** 63])("takes a ttlMs of %s on the handle and on tasks/get", async (ttlMs) => {
+    const stub = scripted(handle({ ttlMs }), [
+      complete({ ttlMs }),
+      complete({ status: "completed", result: text("done"), ttlMs }),
+    ]);
+    const { client, tap } = await connectTapped(stub, { tasks: true });
+    expect(await client.callTool("t")).toMatchObject(text("done"));
+    expect(sentFor(tap, "tasks/get")).toHaveLength(2);
+  });
+
+  it("a ttlMs that is not an integer is a ProtocolError", async () => {
+    const stub = scripted(handle({ ttlMs: 1.5 }), []);
+    const { client } = await connectTapped(stub, { tasks: true });
+    await expect(client.callTool("t")).rejects.toThrow(
+      /^The server sent a malformed CreateTaskResult for tools\/call \(ttlMs must be null or an integer\)$/,
+    );
+  });
+
   it("a handle whose pollIntervalMs is not a number is a ProtocolError, and nothing is polled", async () => {
     const stub = scripted(handle({ pollIntervalMs: null }), []);
     const { client, tap } = await connectTapped(stub, { tasks: true });
