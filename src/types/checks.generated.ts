@@ -951,7 +951,7 @@ function c321(v: any, at?: Path): boolean {
 }
 
 function c323(v: any, at?: Path): boolean {
-  return (typeof v === "string" || miss(at, "a string")) && (URL.canParse(v.trim()) || miss(at, "a URL"));
+  return (typeof v === "string" || miss(at, "a string")) && (((url=>!/[\s\p{Cc}]/u.test(url)) as (value: any) => boolean)(v) || miss(at, "a URL without whitespace or control characters")) && (URL.canParse(v.trim()) || miss(at, "a URL"));
 }
 
 function c320(v: any, at?: Path): boolean {

@@ -115,7 +115,7 @@ export function isListRootsResult(value: unknown): value is ListRootsResult {
   return validListRootsResult(value);
 }
 
-/** True for an embedded `elicitation/create` request (form or URL; a URL must be clean: no padding whitespace). */
+/** True for an embedded `elicitation/create` request (form or URL; a URL holds no whitespace or control character). */
 export function isElicitRequest(value: unknown): value is ElicitRequest {
   return validElicitRequest(value);
 }

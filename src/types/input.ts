@@ -88,10 +88,21 @@ export const ElicitRequestFormParamsSchema = z.looseObject({
 });
 export type ElicitRequestFormParams = z.infer<typeof ElicitRequestFormParamsSchema>;
 
+/**
+ * A URL as the user is shown it and a browser opens it: no URI holds whitespace or a control
+ * character (RFC 3986), and the URL parser silently trims the ends and drops every tab and newline,
+ * so "https://bank.example\n.evil.example" would open another host than the one it shows. Checked
+ * before the URL format, which rewrites the value it passes on.
+ */
+const OpenableUrlSchema = z
+  .string()
+  .refine((url) => !/[\s\p{Cc}]/u.test(url), { message: "a URL without whitespace or control characters" })
+  .url();
+
 export const ElicitRequestURLParamsSchema = z.looseObject({
   mode: z.literal("url"),
   message: z.string(),
-  url: z.url(),
+  url: OpenableUrlSchema,
   _meta: MetaObjectSchema.optional(),
 });
 export type ElicitRequestURLParams = z.infer<typeof ElicitRequestURLParamsSchema>;

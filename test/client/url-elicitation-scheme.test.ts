@@ -5,6 +5,7 @@
 // sees it: -32602, no retry.
 import { describe, expect, it } from "vitest";
 import type { ElicitationCallback } from "../../src/client/callbacks.js";
+import { ProtocolError } from "../../src/shared/errors.js";
 import { McpError } from "../../src/types/index.js";
 import { connectTapped, stubServer, textOf } from "./stubs.js";
 
@@ -47,6 +48,27 @@ describe("URL-mode elicitation and the URL's scheme", () => {
       code: -32602,
       message: "URL-mode elicitation needs an http or https URL",
     });
+    expect(host.urls).toEqual([]);
+    expect(server.seen.filter((s) => s.method === "tools/call")).toHaveLength(1);
+  });
+
+  // No URI holds whitespace or control characters (RFC 3986), yet the URL parser drops a tab or
+  // newline anywhere and trims the ends: "https://bank.example\n.evil.example/" would show the user
+  // one host and open bank.example.evil.example. Such a URL is a malformed request, never shown.
+  it.each([
+    "https://bank.example\n.evil.example/login",
+    "https://bank.example\t.evil.example/login",
+    " https://auth.example/consent ",
+    "https://auth.example/\u0000consent",
+  ])("refuses %j as malformed: the callback never sees it, and no retry is sent", async (url) => {
+    const server = askingToOpen(url);
+    const host = consenting();
+    const { client } = await connectTapped(server, { elicitation: host.elicitation });
+    const error = await client.callTool("t").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect((error as Error).message).toMatch(
+      /^The server sent a malformed InputRequiredResult for tools\/call \(inputRequests\.q/,
+    );
     expect(host.urls).toEqual([]);
     expect(server.seen.filter((s) => s.method === "tools/call")).toHaveLength(1);
   });

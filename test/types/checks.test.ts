@@ -191,9 +191,12 @@ describe("generated checks", () => {
   });
 
   it("keep what zod would rewrite, with zod's verdict", () => {
-    const url = { mode: "url", message: "m", url: " https://a.example/ " };
-    expect(generated.validElicitRequestURLParams(url)).toBe(true);
-    expect(wire.ElicitRequestURLParamsSchema.safeParse(url).success).toBe(true);
+    // zod's URL format trims and drops tabs and newlines; a URL elicitation is refused them first.
+    for (const url of [" https://a.example/ ", "https://a.exa\tmple/"]) {
+      const params = { mode: "url", message: "m", url };
+      expect(generated.validElicitRequestURLParams(params)).toBe(false);
+      expect(wire.ElicitRequestURLParamsSchema.safeParse(params).success).toBe(false);
+    }
     expect(generated.validCacheHints({ ttlMs: 0, cacheScope: "private", extra: 1 })).toBe(true);
     const stamped = { resultType: "complete", _meta: { "io.modelcontextprotocol/serverInfo": 5 } };
     expect(generated.validResultBase(stamped)).toBe(true);

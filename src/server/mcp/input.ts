@@ -4,6 +4,7 @@ import {
   explainFailure,
   McpError,
   validCreateMessageResult,
+  validElicitRequestURLParams,
   validElicitResult,
   validListRootsResult,
   validRequestedSchema,
@@ -113,8 +114,10 @@ export function elicitationRequest(message: string, schema: FormSchema): ElicitR
 /** An embedded URL elicitation (the user completes something out of band, e.g. a sign-in). */
 export function urlElicitationRequest(message: string, url: string | URL): ElicitRequest {
   const href = String(url);
-  if (!URL.canParse(href)) throw new Error(`Not a valid URL: ${href}`);
-  return { method: "elicitation/create", params: { mode: "url", message, url: href } };
+  const params = { mode: "url" as const, message, url: href };
+  // Refused here, where the author sees it, rather than as an invalid result once returned.
+  if (!validElicitRequestURLParams(params)) throw new Error(`Not a valid URL: ${href}`);
+  return { method: "elicitation/create", params };
 }
 
 /**

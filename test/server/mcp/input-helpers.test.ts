@@ -147,9 +147,12 @@ describe("urlElicitationRequest", () => {
     });
   });
 
-  it.each(["not a url", "", "//example.com/relative"])("rejects %j", (url) => {
-    expect(() => urlElicitationRequest("Sign in", url)).toThrow(`Not a valid URL: ${url}`);
-  });
+  it.each(["not a url", "", "//example.com/relative", " https://example.com/", "https://example.com/a b"])(
+    "rejects %j",
+    (url) => {
+      expect(() => urlElicitationRequest("Sign in", url)).toThrow(`Not a valid URL: ${url}`);
+    },
+  );
 });
 
 describe("samplingRequest and rootsRequest", () => {
