@@ -4,9 +4,13 @@ import { ConnectionClosedError, RoundtripError } from "../../shared/errors.js";
 import type { Transport, TransportNetwork } from "../../shared/transport.js";
 import type { JSONRPCMessage } from "../../types/index.js";
 import { defaultStdioEnv } from "./env.js";
+import { StdioServerExitError } from "./exit-error.js";
 import { LineSplitter, LineWriter, StreamClosedError } from "./lines.js";
+import { lineBoundOf, waitOf } from "./options.js";
 import { groupAlive, signalServer, within } from "./shutdown.js";
 import { serverSpawnOptions, spawnerFor, spawnFailure, spawnRefused } from "./spawn.js";
+
+export { StdioServerExitError } from "./exit-error.js";
 
 /**
  * Default wait at each step of the shutdown escalation (2 s).
@@ -66,34 +70,12 @@ export interface StdioServerParameters {
    */
   stderr?: "inherit" | "pipe" | "ignore";
   /**
-   * Wait at each shutdown step: stdin closed → SIGTERM → SIGKILL (default 2 s). Off Windows the
+   * Wait in ms (≥ 0) at each shutdown step: stdin closed → SIGTERM → SIGKILL (default 2 s). Off Windows the
    * signals go to the server's process group, so what a wrapper (`sh -c`, `npx`) started ends too.
    */
   closeTimeoutMs?: number;
-  /** Longest accepted line from the server (default 32 MiB); a longer one is dropped and reported. */
+  /** Longest accepted line from the server, a positive integer (default 32 MiB); a longer one is dropped and reported. */
   maxLineBytes?: number;
-}
-
-/**
- * The server process exited without being asked to. Reported through `onerror`; pending requests
- * then fail with `ConnectionClosedError` (the spec: in-flight requests are lost and may be retried).
- *
- * @example
- * transport.onerror = (error) => {
- *   if (error instanceof StdioServerExitError) restartLater(error.exitCode, error.signal);
- * };
- */
-export class StdioServerExitError extends RoundtripError {
-  readonly exitCode: number | null;
-  readonly signal: NodeJS.Signals | null;
-
-  constructor(exitCode: number | null, signal: NodeJS.Signals | null) {
-    super(
-      `The MCP server process exited unexpectedly (${signal === null ? `code ${exitCode}` : `signal ${signal}`})`,
-    );
-    this.exitCode = exitCode;
-    this.signal = signal;
-  }
 }
 
 type State = "new" | "starting" | "open" | "closing" | "closed";
@@ -116,6 +98,8 @@ type State = "new" | "starting" | "open" | "closing" | "closed";
 export class StdioClientTransport implements Transport {
   readonly network: TransportNetwork = { transport: "pipe" };
   readonly #params: StdioServerParameters;
+  readonly #maxLineBytes: number;
+  readonly #closeTimeoutMs: number;
   readonly #stderr: PassThrough | undefined;
   #child: ChildProcess | undefined;
   /** Whether the server leads a process group of its own (everywhere but Windows). */
@@ -135,8 +119,11 @@ export class StdioClientTransport implements Transport {
   onclose?: (reason?: Error) => void;
   onerror?: (error: Error) => void;
 
+  /** Throws a RangeError for a bound that is not one (NaN, negative; see options.ts). */
   constructor(params: StdioServerParameters) {
     this.#params = params;
+    this.#maxLineBytes = lineBoundOf("maxLineBytes", params.maxLineBytes, DEFAULT_CLIENT_MAX_LINE_BYTES);
+    this.#closeTimeoutMs = waitOf("closeTimeoutMs", params.closeTimeoutMs, DEFAULT_CLOSE_TIMEOUT_MS);
     // Created up front so listeners can be attached before start().
     this.#stderr = params.stderr === "pipe" ? new PassThrough() : undefined;
     this.#exited = new Promise((resolve) => {
@@ -257,7 +244,7 @@ export class StdioClientTransport implements Transport {
    * ends in #finalize even if the pipes stay held.
    */
   async #shutDown(child: ChildProcess): Promise<void> {
-    const timeout = this.#params.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
+    const timeout = this.#closeTimeoutMs;
     // This shutdown finalizes after its own waits: an earlier exit's grace must not cut them short.
     clearTimeout(this.#graceTimer);
     child.stdin?.end();
@@ -307,7 +294,7 @@ export class StdioClientTransport implements Transport {
     const { stdin, stdout } = child;
     if (stdin) this.#writer = new LineWriter(stdin);
     const lines = new LineSplitter(
-      this.#params.maxLineBytes ?? DEFAULT_CLIENT_MAX_LINE_BYTES,
+      this.#maxLineBytes,
       (line) => this.#receive(line),
       () => this.onerror?.(new Error("Dropped a line from the server longer than maxLineBytes")),
     );

@@ -4,6 +4,7 @@ import { timerDelay } from "../../shared/timers.js";
 import { ErrorCode } from "../../types/core.js";
 import { errorMessage, servePipe } from "../pipe.js";
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter, LineWriter, StreamClosedError } from "./lines.js";
+import { lineBoundOf, waitOf } from "./options.js";
 
 /**
  * Default time in-flight requests get to finish after stdin ends (5 s).
@@ -38,11 +39,12 @@ export interface ServeStdioOptions {
   /** Default: one line per message on stderr (stdout belongs to the protocol). */
   logger?: StdioLogger;
   /**
-   * Longest accepted line in bytes (default 4 MiB); a longer one is dropped with a -32600 error.
+   * Longest accepted line in bytes, a positive integer (default 4 MiB); a longer one is dropped
+   * with a -32600 error.
    * Also how much output may wait for a client that does not read it before stdin is paused.
    */
   maxLineBytes?: number;
-  /** How long in-flight requests may run after stdin ends before they are aborted (default 5 s). */
+  /** How long (ms, ≥ 0) in-flight requests may run after stdin ends before they are aborted (default 5 s). */
   drainTimeoutMs?: number;
 }
 
@@ -96,11 +98,12 @@ function stderrLogger(): StdioLogger {
  * process.exit(0);
  */
 export function serveStdio(dispatcher: Dispatcher, options: ServeStdioOptions = {}): StdioServerHandle {
+  // Checked before anything is attached: a refused option leaves the streams as they were.
+  const maxLineBytes = lineBoundOf("maxLineBytes", options.maxLineBytes, DEFAULT_MAX_LINE_BYTES);
+  const drainTimeoutMs = waitOf("drainTimeoutMs", options.drainTimeoutMs, DEFAULT_DRAIN_TIMEOUT_MS);
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const logger = options.logger ?? stderrLogger();
-  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-  const drainTimeoutMs = options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS;
 
   let ending = false;
   let finished = false;

@@ -3,12 +3,13 @@
  * process group (see `serverSpawnOptions`), not only the process the client spawned.
  */
 import type { ChildProcess } from "node:child_process";
+import { timerDelay } from "../../shared/timers.js";
 
-/** True if `promise` settles within `ms`; the timer never outlives the wait. */
+/** True if `promise` settles within `ms` (Infinity: as long as a timer can wait); the timer never outlives the wait. */
 export async function within(promise: Promise<void>, ms: number): Promise<boolean> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timedOut = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
+    timer = setTimeout(() => resolve(false), timerDelay(ms));
   });
   const settled = await Promise.race([promise.then(() => true as const), timedOut]);
   clearTimeout(timer);
