@@ -247,7 +247,10 @@ export class StdioClientTransport implements Transport {
     const timeout = this.#closeTimeoutMs;
     // This shutdown finalizes after its own waits: an earlier exit's grace must not cut them short.
     clearTimeout(this.#graceTimer);
-    child.stdin?.end();
+    // After what send() queued, so a message sent before close() is not cut off. A server that
+    // does not read it never sees EOF either way; the signals below still come on time.
+    if (this.#writer) this.#writer.end();
+    else child.stdin?.end();
     // The Python SDK stops once the process exited; here a member of its group still holding the
     // pipes a moment later is ended too, or it would outlive close() and keep running.
     const gone = (await this.#exitedWithin(timeout)) && (await this.#goneWithin(PIPE_CLOSE_GRACE_MS));

@@ -161,6 +161,16 @@ export class LineWriter {
     return next;
   }
 
+  /**
+   * Ends the stream once the lines queued so far were written: a message sent just before the end
+   * still reaches the reader.
+   */
+  end(): void {
+    this.#tail = this.#tail.then(() => {
+      this.#stream.end();
+    });
+  }
+
   /** Resolves when everything queued so far has been handed to the OS (or the stream broke). */
   async flushed(): Promise<void> {
     await this.#tail;
