@@ -3,6 +3,7 @@ import { PassThrough, type Readable } from "node:stream";
 import { ConnectionClosedError, RoundtripError } from "../../shared/errors.js";
 import type { Transport, TransportNetwork } from "../../shared/transport.js";
 import type { JSONRPCMessage } from "../../types/index.js";
+import { droppedResponse } from "./dropped.js";
 import { defaultStdioEnv } from "./env.js";
 import { StdioServerExitError } from "./exit-error.js";
 import { LineSplitter, LineWriter, StreamClosedError } from "./lines.js";
@@ -74,7 +75,10 @@ export interface StdioServerParameters {
    * signals go to the server's process group, so what a wrapper (`sh -c`, `npx`) started ends too.
    */
   closeTimeoutMs?: number;
-  /** Longest accepted line from the server, a positive integer (default 32 MiB); a longer one is dropped and reported. */
+  /**
+   * Longest accepted line from the server, a positive integer (default 32 MiB). A longer one is
+   * dropped and reported; the request it answered fails, when the line's first bytes name it.
+   */
   maxLineBytes?: number;
 }
 
@@ -299,7 +303,13 @@ export class StdioClientTransport implements Transport {
     const lines = new LineSplitter(
       this.#maxLineBytes,
       (line) => this.#receive(line),
-      () => this.onerror?.(new Error("Dropped a line from the server longer than maxLineBytes")),
+      (head) => {
+        const bound = this.#maxLineBytes;
+        this.onerror?.(new Error(`Dropped a line from the server longer than maxLineBytes (${bound} bytes)`));
+        // The request it answered (when its head says) fails now rather than at its timeout.
+        const answer = droppedResponse(head, bound);
+        if (answer && this.#state !== "closed") this.onmessage?.(answer);
+      },
     );
     stdout?.on("data", (chunk: Buffer) => lines.push(chunk));
     stdout?.on("end", () => lines.end());

@@ -1,4 +1,5 @@
 import type { Writable } from "node:stream";
+import { DROPPED_HEAD_BYTES } from "./dropped.js";
 
 /**
  * Default bound on one incoming line on the server side (4 MiB).
@@ -14,8 +15,8 @@ const CARRIAGE_RETURN = 0x0d;
 /**
  * Splits a byte stream into newline-delimited lines without ever holding more than
  * `maxLineBytes` of one line (not counting a CRLF's "\r"): an over-long line is dropped as it
- * streams in (`onOverflow` fires once for it) and framing resumes at the next newline, so one bad
- * message never costs the stream.
+ * streams in (`onOverflow` fires once for it, with the line's first bytes, enough to read its id)
+ * and framing resumes at the next newline, so one bad message never costs the stream.
  *
  * Splitting happens on bytes, not characters: 0x0A never occurs inside a multi-byte UTF-8
  * sequence, and decoding whole lines avoids tearing a character across two chunks.
@@ -28,12 +29,12 @@ const CARRIAGE_RETURN = 0x0d;
 export class LineSplitter {
   readonly #maxLineBytes: number;
   readonly #onLine: (line: string) => void;
-  readonly #onOverflow: () => void;
+  readonly #onOverflow: (head: string) => void;
   #chunks: Buffer[] = [];
   #size = 0;
   #discarding = false;
 
-  constructor(maxLineBytes: number, onLine: (line: string) => void, onOverflow: () => void) {
+  constructor(maxLineBytes: number, onLine: (line: string) => void, onOverflow: (head: string) => void) {
     this.#maxLineBytes = maxLineBytes;
     this.#onLine = onLine;
     this.#onOverflow = onOverflow;
@@ -49,9 +50,10 @@ export class LineSplitter {
       if (!this.#discarding) {
         const lastByte = end > start ? data[end - 1] : this.#lastByte();
         if (this.#tooLong(this.#size + (end - start), lastByte)) {
+          const head = this.#head(data.subarray(start, end));
           this.#reset();
           this.#discarding = true;
-          this.#onOverflow();
+          this.#onOverflow(head);
         } else if (end > start) {
           this.#chunks.push(data.subarray(start, end));
           this.#size += end - start;
@@ -81,6 +83,19 @@ export class LineSplitter {
   #lastByte(): number | undefined {
     const last = this.#chunks.at(-1);
     return last?.[last.length - 1];
+  }
+
+  /** The first bytes of the line being dropped: what it holds so far, then `rest`. */
+  #head(rest: Buffer): string {
+    const parts: Buffer[] = [];
+    let size = 0;
+    for (const part of [...this.#chunks, rest]) {
+      if (size >= DROPPED_HEAD_BYTES) break;
+      const taken = part.subarray(0, DROPPED_HEAD_BYTES - size);
+      parts.push(taken);
+      size += taken.length;
+    }
+    return Buffer.concat(parts, size).toString("utf8");
   }
 
   #emit(): void {

@@ -3,6 +3,7 @@ import type { Dispatcher } from "../../shared/dispatch.js";
 import { timerDelay } from "../../shared/timers.js";
 import { ErrorCode } from "../../types/core.js";
 import { errorMessage, servePipe } from "../pipe.js";
+import { droppedId } from "./dropped.js";
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter, LineWriter, StreamClosedError } from "./lines.js";
 import { lineBoundOf, waitOf } from "./options.js";
 
@@ -40,7 +41,7 @@ export interface ServeStdioOptions {
   logger?: StdioLogger;
   /**
    * Longest accepted line in bytes, a positive integer (default 4 MiB); a longer one is dropped
-   * with a -32600 error.
+   * with a -32600 error (carrying the request's id when the line's first bytes name it).
    * Also how much output may wait for a client that does not read it before stdin is paused.
    */
   maxLineBytes?: number;
@@ -132,9 +133,11 @@ export function serveStdio(dispatcher: Dispatcher, options: ServeStdioOptions = 
     },
   });
 
-  const lines = new LineSplitter(maxLineBytes, onLine, () => {
+  const lines = new LineSplitter(maxLineBytes, onLine, (head) => {
     logger.warn(`dropped an incoming line longer than ${maxLineBytes} bytes`);
-    void send(errorMessage(null, ErrorCode.InvalidRequest, "Message too large", { maxLineBytes }));
+    // With the request's id when its head names it: the client's call then fails at once.
+    const id = droppedId(head, "request") ?? null;
+    void send(errorMessage(id, ErrorCode.InvalidRequest, "Message too large", { maxLineBytes }));
   });
 
   function onLine(line: string): void {

@@ -98,7 +98,7 @@ describe("serveStdio on the wire (real child process)", () => {
     ]);
   });
 
-  it("drops an over-long line with -32600 and keeps the stream usable", async () => {
+  it("drops an over-long line with -32600 (naming its id) and keeps the stream usable", async () => {
     const server = new RawServer({ FIXTURE_MAX_LINE_BYTES: "1024" });
     const huge = call(1, "sleep", { ms: 1, pad: "x".repeat(5000) });
     const text = JSON.stringify(huge);
@@ -108,7 +108,7 @@ describe("serveStdio on the wire (real child process)", () => {
     server.write(`${text.slice(3000)}\n`);
     server.write(call(2, "sleep", { ms: 1 }));
     expect(await server.waitLines(2)).toEqual([
-      '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Message too large","data":{"maxLineBytes":1024}}}',
+      '{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Message too large","data":{"maxLineBytes":1024}}}',
       textLine(2, "slept 1"),
     ]);
     expect(server.stderr).toContain("longer than 1024 bytes");
