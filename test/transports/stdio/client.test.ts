@@ -274,6 +274,8 @@ describe("StdioClientTransport + ClientSession against a real child process", ()
     transport.onclose = () => closes++;
     transport.onerror = (error) => errors.push(error);
     await transport.send({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: ENVELOPE } });
+    // Timed from a running server: its start (tsx, about 1 s on a loaded machine) is not close()'s.
+    await until(() => stderr.text().includes("ready"), "the server to start");
     const startedAt = Date.now();
     await transport.close();
     expect(Date.now() - startedAt).toBeLessThan(1_500);
