@@ -177,7 +177,7 @@ export class StdioClientTransport implements Transport {
       this.#state = "closed";
       this.#markExited();
       this.#markFinalized();
-      return Promise.reject(spawnRefused(error as NodeJS.ErrnoException, cwd));
+      return Promise.reject(spawnRefused(error as NodeJS.ErrnoException, command, cwd));
     }
     this.#child = child;
     let spawned = false;

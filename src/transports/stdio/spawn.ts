@@ -64,16 +64,17 @@ export function spawnFailure(error: NodeJS.ErrnoException, cwd: string | undefin
 
 /**
  * The error for a spawn Node refused at once. Its own messages quote the offending value, which
- * may be an environment secret, so an invalid argument is reported without it.
+ * may be an environment secret, so an invalid argument is reported without it. Node gives an empty
+ * command the same code as a NUL byte, so that case is told apart by the command itself.
  *
  * @example
  * try {
  *   spawn(command, args, options);
  * } catch (error) {
- *   throw spawnRefused(error as NodeJS.ErrnoException, cwd);
+ *   throw spawnRefused(error as NodeJS.ErrnoException, command, cwd);
  * }
  */
-export function spawnRefused(error: NodeJS.ErrnoException, cwd: string | undefined): Error {
+export function spawnRefused(error: NodeJS.ErrnoException, command: string, cwd: string | undefined): Error {
   if (error.code === "ENOTDIR") {
     const notDirectory: NodeJS.ErrnoException = new Error(
       `The MCP server's working directory is not a directory: ${cwd}`,
@@ -83,8 +84,10 @@ export function spawnRefused(error: NodeJS.ErrnoException, cwd: string | undefin
   }
   if (error.code === "ERR_INVALID_ARG_VALUE") {
     const invalid: NodeJS.ErrnoException = new TypeError(
-      "Cannot spawn the MCP server: the command, an argument, the working directory or an environment " +
-        "value holds a NUL byte",
+      command === ""
+        ? "Cannot spawn the MCP server: the command is empty"
+        : "Cannot spawn the MCP server: the command, an argument, the working directory or an " +
+            "environment value holds a NUL byte",
     );
     invalid.code = error.code;
     return invalid;

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
+import { StdioClientTransport } from "../../../src/transports/stdio/client.js";
 import { serverSpawnOptions, spawnerFor } from "../../../src/transports/stdio/spawn.js";
 
 /** Runs `node -e script args…` through `start` and collects its stdout. */
@@ -57,5 +58,18 @@ describe("serverSpawnOptions", () => {
       shell: false,
       windowsHide: true,
     });
+  });
+});
+
+describe("a command Node refuses before spawning", () => {
+  it("says the command is empty, rather than blaming a NUL byte", async () => {
+    const transport = new StdioClientTransport({ command: "" });
+    const error = (await transport.start().catch((e: unknown) => e)) as NodeJS.ErrnoException;
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error).toMatchObject({
+      code: "ERR_INVALID_ARG_VALUE",
+      message: "Cannot spawn the MCP server: the command is empty",
+    });
+    await transport.close();
   });
 });
