@@ -8,7 +8,12 @@ import { openDualEraConnection } from "../server/legacy/connection.js";
 import type { AuthInfo, Dispatcher, HttpRequestView } from "../shared/dispatch.js";
 import { messageOf } from "../shared/errors.js";
 import { ErrorCode, NotificationMethod, validCancelledNotificationParams } from "../types/core.js";
-import type { CancelledNotificationParams, JSONRPCErrorResponse, RequestId } from "../types/index.js";
+import type {
+  CancelledNotificationParams,
+  JSONRPCErrorResponse,
+  JSONRPCResponse,
+  RequestId,
+} from "../types/index.js";
 import { isRecord, requestIdOf } from "../types/record.js";
 
 /** Who sent a message, as far as its transport knows. */
@@ -117,15 +122,22 @@ export function servePipe(dispatcher: Dispatcher, wiring: PipeWiring): ServerPip
     const dropped = () => (signal.aborted || closed) && !ending;
     // Anything that is not a notification or a response goes to the dispatcher, which answers
     // malformed requests (arrays, missing jsonrpc, bad ids) with -32600 itself.
-    const done = (era ?? dispatcher)
-      .dispatch(message, {
+    let dispatched: Promise<JSONRPCResponse | undefined>;
+    try {
+      dispatched = (era ?? dispatcher).dispatch(message, {
         signal,
         cancelled: dropped,
         notify: (notification) => (signal.aborted ? undefined : send(notification)),
         authInfo: from?.authInfo,
         http: from?.http,
         transport: from?.transport,
-      })
+      });
+    } catch (error) {
+      // A dispatcher that throws synchronously is answered like one that rejects (as over HTTP),
+      // rather than throwing out of the input stream's 'data' handler and ending the process.
+      dispatched = Promise.reject(error);
+    }
+    const done = dispatched
       .then(
         (response) => {
           if (!response || dropped()) return;

@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { call, ENVELOPE, killSpawned, RawServer, SERVER_INFO, textLine } from "./helpers.js";
 
@@ -185,5 +186,19 @@ describe("serveStdio on the wire (real child process)", () => {
     expect(await server.exited).toEqual({ code: 0, signal: null });
     expect(server.stderr).toMatch(/stdout failed \(.*EPIPE.*\); stopping/);
     expect(server.stderr).toContain("closed");
+  });
+
+  it("answers a Dispatcher that throws synchronously with -32603, as one that rejects, and keeps serving", async () => {
+    const script = fileURLToPath(new URL("../../fixtures/stdio/sync-throw-server.ts", import.meta.url));
+    const server = new RawServer({}, script);
+    server.write({ jsonrpc: "2.0", id: 1, method: "boom" });
+    server.write({ jsonrpc: "2.0", id: 2, method: "fine" });
+    expect(await server.waitLines(2)).toEqual([
+      '{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Internal error"}}',
+      '{"jsonrpc":"2.0","id":2,"result":{}}',
+    ]);
+    expect(server.stderr).toContain("dispatch failed: thrown before any promise");
+    server.end();
+    expect(await server.exited).toEqual({ code: 0, signal: null });
   });
 });
