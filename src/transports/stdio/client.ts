@@ -9,7 +9,7 @@ import { StdioServerExitError } from "./exit-error.js";
 import { LineSplitter, LineWriter, StreamClosedError } from "./lines.js";
 import { lineBoundOf, waitOf } from "./options.js";
 import type { StdioServerParameters } from "./parameters.js";
-import { groupAlive, signalServer, within } from "./shutdown.js";
+import { groupAlive, groupGoneWithin, signalServer, within } from "./shutdown.js";
 import { serverSpawnOptions, spawnerFor, spawnFailure, spawnRefused } from "./spawn.js";
 
 export { StdioServerExitError } from "./exit-error.js";
@@ -48,9 +48,6 @@ const PIPE_CLOSE_GRACE_MS = 1_000;
  */
 const EXIT_AFTER_STDOUT_GRACE_MS = 500;
 
-/** How often shutdown checks whether anything is left in the server's process group. */
-const GROUP_POLL_MS = 50;
-
 type State = "new" | "starting" | "open" | "closing" | "closed";
 
 /**
@@ -88,6 +85,8 @@ export class StdioClientTransport implements Transport {
   #markExited: () => void = () => {};
   readonly #finalized: Promise<void>;
   #markFinalized: () => void = () => {};
+  /** Ending what was left of the server's group after it exited on its own (see #pipesHeld). */
+  #leftovers: Promise<void> = Promise.resolve();
   onmessage?: (message: JSONRPCMessage) => void;
   onclose?: (reason?: Error) => void;
   onerror?: (error: Error) => void;
@@ -206,6 +205,7 @@ export class StdioClientTransport implements Transport {
     }
     if (this.#state === "closed" || this.#state === "closing") {
       await this.#finalized;
+      await this.#leftovers;
       return;
     }
     this.#state = "closing";
@@ -248,12 +248,28 @@ export class StdioClientTransport implements Transport {
     const deadline = Date.now() + ms;
     if (!(await this.#exitedWithin(ms))) return false;
     const pid = this.#child?.pid;
-    for (;;) {
-      if (!this.#grouped || pid === undefined || !groupAlive(pid)) return true;
-      const left = deadline - Date.now();
-      if (left <= 0) return false;
-      if (await within(this.#finalized, Math.min(left, GROUP_POLL_MS))) return true;
-    }
+    if (!this.#grouped || pid === undefined) return true;
+    return groupGoneWithin(pid, deadline - Date.now(), this.#finalized);
+  }
+
+  /**
+   * The server exited on its own, and a second later something still holds its pipes: the
+   * connection closes now, and what is left of its group gets the SIGTERM → SIGKILL steps, as at
+   * close(), which waits for them. Letting go of the pipes alone would leave a member that ignores
+   * EOF (a wrapper's real server) running for good.
+   */
+  #pipesHeld(child: ChildProcess): void {
+    this.#finalize();
+    const pid = child.pid;
+    if (!this.#grouped || pid === undefined) return;
+    const never = new Promise<void>(() => {});
+    this.#leftovers = (async () => {
+      for (const signal of ["SIGTERM", "SIGKILL"] as const) {
+        if (!groupAlive(pid)) return;
+        this.#signal(child, signal);
+        await groupGoneWithin(pid, this.#closeTimeoutMs, never);
+      }
+    })();
   }
 
   #signal(child: ChildProcess, signal: NodeJS.Signals): void {
@@ -296,7 +312,7 @@ export class StdioClientTransport implements Transport {
       // 'close' (all pipes drained) normally follows at once; a grandchild holding stdout must
       // not keep the transport open forever. A shutdown in progress finalizes on its own.
       if (this.#state !== "closing") {
-        this.#graceTimer = setTimeout(() => this.#finalize(), PIPE_CLOSE_GRACE_MS);
+        this.#graceTimer = setTimeout(() => this.#pipesHeld(child), PIPE_CLOSE_GRACE_MS);
       }
     });
     // 'close' rather than 'exit': every line the server wrote before exiting is delivered first.

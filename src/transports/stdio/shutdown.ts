@@ -61,3 +61,23 @@ export function groupAlive(pgid: number): boolean {
     return (error as NodeJS.ErrnoException).code !== "ESRCH";
   }
 }
+
+/** How often a wait checks whether anything is left in a process group. */
+const GROUP_POLL_MS = 50;
+
+/**
+ * True once nothing is left in process group `pgid` within `ms`, or once `settled` resolves (the
+ * caller knows enough by then: the server's pipes closed, say); false at the deadline.
+ *
+ * @example
+ * if (!(await groupGoneWithin(pid, 2_000, pipesClosed))) signalServer(child, true, "SIGKILL");
+ */
+export async function groupGoneWithin(pgid: number, ms: number, settled: Promise<void>): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    if (!groupAlive(pgid)) return true;
+    const left = deadline - Date.now();
+    if (left <= 0) return false;
+    if (await within(settled, Math.min(left, GROUP_POLL_MS))) return true;
+  }
+}

@@ -1,7 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { RoundtripError } from "../../../src/shared/errors.js";
-import { StdioClientTransport } from "../../../src/transports/stdio/client.js";
+import { StdioClientTransport, StdioServerExitError } from "../../../src/transports/stdio/client.js";
 import { signalServer } from "../../../src/transports/stdio/shutdown.js";
 import { collect, killSpawned, running, track, trackTransport, until } from "./helpers.js";
 
@@ -100,6 +100,23 @@ describe.skipIf(process.platform === "win32")("close() ends the server's process
     await until(() => !running(grandchild), "the grandchild to be gone", 2_000);
     expect(transport.exitStatus).toEqual({ code: 0, signal: null });
     expect(closes).toBe(1);
+  });
+
+  it("ends a grandchild left holding the pipes after the wrapper was killed, before close() resolves", async () => {
+    const { transport, grandchild } = await wrapped(FOREGROUND, "ignore-term");
+    const errors: Error[] = [];
+    transport.onerror = (error) => errors.push(error);
+    const closed = new Promise<Error | undefined>((resolve) => {
+      transport.onclose = resolve;
+    });
+    process.kill(transport.pid as number, "SIGKILL"); // the wrapper alone, from outside
+    // The exit is reported (a second's grace for the pipes), though the grandchild still holds them.
+    expect(await closed).toBeInstanceOf(StdioServerExitError);
+    await transport.close();
+    expect(running(grandchild)).toBe(false);
+    expect(errors.map((error) => error.message)).toEqual([
+      "The MCP server process exited unexpectedly (signal SIGKILL)",
+    ]);
   });
 
   it("reports a group it may not signal through onerror, and still signals the server itself", async () => {
