@@ -293,7 +293,7 @@ export class StdioClientTransport implements Transport {
         this.onerror?.(new Error(`Dropped a line from the server longer than maxLineBytes (${bound} bytes)`));
         // The request it answered (when its head says) fails now rather than at its timeout.
         const answer = droppedResponse(head, bound);
-        if (answer && this.#state !== "closed") this.onmessage?.(answer);
+        if (answer && this.#state !== "closed") this.#deliver(answer);
       },
     );
     stdout?.on("data", (chunk: Buffer) => lines.push(chunk));
@@ -332,7 +332,20 @@ export class StdioClientTransport implements Transport {
       this.onerror?.(new Error(`Ignored a line from the server that is not a JSON-RPC message`));
       return;
     }
-    this.onmessage?.(message as JSONRPCMessage);
+    this.#deliver(message as JSONRPCMessage);
+  }
+
+  /**
+   * Hands a message to onmessage, which runs inside stdout's 'data' handler: a listener's throw
+   * goes to onerror, rather than becoming the host's uncaught exception and losing the lines after
+   * it in the same chunk.
+   */
+  #deliver(message: JSONRPCMessage): void {
+    try {
+      this.onmessage?.(message);
+    } catch (error) {
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    }
   }
 
   /**
