@@ -46,13 +46,19 @@ export function serverSpawnOptions(
 }
 
 /**
- * The error a failed spawn rejects with. Node reports a missing working directory as
- * `spawn <command> ENOENT`, which reads as a missing command, so that case names the directory.
+ * The error a failed spawn rejects with. Node's own carries the arguments (`spawnargs`), which
+ * may hold a token and would show wherever the error is logged: a copy keeps all but them. Node
+ * reports a missing working directory as `spawn <command> ENOENT`, which reads as a missing
+ * command, so that case names the directory.
  *
  * @example
  * child.once("error", (error) => reject(spawnFailure(error, cwd)));
  */
-export function spawnFailure(error: NodeJS.ErrnoException, cwd: string | undefined): Error {
+export function spawnFailure(failure: NodeJS.ErrnoException, cwd: string | undefined): Error {
+  const error: NodeJS.ErrnoException = new Error(failure.message);
+  for (const key of ["code", "errno", "syscall", "path"] as const) {
+    if (failure[key] !== undefined) Object.assign(error, { [key]: failure[key] });
+  }
   if (error.code !== "ENOENT" || cwd === undefined || existsSync(cwd)) return error;
   const missing: NodeJS.ErrnoException = new Error(
     `The MCP server's working directory does not exist: ${cwd}`,

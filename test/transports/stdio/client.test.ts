@@ -379,6 +379,20 @@ describe("StdioClientTransport + ClientSession against a real child process", ()
     await expect(transport.start()).rejects.toThrow("already started");
   });
 
+  it("never shows the arguments in a spawn failure: they may carry a token", async () => {
+    for (const cwd of [REPO_ROOT, "/nonexistent/roundtrip-cwd"]) {
+      const transport = new StdioClientTransport({
+        command: "/nonexistent/roundtrip-server",
+        args: ["--token=s3cr3t-arg"],
+        cwd,
+      });
+      const error = (await transport.start().catch((e: unknown) => e)) as NodeJS.ErrnoException;
+      expect(error.code).toBe("ENOENT");
+      expect(inspect(error, { depth: 5 })).not.toContain("s3cr3t-arg");
+      expect(JSON.stringify(error)).not.toContain("s3cr3t-arg");
+    }
+  });
+
   it("names the working directory, not the command, when cwd does not exist; never the env", async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
