@@ -15,6 +15,7 @@ import type {
   Tool,
 } from "../types/index.js";
 import { Client } from "./client.js";
+import { warningSink } from "./notification-routing.js";
 import type { AutoCallOptions, ClientOptions } from "./options.js";
 import { checkMaxPages, listAll } from "./pages.js";
 import type { InputCallOptions } from "./session-options.js";
@@ -100,7 +101,7 @@ export class ClientSessionGroup implements AsyncDisposable {
 
   constructor(options: ClientSessionGroupOptions = {}) {
     this.#nameOf = options.componentNameHook ?? ((name) => name);
-    this.#warn = options.onWarning ?? ((message) => process.stderr.write(`[roundtrip] warn: ${message}\n`));
+    this.#warn = warningSink(options.onWarning);
     // Refused here: met at each join, it would only be a warning, and every member would join empty.
     if (options.maxPages !== undefined) checkMaxPages(options.maxPages);
     this.#maxPages = options.maxPages;

@@ -39,6 +39,25 @@ export function notificationRouter(
 }
 
 /**
+ * The `onWarning` a session or group calls (stderr by default). A sink that throws is ignored:
+ * it is called from inside a request, a stream being read or a join, and its failure would
+ * become theirs.
+ *
+ * @example
+ * const warn = warningSink(options.onWarning);
+ */
+export function warningSink(onWarning: ((message: string) => void) | undefined): (message: string) => void {
+  const sink = onWarning ?? ((message: string) => process.stderr.write(`[roundtrip] warn: ${message}\n`));
+  return (message) => {
+    try {
+      sink(message);
+    } catch {
+      // The warning sink's failure is its own: there is nowhere further to report it.
+    }
+  };
+}
+
+/**
  * Each session's `onWarning` (or its stderr default), for the listeners that run outside a
  * request: a 2025 session's subscriptions ride the connection's own notification hook.
  */

@@ -40,6 +40,7 @@ import {
   notificationRouter,
   reportTransportError,
   sessionWarnings,
+  warningSink,
 } from "./notification-routing.js";
 import { checkResult } from "./result-check.js";
 import type {
@@ -102,7 +103,7 @@ export class ClientSession {
   constructor(transport: Transport, options: ClientSessionOptions = {}) {
     this.connection = new JsonRpcConnection(transport);
     this.#transport = transport;
-    this.#warn = options.onWarning ?? ((message) => process.stderr.write(`[roundtrip] warn: ${message}\n`));
+    this.#warn = warningSink(options.onWarning);
     sessionWarnings.set(this, this.#warn);
     this.clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
     this.capabilities = options.capabilities ?? {};

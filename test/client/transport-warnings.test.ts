@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "../../src/client/client.js";
 import { ClientSessionGroup } from "../../src/client/group.js";
+import { MCPServer, Server as McpLowLevelServer, silentLogger } from "../../src/server/index.js";
 import { onJsonMessage } from "../helpers.js";
 
 const servers: Server[] = [];
@@ -101,5 +102,65 @@ describe.each([
     await client.callTool("t");
     expect(ownWarnings).toEqual(["The transport reported: Ignored an SSE event that is not JSON"]);
     expect(groupWarnings).toEqual([]);
+  });
+});
+
+// The client's other warnings go to the same sink: its failure must not become the request's
+// (nor an uncaught exception), as the docs and `onWarning`'s contract say. Before, only the
+// transport's reports were guarded: a throwing instrument with a throwing sink failed every request.
+describe("an onWarning that throws", () => {
+  const sinkGone = () => {
+    throw new Error("sink gone");
+  };
+
+  function toolServer() {
+    const mcp = new MCPServer("w", { logger: silentLogger });
+    mcp.tool("t", {}, () => "ok");
+    return mcp;
+  }
+
+  it("fails no request an instrument that throws was warned about", async () => {
+    await using client = await Client.connect(toolServer(), {
+      onWarning: sinkGone,
+      instrument: () => ({
+        end: () => {
+          throw new Error("instrument gone");
+        },
+      }),
+    });
+    const result = await client.callTool("t");
+    expect(result.content).toEqual([{ type: "text", text: "ok" }]);
+  });
+
+  it("fails no request whose progress listener threw", async () => {
+    const mcp = new MCPServer("w", { logger: silentLogger });
+    mcp.tool("t", {}, async (_args, ctx) => {
+      await ctx.progress(1, 2);
+      return "ok";
+    });
+    await using client = await Client.connect(mcp, { onWarning: sinkGone });
+    const result = await client.callTool(
+      "t",
+      {},
+      {
+        onProgress: () => {
+          throw new Error("listener gone");
+        },
+      },
+    );
+    expect(result.content).toEqual([{ type: "text", text: "ok" }]);
+  });
+
+  it("of a group lets a member whose list failed join, as the warning says", async () => {
+    const server = new McpLowLevelServer("w", {
+      logger: silentLogger,
+      onListTools: () => ({ tools: [{ name: "t", inputSchema: { type: "object" } }] }),
+      onListPrompts: () => {
+        throw new Error("prompts are down");
+      },
+    });
+    await using group = new ClientSessionGroup({ onWarning: sinkGone });
+    await group.connect(server);
+    expect([...group.tools.keys()]).toEqual(["t"]);
   });
 });
