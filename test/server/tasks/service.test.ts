@@ -653,25 +653,40 @@ describe("MCPServer tasks: the tasks/* methods", () => {
     expect(errorOf(await call(mcp, "tasks/list", {})).code).toBe(ErrorCode.MethodNotFound);
   });
 
-  it("keeps a task to its creator: another principal gets the same not-found answer", async () => {
-    const mcp = server({ tasks: serverTasks({ immediateResultMs: 0 }) });
-    mcp.tool("slow", { task: "optional" }, () => new Promise(() => {}));
-    const alice = { clientId: "app", subject: "alice", scopes: [], token: "t-a" };
-    const bob = { clientId: "app", subject: "bob", scopes: [], token: "t-b" };
-    const created = resultOf(
-      await mcp.dispatch(request("tools/call", { name: "slow", arguments: {} }, TASKS), { authInfo: alice }),
-    );
-    const get = (authInfo: typeof alice | undefined) =>
-      mcp.dispatch(request("tasks/get", { taskId: created.taskId }, TASKS), { authInfo });
-    expect(resultOf(await get(alice)).status).toBe("working");
-    expect(errorOf(await get(bob)).message).toBe("Failed to retrieve task: Task not found");
-    expect(errorOf(await get(undefined)).message).toBe("Failed to retrieve task: Task not found");
-    const cancel = await mcp.dispatch(request("tasks/cancel", { taskId: created.taskId }, TASKS), {
-      authInfo: bob,
-    });
-    expect(errorOf(cancel).code).toBe(ErrorCode.InvalidParams);
-    expect(resultOf(await get(alice)).status).toBe("working");
-  });
+  it.each([
+    ["by default", undefined],
+    // Unbinding request state leaves tasks to the authenticated principal (docs/request-state.md).
+    [
+      "with bindPrincipal: null",
+      new RequestStateSecurity({ keys: ["k".repeat(32)] }, { bindPrincipal: null }),
+    ],
+  ])(
+    "keeps a task to its creator %s: another principal gets the same not-found answer",
+    async (_, security) => {
+      const mcp = server({
+        tasks: serverTasks({ immediateResultMs: 0 }),
+        ...(security ? { requestStateSecurity: security } : {}),
+      });
+      mcp.tool("slow", { task: "optional" }, () => new Promise(() => {}));
+      const alice = { clientId: "app", subject: "alice", scopes: [], token: "t-a" };
+      const bob = { clientId: "app", subject: "bob", scopes: [], token: "t-b" };
+      const created = resultOf(
+        await mcp.dispatch(request("tools/call", { name: "slow", arguments: {} }, TASKS), {
+          authInfo: alice,
+        }),
+      );
+      const get = (authInfo: typeof alice | undefined) =>
+        mcp.dispatch(request("tasks/get", { taskId: created.taskId }, TASKS), { authInfo });
+      expect(resultOf(await get(alice)).status).toBe("working");
+      expect(errorOf(await get(bob)).message).toBe("Failed to retrieve task: Task not found");
+      expect(errorOf(await get(undefined)).message).toBe("Failed to retrieve task: Task not found");
+      const cancel = await mcp.dispatch(request("tasks/cancel", { taskId: created.taskId }, TASKS), {
+        authInfo: bob,
+      });
+      expect(errorOf(cancel).code).toBe(ErrorCode.InvalidParams);
+      expect(resultOf(await get(alice)).status).toBe("working");
+    },
+  );
 });
 
 describe("serverTasks(): the opt-in runner", () => {
