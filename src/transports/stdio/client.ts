@@ -3,7 +3,7 @@ import { PassThrough, type Readable } from "node:stream";
 import { ConnectionClosedError, RoundtripError } from "../../shared/errors.js";
 import type { Transport, TransportNetwork } from "../../shared/transport.js";
 import type { JSONRPCMessage } from "../../types/index.js";
-import { droppedResponse } from "./dropped.js";
+import { droppedRequestAnswer, droppedResponse } from "./dropped.js";
 import { defaultStdioEnv } from "./env.js";
 import { StdioServerExitError } from "./exit-error.js";
 import { LineSplitter, LineWriter, StreamClosedError } from "./lines.js";
@@ -291,9 +291,12 @@ export class StdioClientTransport implements Transport {
       (head) => {
         const bound = this.#maxLineBytes;
         this.onerror?.(new Error(`Dropped a line from the server longer than maxLineBytes (${bound} bytes)`));
-        // The request it answered (when its head says) fails now rather than at its timeout.
+        // The request it answered (when its head says) fails now rather than at its timeout, and
+        // one it asked is refused, so its asker stops waiting too.
         const answer = droppedResponse(head, bound);
         if (answer && this.#state !== "closed") this.#deliver(answer);
+        const refusal = droppedRequestAnswer(head, bound);
+        if (refusal) this.send(refusal).catch(() => {});
       },
     );
     stdout?.on("data", (chunk: Buffer) => lines.push(chunk));

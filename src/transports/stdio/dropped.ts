@@ -56,3 +56,18 @@ export function droppedResponse(head: string, maxLineBytes: number): JSONRPCErro
   const message = `The response was longer than maxLineBytes (${maxLineBytes} bytes) and was dropped`;
   return { jsonrpc: "2.0", id, error: { code: ErrorCode.InternalError, message, data: { maxLineBytes } } };
 }
+
+/**
+ * The answer to a request dropped for its length (a 2025 server's question, say), when its head
+ * names it: -32600, as a server answers one, so the asker stops waiting for an answer.
+ *
+ * @example
+ * const refusal = droppedRequestAnswer(head, maxLineBytes);
+ * if (refusal) void transport.send(refusal);
+ */
+export function droppedRequestAnswer(head: string, maxLineBytes: number): JSONRPCErrorResponse | undefined {
+  const id = droppedId(head, "request");
+  if (id === undefined) return undefined;
+  const error = { code: ErrorCode.InvalidRequest, message: "Message too large", data: { maxLineBytes } };
+  return { jsonrpc: "2.0", id, error };
+}

@@ -49,6 +49,37 @@ describe("an over-long line whose head names a request", () => {
     await connection.close();
   });
 
+  it("answers a server's over-long request -32600 with its id, so the server stops waiting", async () => {
+    // A 2025 server asking its client something too long; it prints what comes back.
+    const ASKS = `
+const readline = require("node:readline");
+process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: "srv-9", method: "elicitation/create", params: { message: "x".repeat(5000) } }) + "\\n");
+readline.createInterface({ input: process.stdin }).on("line", (line) => process.stderr.write(line + "\\n"));`;
+    const transport = trackTransport(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ["-e", ASKS],
+        stderr: "pipe",
+        maxLineBytes: 1024,
+        closeTimeoutMs: 300,
+      }),
+    );
+    let answered = "";
+    transport.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+      answered += chunk;
+    });
+    transport.onerror = () => {};
+    await transport.start();
+    const deadline = Date.now() + 5_000;
+    while (!answered.includes("\n") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(JSON.parse(answered.trim())).toEqual({
+      jsonrpc: "2.0",
+      id: "srv-9",
+      error: { code: -32600, message: "Message too large", data: { maxLineBytes: 1024 } },
+    });
+    await transport.close();
+  });
+
   it("answers the server's -32600 with the request's id, so the client's call fails at once", async () => {
     const server = new RawServer({ FIXTURE_MAX_LINE_BYTES: "1024" });
     server.write(call(7, "sleep", { ms: 1, pad: "x".repeat(5000) }));
