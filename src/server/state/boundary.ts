@@ -122,15 +122,29 @@ export class RequestStateBoundary {
     }
   }
 
-  /** Seals the handler's plaintext in a fresh envelope; any failure is a sanitized internal error. */
+  /**
+   * Seals the handler's plaintext in a fresh envelope: unbindable arguments are -32602, any other
+   * failure a sanitized -32603.
+   */
   #seal(ctx: ServerRequestContext, state: string, facts: RoundFacts): string {
+    let binding: RequestBinding;
+    try {
+      binding = facts.binding();
+    } catch {
+      // The target is routed, so only the arguments fail: nested past the digest's stack, or not JSON.
+      ctx.logger.warn(`requestState seal failed on ${ctx.method}: request binding`);
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Invalid params: ${ctx.method} arguments are too deeply nested or not JSON`,
+      );
+    }
     try {
       const now = this.#now();
       const claims = mintClaims({
         now,
         ttl: this.#security.ttl,
         method: ctx.method,
-        binding: facts.binding(),
+        binding,
         state,
         audience: this.#audience,
         principal: facts.principal(),
