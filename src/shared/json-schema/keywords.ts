@@ -33,6 +33,12 @@ function fail(out: Errors, instanceLocation: string, keyword: string, error: str
   out.push({ keyword, instanceLocation, error });
 }
 
+/**
+ * Past this many errors a loop over properties or items stops at its next failure: the schema fails
+ * either way (annotations of a failed schema are dropped), and 4 MB of wrong items made 4 million.
+ */
+const MANY_ERRORS = 100;
+
 /** Puts the keyword's own error before the errors its subschema pushed since `before`. */
 function wrap(out: Errors, before: number, instanceLocation: string, keyword: string, error: string): void {
   out.splice(before, 0, { keyword, instanceLocation, error });
@@ -70,13 +76,17 @@ const each =
   ): Step =>
   (v, at, out, seen, t) => {
     if (t !== type) return;
-    for (const key of Array.isArray(v) ? [...v.keys()] : Object.keys(v)) {
+    // Indexes counted, not spread from keys(): that took ~0.5 s for the 2 million items of 4 MB.
+    const names = Array.isArray(v) ? undefined : Object.keys(v);
+    for (let i = 0; i < (names ?? v).length; i++) {
+      const key = names ? (names[i] as string) : i;
       const check = pick(key, seen);
       if (!check) continue;
       seen.add(key);
       const before = out.length;
       if (!check(v[key as number], below(at, key), out, new Set())) {
         wrap(out, before, at, keyword, `${label} ${JSON.stringify(key)} is invalid.`);
+        if (out.length > MANY_ERRORS) return;
       }
     }
   };
@@ -229,6 +239,7 @@ export const KEYWORDS: Readonly<Record<string, Make>> = {
         const before = out.length;
         if (!check(key, below(at, key), out, new Set())) {
           wrap(out, before, at, keyword, `Property name ${JSON.stringify(key)} is invalid.`);
+          if (out.length > MANY_ERRORS) return;
         }
       }
     };
