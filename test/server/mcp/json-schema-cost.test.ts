@@ -2,20 +2,16 @@ import { expect, it } from "vitest";
 import { jsonSchema } from "../../../src/server/mcp/index.js";
 import { quietServer, send, stamp } from "./helpers.js";
 
-it("refuses 2 million wrong items in time and memory near their parse, and keeps serving", async () => {
+it("refuses 2 million wrong items with the first three, and keeps serving", async () => {
   const mcp = quietServer("p");
   const input = jsonSchema({
     type: "object",
     properties: { tags: { type: "array", items: { type: "string" } } },
   });
   mcp.tool("tag", { input }, ({ tags }) => `${(tags as string[]).length} tags`);
-  // "1," two million times: 4 MB, what one request may carry. Every item got its own errors
-  // (4 million objects, ~800 MB, ~8 s) though the first three are all a refusal shows, and
-  // spreading the array's keys() alone took ~0.5 s.
+  // "1," two million times: 4 MB, what one request may carry (the error count is bounded below).
   const tags = JSON.parse(`[${"1,".repeat(2_000_000 - 1)}1]`) as unknown[];
-  const started = performance.now();
   const refused = await send(mcp, "tools/call", { name: "tag", arguments: { tags } });
-  expect(performance.now() - started).toBeLessThan(250); // ~3 ms now
   const wrong = (i: number) => `tags/${i}: Expected string, got number.`;
   expect(refused).toEqual({
     jsonrpc: "2.0",

@@ -10,6 +10,7 @@ import {
 import { decodeBase64UrlStrict, encodeWtf8 } from "../../../src/server/state/encoding.js";
 import { InvalidRequestState } from "../../../src/server/state/index.js";
 import { INPUT_REQUIRED_METHODS } from "../../../src/types/index.js";
+import { prng } from "../../prng.js";
 
 describe("canonicalJson", () => {
   it("sorts keys at every depth and writes compact JSON", () => {
@@ -26,6 +27,22 @@ describe("canonicalJson", () => {
     expect(canonicalJson("\uD800")).toBe('"\\ud800"');
     expect(canonicalJson(["\uDC00x"])).toBe('["\\udc00x"]');
     expect(canonicalJson("\uD800")).not.toBe(canonicalJson("\uD801"));
+  });
+
+  it("escapes exactly as JSON text with every unit past ASCII as \\uXXXX, on random strings", () => {
+    const random = prng(20261203);
+    const units = [0x41, 0x22, 0x5c, 0x0a, 0x1f, 0x7f, 0x80, 0xe9, 0x6771, 0xd83c, 0xdf0d, 0xdc00, 0xffff];
+    const asJsonText = (text: string) =>
+      JSON.stringify(text).replace(
+        /[\u0080-\uffff]/g,
+        (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`,
+      );
+    for (let run = 0; run < 500; run++) {
+      const length = random.int(40);
+      const text = String.fromCharCode(...Array.from({ length }, () => random.pick(units)));
+      expect(canonicalJson(text)).toBe(asJsonText(text));
+      expect(canonicalJson({ [text]: [text] })).toBe(`{${asJsonText(text)}:[${asJsonText(text)}]}`);
+    }
   });
 
   it("drops what JSON drops: undefined and function members; undefined array items become null", () => {

@@ -489,3 +489,30 @@ describe("undefined, as JavaScript objects may carry", () => {
     expect(() => validate({ type: "object" }, undefined)).toThrow(TypeError);
   });
 });
+
+describe("a failing loop over many items or properties", () => {
+  // Every wrong item made its own errors (4 million objects, ~800 MB, for the 2 million items of a
+  // 4 MB body) though a refusal shows the first three: past 100 the loop stops at its next failure.
+  it("stops collecting errors past a hundred, keeping the first ones and the verdict", () => {
+    const items = validate(
+      { type: "array", items: { type: "string" } },
+      Array.from({ length: 10_000 }, () => 1),
+    );
+    expect(items.valid).toBe(false);
+    expect(items.errors.length).toBeGreaterThan(100);
+    expect(items.errors.length).toBeLessThanOrEqual(102);
+    expect(items.errors[1]).toMatchObject({ instanceLocation: "#/0" });
+    const names = validate(
+      { type: "object", propertyNames: { maxLength: 1 } },
+      Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`key${i}`, i])),
+    );
+    expect(names.valid).toBe(false);
+    expect(names.errors.length).toBeLessThanOrEqual(102);
+    const properties = validate(
+      { type: "object", additionalProperties: { type: "string" } },
+      Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`key${i}`, i])),
+    );
+    expect(properties.valid).toBe(false);
+    expect(properties.errors.length).toBeLessThanOrEqual(102);
+  });
+});
