@@ -15,7 +15,13 @@ import { TASK_STATUS_NOTIFICATION } from "../types/tasks.js";
  * coversUri("file:///logs", "file:///logs/today.txt"); // true
  */
 export function coversUri(subscribed: string, uri: string): boolean {
-  return uri === subscribed || uri.startsWith(subscribed.endsWith("/") ? subscribed : `${subscribed}/`);
+  // No `${subscribed}/` per comparison: every update meets every subscribed URI of every stream.
+  return (
+    uri.startsWith(subscribed) &&
+    (uri.length === subscribed.length ||
+      subscribed.endsWith("/") ||
+      uri.charCodeAt(subscribed.length) === 0x2f)
+  );
 }
 
 /** The filter's task ids that are strings (a hand-built filter may hold anything). */
