@@ -32,6 +32,30 @@ function failure(key: string, detail: string): ToolError {
   return new ToolError(`Resolver '${key}' ${detail}`);
 }
 
+/**
+ * The state of the next round. Its outcomes are the client's answers: one nested past what
+ * `JSON.stringify` can walk is the client's doing, refused as an unusable answer would be.
+ */
+function keptForNextRound(outcomes: Record<string, RecordedOutcome>, asked: Record<string, string>): string {
+  try {
+    return encodeResolverState({ outcomes, asked });
+  } catch (error) {
+    const key =
+      error instanceof RangeError && Object.keys(outcomes).find((name) => !fitsJson(outcomes[name]));
+    if (!key) throw error;
+    throw failure(key, "answer is nested too deeply to keep for the next round");
+  }
+}
+
+function fitsJson(value: unknown): boolean {
+  try {
+    JSON.stringify(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Reads an own property only (never the prototype chain). */
 function own<T>(map: Readonly<Record<string, T>>, key: string): T | undefined {
   return Object.hasOwn(map, key) ? map[key] : undefined;
@@ -161,7 +185,7 @@ export async function resolveForLeg(
     result: {
       resultType: "input_required",
       inputRequests: pending,
-      requestState: encodeResolverState({ outcomes, asked }),
+      requestState: keptForNextRound(outcomes, asked),
     },
   };
 }
