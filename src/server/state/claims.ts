@@ -50,28 +50,25 @@ export function requestBinding(method: string, params: Readonly<Record<string, u
  */
 export function canonicalJson(value: unknown): string {
   const text = serialize(value);
-  const first = text.search(/[\u0080-\uffff]/);
-  if (first < 0) return text;
-  // Into bytes in one pass: a regex callback per unit cost a second for the 2 million of a 4 MB body.
-  let escaped = 0;
-  for (let i = first; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) escaped++;
-  const out = Buffer.allocUnsafe(text.length + 5 * escaped);
-  let at = out.write(text.slice(0, first), "latin1");
-  for (let i = first; i < text.length; i++) {
+  if (!/[^\0-\x7f]/.test(text)) return text;
+  // Written as bytes in one pass: a regex callback per unit took a second on a 4 MB body.
+  const out = Buffer.allocUnsafe(text.length * 6);
+  let at = 0;
+  for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);
     if (unit < 0x80) {
       out[at++] = unit;
       continue;
     }
-    out[at++] = 0x5c; // \
-    out[at++] = 0x75; // u
-    for (let shift = 12; shift >= 0; shift -= 4) out[at++] = HEX[(unit >> shift) & 15] as number;
+    out[at++] = 0x5c; // \u, then four lowercase hex digits
+    out[at++] = 0x75;
+    for (let shift = 12; shift >= 0; shift -= 4) {
+      const digit = (unit >> shift) & 15;
+      out[at++] = digit + (digit < 10 ? 0x30 : 0x57);
+    }
   }
-  return out.toString("latin1");
+  return out.toString("latin1", 0, at);
 }
-
-/** The ASCII codes of the lowercase hex digits. */
-const HEX = [..."0123456789abcdef"].map((digit) => digit.charCodeAt(0));
 
 // Plain loops and string appends: this runs twice per input round (seal, then verify).
 function serialize(input: unknown): string {
