@@ -89,7 +89,7 @@ export class ListCache {
   get(partition: string, method: string, paramsKey?: string): ResultObject | undefined {
     const entry = this.#entries.get(cacheKey(partition, method, paramsKey));
     if (entry === undefined || this.#now() >= entry.expiresAt) return undefined;
-    return structuredClone(entry.value);
+    return copied(entry.value);
   }
 
   /** The scope the server gave a stored entry. */
@@ -128,15 +128,16 @@ export class ListCache {
     if (ttl === 0 || overtaken || !CACHEABLE_METHODS.has(method) || result.resultType === "input_required") {
       return;
     }
-    const bytes = JSON.stringify(result).length;
-    if (bytes > this.#maxBytes) return;
+    const bytes = jsonLength(result);
+    const value = bytes !== undefined && bytes <= this.#maxBytes ? copied(result) : undefined;
+    if (bytes === undefined || value === undefined) return;
     for (const oldest of this.#entries.keys()) {
       if (this.#entries.size < this.#maxEntries && this.#bytes + bytes <= this.#maxBytes) break;
       this.#drop(oldest);
     }
     this.#bytes += bytes;
     this.#entries.set(key, {
-      value: structuredClone(result),
+      value,
       scope: result.cacheScope === "public" ? "public" : "private",
       expiresAt: this.#now() + ttl,
       bytes,
@@ -243,4 +244,23 @@ function positiveInteger(name: string, value: number): number {
  */
 function cacheKey(partition: string, method: string, paramsKey: string | undefined): string {
   return JSON.stringify([partition, method, paramsKey]);
+}
+
+// A result nested past what JSON.stringify or structuredClone can walk (JSON.parse copes) is a
+// server's answer all the same: it is used, just neither stored nor served from the cache.
+
+function jsonLength(value: ResultObject): number | undefined {
+  try {
+    return JSON.stringify(value).length;
+  } catch {
+    return undefined;
+  }
+}
+
+function copied(value: ResultObject): ResultObject | undefined {
+  try {
+    return structuredClone(value);
+  } catch {
+    return undefined;
+  }
 }
