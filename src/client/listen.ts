@@ -1,5 +1,5 @@
 import { RequestAbortedError } from "../shared/errors.js";
-import { filterCovers } from "../shared/subscription-filter.js";
+import { filterCovers, taskIdsOf } from "../shared/subscription-filter.js";
 import { pause } from "../shared/timers.js";
 import { HttpStatusError, HttpTransportError } from "../transports/http/errors.js";
 import { McpError, NotificationMethod, validSubscriptionFilter } from "../types/core.js";
@@ -110,6 +110,8 @@ export function openSubscription(
   let isAcknowledged = false;
   /** What the server last agreed to; until then, what was asked. */
   let agreed: SubscriptionFilter = filter;
+  /** `agreed` as the notifications are checked against it: no task id the caller did not ask for. */
+  let covering: SubscriptionFilter = filter;
   let failures = 0;
 
   /** One listen request; resolves on the server's graceful close or its cancel. */
@@ -127,7 +129,7 @@ export function openSubscription(
           if (notification.method !== NotificationMethod.SubscriptionsAcknowledged) {
             // Only what was both asked for and agreed to reaches the caller (spec §3.3).
             const { method, params } = notification;
-            if (filterCovers(filter, method, params) && filterCovers(agreed, method, params)) {
+            if (filterCovers(filter, method, params) && filterCovers(covering, method, params)) {
               return onNotification(notification);
             }
             return;
@@ -137,6 +139,7 @@ export function openSubscription(
           streamAcknowledged = true;
           const honoured = notification.params?.notifications;
           agreed = validSubscriptionFilter(honoured) ? (honoured as SubscriptionFilter) : {};
+          covering = askedTaskIdsOnly(agreed, filter);
           failures = 0;
           if (isAcknowledged) return options.onReconnect?.(agreed);
           isAcknowledged = true;
@@ -176,4 +179,14 @@ export function openSubscription(
   acknowledged.catch(() => {});
   closed.catch(() => {});
   return { acknowledged, closed, close: () => controller.abort() };
+}
+
+/**
+ * `agreed` with only the task ids `asked` names: no other can pass both filters, and a server's
+ * acknowledgement listing a million would otherwise be scanned again for each task notification.
+ */
+function askedTaskIdsOnly(agreed: SubscriptionFilter, asked: SubscriptionFilter): SubscriptionFilter {
+  if (!Array.isArray(agreed.taskIds)) return agreed;
+  const wanted = new Set(taskIdsOf(asked));
+  return { ...agreed, taskIds: agreed.taskIds.filter((id) => wanted.has(id)) };
 }
