@@ -27,6 +27,9 @@ const BACK_CHANNEL_METHODS: ReadonlySet<string> = new Set([
   "roots/list",
 ]);
 
+/** Most server requests waiting on the callbacks at once (as many as a legacy SSE stream may send us). */
+const MAX_IN_FLIGHT = 100;
+
 /**
  * Answers the server → client requests of a legacy session on `session`'s connection. Each
  * callback gets `requestId` = the request's JSON-RPC id and a signal that fires when the server
@@ -55,6 +58,13 @@ export function answerServerRequests(
         ? describeToolLoopProblem((request as CreateMessageRequest).params.messages)
         : undefined;
     if (problem) throw new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${problem}`);
+    // A dialog or a model call each: a server flooding them would pile up callbacks without bound.
+    if (running.size >= MAX_IN_FLIGHT) {
+      throw new McpError(
+        ErrorCode.InternalError,
+        `Too many requests: ${MAX_IN_FLIGHT} server requests are waiting on the client`,
+      );
+    }
     const controller = new AbortController();
     running.set(id, controller);
     try {
