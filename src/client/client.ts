@@ -255,6 +255,8 @@ export class Client implements AsyncDisposable {
   listTools(cursor?: string, options: CachedCallOptions = {}): Promise<ListToolsResult> {
     return cachedRead(this.#host, "tools/list", cursor, options, async () => {
       const listed = await this.session.listTools(cursor, options);
+      // A first page starts a new listing: schemas of tools it no longer names would pile up.
+      if (cursor === undefined) this.#outputSchemas.forget();
       this.#outputSchemas.remember(listed.tools);
       return listed;
     });

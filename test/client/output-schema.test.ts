@@ -207,4 +207,24 @@ describe("output schemas after the server's tools change", () => {
     subscription.close();
     await client.close();
   });
+
+  it("keeps only the current listing's: a server that renames its tools on every list grows nothing", async () => {
+    // Each tools/list names a new tool; the schemas of every listing used to be kept for good.
+    let listings = 0;
+    const server = new Server("renamer", {
+      logger: silentLogger,
+      onListTools: () => ({
+        tools: [{ name: `t${listings++}`, inputSchema: { type: "object" }, outputSchema: FORECAST_SCHEMA }],
+      }),
+      onCallTool: () => ({ content: text, structuredContent: { code: "anything" } }) as never,
+    });
+    const client = await Client.connect(server);
+    await client.listTools();
+    await expect(client.callTool("t0")).rejects.toBeInstanceOf(ProtocolError);
+    for (let n = 0; n < 3; n++) await client.listTools();
+    // t0 is no longer listed: its schema went with the listing it came from; t3's is checked.
+    expect((await client.callTool("t0")).structuredContent).toEqual({ code: "anything" });
+    await expect(client.callTool("t3")).rejects.toBeInstanceOf(ProtocolError);
+    await client.close();
+  });
 });
