@@ -1,4 +1,4 @@
-import { RequestAbortedError, RequestTimeoutError } from "../shared/errors.js";
+import { ProtocolError, RequestAbortedError, RequestTimeoutError } from "../shared/errors.js";
 import { NEVER_ABORTED } from "../shared/lazy-signal.js";
 import { timerDelay } from "../shared/timers.js";
 import { isInputRequiredResult } from "../types/core.js";
@@ -182,6 +182,12 @@ export function dispatchAll(
   outer: AbortSignal | undefined,
 ): Promise<InputResponses> {
   throwIfAborted(outer);
+  // Each one is a dialog or a model call, all started at once: a server is not let ask for thousands.
+  if (requests.length > MAX_ROUND_REQUESTS) {
+    throw new ProtocolError(
+      `The server asked for ${requests.length} inputs in one round; at most ${MAX_ROUND_REQUESTS} are answered`,
+    );
+  }
   // A lone request has no sibling to stop: it runs under the flow's own signal.
   const siblings = requests.length === 1 ? undefined : new AbortController();
   return new Promise<InputResponses>((resolve, reject) => {
@@ -216,6 +222,9 @@ export function dispatchAll(
     }
   });
 }
+
+/** Most inputRequests one round may hold (as many server requests as a 2025 session may keep waiting). */
+const MAX_ROUND_REQUESTS = 100;
 
 /** The caller's own abort reason when it gave one; the platform's default AbortError reads as ours. */
 function abortReason(signal: AbortSignal | undefined): Error {
