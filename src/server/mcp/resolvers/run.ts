@@ -47,6 +47,7 @@ function keptForNextRound(outcomes: Record<string, RecordedOutcome>, asked: Reco
   }
 }
 
+/** Whether `JSON.stringify` can walk `value` (it throws a RangeError past its stack). */
 function fitsJson(value: unknown): boolean {
   try {
     JSON.stringify(value);
