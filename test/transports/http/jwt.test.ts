@@ -70,7 +70,9 @@ afterEach(async () => {
 describe("JwtVerifier.verify", () => {
   it("maps a valid token to AuthInfo", async () => {
     const key = await signingKey("k1");
-    const token = await mint(key, { exp: now() + 300, tenant: "acme" });
+    // One reading of the clock: a second boundary between two would move the expected expiry.
+    const exp = now() + 300;
+    const token = await mint(key, { exp, tenant: "acme" });
     const info = await verifier([key]).verify(token);
     expect(info).toEqual({
       token,
@@ -78,7 +80,7 @@ describe("JwtVerifier.verify", () => {
       scopes: ["notes:read", "notes:write"],
       issuer: ISSUER,
       subject: "alice",
-      expiresAt: now() + 300,
+      expiresAt: exp,
       resource: RESOURCE,
       extra: expect.objectContaining({ tenant: "acme", sub: "alice" }),
     });
