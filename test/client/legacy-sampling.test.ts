@@ -2,37 +2,13 @@
 // tool-loop rules is answered -32602 on the wire and never reaches the app's sampling callback.
 import { describe, expect, it } from "vitest";
 import { Client } from "../../src/client/client.js";
-import type { Transport } from "../../src/shared/transport.js";
-import type { JSONRPCMessage, SamplingMessage } from "../../src/types/index.js";
+import type { SamplingMessage } from "../../src/types/index.js";
+import { ScriptedLegacyServer } from "./legacy-server-stub.js";
 
-/** A 2025 server that answers initialize, then lets the test send requests and read the replies. */
-class ScriptedLegacyServer implements Transport {
-  onmessage?: (message: JSONRPCMessage) => void;
-  onclose?: () => void;
-  readonly replies = new Map<string, JSONRPCMessage>();
-  async start(): Promise<void> {}
-  async send(message: JSONRPCMessage): Promise<void> {
-    const { id, method } = message as { id?: number | string; method?: string };
-    if (method === "initialize") {
-      const result = {
-        protocolVersion: "2025-11-25",
-        capabilities: { tools: {} },
-        serverInfo: { name: "scripted", version: "1" },
-      };
-      queueMicrotask(() => this.onmessage?.({ jsonrpc: "2.0", id: id as number, result }));
-    } else if (method === undefined && typeof id === "string") {
-      this.replies.set(id, message);
-    }
-  }
-  async ask(id: string, messages: SamplingMessage[]): Promise<JSONRPCMessage> {
-    const params = { messages, maxTokens: 20 };
-    this.onmessage?.({ jsonrpc: "2.0", id, method: "sampling/createMessage", params });
-    for (let i = 0; i < 200 && !this.replies.has(id); i++) await new Promise((r) => setTimeout(r, 5));
-    return this.replies.get(id) as JSONRPCMessage;
-  }
-  async close(): Promise<void> {
-    this.onclose?.();
-  }
+/** Sends a sampling request with `messages` and waits for the client's reply. */
+function sampleWith(server: ScriptedLegacyServer, id: string, messages: SamplingMessage[]) {
+  server.request(id, "sampling/createMessage", { messages, maxTokens: 20 });
+  return server.replyTo(id);
 }
 
 const use: SamplingMessage = {
@@ -59,7 +35,7 @@ describe("sampling/createMessage from a 2025 server", () => {
     });
     expect(client.protocolVersion).toBe("2025-11-25");
     expect(
-      await server.ask("s1", [ask, use, { role: "user", content: { type: "text", text: "Well?" } }]),
+      await sampleWith(server, "s1", [ask, use, { role: "user", content: { type: "text", text: "Well?" } }]),
     ).toEqual({
       jsonrpc: "2.0",
       id: "s1",
@@ -70,7 +46,7 @@ describe("sampling/createMessage from a 2025 server", () => {
       },
     });
     expect(
-      await server.ask("s2", [
+      await sampleWith(server, "s2", [
         ask,
         use,
         {
@@ -91,7 +67,7 @@ describe("sampling/createMessage from a 2025 server", () => {
     });
     expect(sampled).toEqual([]);
     // The same conversation with the loop kept reaches the callback and is answered.
-    expect(await server.ask("s3", [ask, use, result])).toEqual({
+    expect(await sampleWith(server, "s3", [ask, use, result])).toEqual({
       jsonrpc: "2.0",
       id: "s3",
       result: { role: "assistant", content: { type: "text", text: "Sunny" }, model: "m" },
