@@ -108,11 +108,17 @@ export class Server implements Dispatcher {
       options.maxSubscriptionsPerPrincipal,
     );
     if (this.#listChanged) this.#serveListen();
-    this.#share = sharedOver(options.events, (event) => this.#deliver(event), this.logger);
+    [this.#share, this.#unsubscribe] = sharedOver(
+      options.events,
+      (event) => this.#deliver(event),
+      this.logger,
+    );
   }
 
   /** Announces a change: through the bus when there is one, else to this instance's streams. */
   readonly #share: (event: Announcement) => void;
+
+  #unsubscribe: (() => void) | undefined;
 
   #deliver(event: Announcement): void {
     if (event.kind === "taskChanged") {
@@ -231,6 +237,19 @@ export class Server implements Dispatcher {
    */
   closeSubscriptions(): void {
     this.#subscriptions.closeAll();
+  }
+
+  /**
+   * Ends every listen stream and stops following the `events` bus: a server made per tenant or per
+   * test leaves nothing subscribed behind. Its endpoints own the connections: close them first.
+   *
+   * @example
+   * await endpoint.close(); server.close();
+   */
+  close(): void {
+    this.closeSubscriptions();
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
   }
 
   /** True when a handler serves `method`. */

@@ -46,19 +46,24 @@ export function coalesced(share: Share): Share {
 /**
  * How an announcement reaches the listen streams: without a bus, `deliver` at once; with one, it is
  * published (a failure is logged), and `deliver` gets what comes off the bus, from every instance,
- * this one included.
+ * this one included. Returns the share and the unsubscribe from the bus.
  *
  * @example
- * const share = sharedOver(options.events, (event) => streams.publish(event), logger);
+ * const [share, unsubscribe] = sharedOver(options.events, (event) => streams.publish(event), logger);
  */
-export function sharedOver(events: ServerEventBus | undefined, deliver: Share, logger: Logger): Share {
-  if (!events) return deliver;
-  events.subscribe((event) => {
+export function sharedOver(
+  events: ServerEventBus | undefined,
+  deliver: Share,
+  logger: Logger,
+): [Share, (() => void) | undefined] {
+  if (!events) return [deliver, undefined];
+  const unsubscribe = events.subscribe((event) => {
     if (isSharedServerEvent(event)) deliver(event);
   });
-  return (event) => {
+  const share: Share = (event) => {
     Promise.resolve()
       .then(() => events.publish(event))
       .catch((error: unknown) => logger.error(`events.publish failed: ${String(error)}`));
   };
+  return [share, unsubscribe];
 }

@@ -18,5 +18,5 @@ export function jsonBus() {
       for (const listener of listeners) listener(JSON.parse(text));
     },
   };
-  return { bus, published };
+  return { bus, published, listening: () => listeners.size };
 }

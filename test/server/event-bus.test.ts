@@ -127,4 +127,22 @@ describe("ServerEventBus", () => {
       { kind: "toolsListChanged" },
     ]);
   });
+
+  it("close() ends the server's listen streams and stops following the bus", async () => {
+    const { bus, listening } = jsonBus();
+    const a = instance(bus);
+    instance(bus);
+    expect(listening()).toBe(2);
+    const client = await Client.connect(a);
+    const seen: string[] = [];
+    const sub = client.listen({ toolsListChanged: true }, (n) => seen.push(n.method));
+    await sub.acknowledged;
+    a.server.close();
+    await sub.closed;
+    expect(listening()).toBe(1);
+    a.server.close();
+    expect(listening()).toBe(1);
+    expect(seen).toEqual([]);
+    await client.close();
+  });
 });
