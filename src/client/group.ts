@@ -15,20 +15,20 @@ import type {
   Tool,
 } from "../types/index.js";
 import { Client } from "./client.js";
+import {
+  type ComponentKind,
+  type ComponentNameHook,
+  type Components,
+  type Contribution,
+  KINDS,
+  type ReadingRules,
+  readContribution,
+} from "./group-contribution.js";
 import { warningSink } from "./notification-routing.js";
 import type { AutoCallOptions, ClientOptions } from "./options.js";
-import { checkMaxPages, listAll } from "./pages.js";
+import { checkMaxPages } from "./pages.js";
 import type { InputCallOptions } from "./session-options.js";
 import type { ClientTarget } from "./targets.js";
-
-/**
- * The group's name for a server's tool, prompt or resource (default: its own name). Give servers
- * that share names distinct prefixes.
- *
- * @example
- * const componentNameHook: ComponentNameHook = (name, serverInfo) => `${serverInfo?.name}.${name}`;
- */
-export type ComponentNameHook = (name: string, serverInfo: Implementation | undefined) => string;
 
 /**
  * Options of a `ClientSessionGroup`.
@@ -45,24 +45,11 @@ export interface ClientSessionGroupOptions {
   maxPages?: number;
 }
 
-/** The kinds of component a group aggregates. */
-export type ComponentKind = "tools" | "prompts" | "resources";
-
 /** A component under its group name, with the member that listed it. */
 interface Entry<T> {
   readonly item: T;
   readonly client: Client;
 }
-
-/** The item of each kind. */
-interface Components {
-  tools: Tool;
-  prompts: Prompt;
-  resources: Resource;
-}
-
-/** What one member contributed, under the group's names. */
-type Contribution = { readonly [K in ComponentKind]: Map<string, Components[K]> };
 
 interface Member {
   /** Opened by the group (`connect`), so closed by it too. */
@@ -71,8 +58,6 @@ interface Member {
   readonly serverInfo: Implementation | undefined;
   contribution: Contribution;
 }
-
-const KINDS: readonly ComponentKind[] = ["tools", "prompts", "resources"];
 
 /**
  * Several servers as one: `connect` (or `add`) each, then call any tool or prompt by its group
@@ -93,18 +78,18 @@ export class ClientSessionGroup implements AsyncDisposable {
     prompts: new Map(),
     resources: new Map(),
   };
-  readonly #nameOf: ComponentNameHook;
-  readonly #warn: (message: string) => void;
-  readonly #maxPages: number | undefined;
+  readonly #reading: ReadingRules;
   /** Counts close() calls: a join that began before one must not commit after it. */
   #closes = 0;
 
   constructor(options: ClientSessionGroupOptions = {}) {
-    this.#nameOf = options.componentNameHook ?? ((name) => name);
-    this.#warn = warningSink(options.onWarning);
     // Refused here: met at each join, it would only be a warning, and every member would join empty.
     if (options.maxPages !== undefined) checkMaxPages(options.maxPages);
-    this.#maxPages = options.maxPages;
+    this.#reading = {
+      nameOf: options.componentNameHook ?? ((name) => name),
+      warn: warningSink(options.onWarning),
+      maxPages: options.maxPages,
+    };
   }
 
   /** The members, in the order they joined. */
@@ -137,7 +122,10 @@ export class ClientSessionGroup implements AsyncDisposable {
   async connect(target: ClientTarget, options?: ClientOptions): Promise<Client> {
     const closes = this.#closes;
     // The group's sink unless the caller gave this client its own.
-    const client = await Client.connect(target, { ...options, onWarning: options?.onWarning ?? this.#warn });
+    const client = await Client.connect(target, {
+      ...options,
+      onWarning: options?.onWarning ?? this.#reading.warn,
+    });
     try {
       await this.#join(client, true, client.serverInfo, closes);
     } catch (error) {
@@ -171,7 +159,7 @@ export class ClientSessionGroup implements AsyncDisposable {
    */
   async refresh(client: Client): Promise<void> {
     const member = this.#member(client);
-    const contribution = await this.#read(client, member.serverInfo, true);
+    const contribution = await readContribution(client, member.serverInfo, true, this.#reading);
     if (this.#members.get(client) !== member) return; // disconnected meanwhile
     this.#check(contribution, client);
     this.#withdraw(client, member.contribution);
@@ -285,7 +273,7 @@ export class ClientSessionGroup implements AsyncDisposable {
     if (this.#members.has(client)) {
       throw new McpError(ErrorCode.InvalidParams, "This client is already a member of the group");
     }
-    const contribution = await this.#read(client, serverInfo, false);
+    const contribution = await readContribution(client, serverInfo, false, this.#reading);
     // Checked and committed with no await in between, so members joining at once cannot both
     // take a name, and a group closed meanwhile stays empty.
     if (this.#closes !== closes) throw new ConnectionClosedError("The group was closed while connecting");
@@ -295,57 +283,6 @@ export class ClientSessionGroup implements AsyncDisposable {
     this.#check(contribution, undefined);
     this.#commit(client, contribution);
     this.#members.set(client, { owned, serverInfo, contribution });
-  }
-
-  /**
-   * A member's lists under the group's names. Joining, a list it cannot serve is skipped with a
-   * warning (the member joins with the rest); refreshing, the failure is thrown.
-   */
-  async #read(
-    client: Client,
-    serverInfo: Implementation | undefined,
-    refresh: boolean,
-  ): Promise<Contribution> {
-    const capabilities = client.capabilities;
-    const listOptions = { maxPages: this.#maxPages, ...(refresh ? { cacheMode: "refresh" as const } : {}) };
-    const read = async <T extends { name: string }>(kind: ComponentKind, declared: unknown) => {
-      const named = new Map<string, T>();
-      if (declared === undefined) return named;
-      let items: T[];
-      try {
-        items = (await listAll(client, kind, listOptions)) as unknown as T[];
-      } catch (error) {
-        // Asked for explicitly, a refresh fails as a whole and keeps the lists the group has.
-        if (refresh) throw error;
-        const server = serverInfo?.name ?? "a server";
-        this.#warn(
-          `${server}: could not read its ${kind} (${error instanceof Error ? error.message : error})`,
-        );
-        return named;
-      }
-      for (const item of items) {
-        const name = this.#nameOf(item.name, serverInfo);
-        if (typeof name !== "string" || name === "") {
-          throw new TypeError(
-            `componentNameHook must return a non-empty string for ${JSON.stringify(item.name)}`,
-          );
-        }
-        if (named.has(name)) {
-          throw new McpError(
-            ErrorCode.InvalidParams,
-            `Two of this server's ${kind} are both named ${JSON.stringify(name)} in the group`,
-          );
-        }
-        named.set(name, item);
-      }
-      return named;
-    };
-    const [tools, prompts, resources] = await Promise.all([
-      read<Tool>("tools", capabilities.tools),
-      read<Prompt>("prompts", capabilities.prompts),
-      read<Resource>("resources", capabilities.resources),
-    ]);
-    return { tools, prompts, resources };
   }
 
   /** Refuses names another member already holds (`self` may keep its own, on refresh). */

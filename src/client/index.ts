@@ -36,12 +36,8 @@ export {
   TaskCancelledError,
   TaskCreatedError,
 } from "./errors.js";
-export {
-  ClientSessionGroup,
-  type ClientSessionGroupOptions,
-  type ComponentKind,
-  type ComponentNameHook,
-} from "./group.js";
+export { ClientSessionGroup, type ClientSessionGroupOptions } from "./group.js";
+export type { ComponentKind, ComponentNameHook } from "./group-contribution.js";
 export type { LegacyConnect, LegacyConnectContext } from "./legacy.js";
 export type { ListenOptions, Subscription } from "./listen.js";
 export type { ClientMode, NegotiatedEra } from "./negotiation.js";
