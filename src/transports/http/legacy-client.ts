@@ -14,6 +14,7 @@ import { connectionRefused, describe, FetchReceived, isResponseTo } from "./answ
 import { credentialsFrom, reauthorized } from "./auth.js";
 import type { StreamableHttpClientOptions } from "./client.js";
 import { HttpStatusError, HttpTransportError, ResponseTooLargeError } from "./errors.js";
+import { followGetStream, type GetStreamFollower } from "./legacy-get-stream.js";
 import { LegacySessionState, type SessionRequest } from "./legacy-session-state.js";
 import { type EventReadOptions, readJsonEvents } from "./legacy-stream.js";
 import { httpNetwork } from "./network.js";
@@ -31,6 +32,10 @@ let renewals = 0;
 
 function essence(contentType: string | null): string {
   return (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+}
+
+function isStream(response: Response): boolean {
+  return response.ok && essence(response.headers.get("content-type")) === "text/event-stream";
 }
 
 /**
@@ -366,24 +371,36 @@ export class LegacyHttpClientTransport implements Transport {
 
   /**
    * Opens the session's GET stream for server messages unrelated to any request (405: none is
-   * offered), read on in the background. Resolves once the server answered the GET, or after
+   * offered), read on in the background and opened again when the server ends it. Resolves once the server answered the GET, or after
    * LISTEN_OPEN_WAIT_MS: a request sent before then could race the GET, so a server would drop what
    * it sends there for that request's side effects, or take the fresh GET for a stream resumption.
    */
   async #listen(): Promise<void> {
     const signal = this.#background.signal;
-    const opened = this.#fetchWith("GET", undefined, signal).then(
-      (response) => {
-        if (!response.ok || essence(response.headers.get("content-type")) !== "text/event-stream") {
-          void response.body?.cancel().catch(() => {});
-          return;
-        }
+    const session = this.#sessionId;
+    const follower: GetStreamFollower = {
+      open: (lastEventId) =>
+        this.#fetchWith("GET", undefined, signal, lastEventId ? { "Last-Event-ID": lastEventId } : {}),
+      read: (response) =>
         readJsonEvents(
           response,
           signal,
           (message) => this.onmessage?.(message as JSONRPCMessage),
           this.#reading(),
-        ).catch((error: unknown) => this.onerror?.(error as Error));
+        ),
+      isStream,
+      forgotten: () => {
+        if (session !== undefined) this.#renewSession(session).catch((error: Error) => this.onerror?.(error));
+      },
+      onerror: (error) => this.onerror?.(error),
+    };
+    const opened = this.#fetchWith("GET", undefined, signal).then(
+      (response) => {
+        if (!isStream(response)) {
+          void response.body?.cancel().catch(() => {});
+          return;
+        }
+        followGetStream(response, signal, follower).catch((error: unknown) => this.onerror?.(error as Error));
       },
       // No stream: requests related to a POST still arrive on that POST's stream.
       () => {},
