@@ -22,6 +22,7 @@ import { HttpHeader } from "./headers.js";
 import type { Incoming } from "./incoming.js";
 import { respondLegacy } from "./legacy-respond.js";
 import { type LegacyHttpOptions, LegacySessionStore, type SessionEntry } from "./legacy-sessions.js";
+import { dropAtExpiry } from "./respond.js";
 import { SSE_HEADERS, SseStream } from "./sse.js";
 
 /** The 2025 session header. */
@@ -158,15 +159,19 @@ export class LegacyHttpEndpoint {
         "Conflict: this session's stream is already open",
       );
     }
-    const stream = new SseStream({
-      keepAliveMs: this.#options.keepAliveMs,
-      onCancel: () => {
-        if (entry.stream === stream) {
-          entry.stream = undefined;
-          entry.session.attach(undefined);
-        }
-        entry.lastSeen = Date.now();
-      },
+    const release = () => {
+      clearTimeout(expiry);
+      if (entry.stream === stream) {
+        entry.stream = undefined;
+        entry.session.attach(undefined);
+      }
+      entry.lastSeen = Date.now();
+    };
+    const stream = new SseStream({ keepAliveMs: this.#options.keepAliveMs, onCancel: release });
+    // Ended with its token, so it carries no news past it; the client opens it again with a fresh one.
+    const expiry = dropAtExpiry(auth.authInfo, () => {
+      release();
+      stream.end();
     });
     entry.stream = stream;
     entry.session.attach((message) => stream.write(message));

@@ -66,8 +66,11 @@ export function respond(
  * is checked once per request and the stream is one request, so it would otherwise carry news
  * (task results included) to its bearer long after the endpoint refuses the token. A dropped
  * stream, unlike a closed one, is what a client re-opens by itself, with its fresh token.
+ *
+ * @example
+ * const expiry = dropAtExpiry(authInfo, () => stream.end());
  */
-function dropAtExpiry(
+export function dropAtExpiry(
   authInfo: AuthInfo | undefined,
   drop: () => void,
 ): ReturnType<typeof setTimeout> | undefined {
