@@ -144,8 +144,14 @@ export function describe(error: unknown): string {
   return `${error.message}: ${said.includes(code) ? said : said ? `${said} (${code})` : code}`;
 }
 
-function essence(contentType: string | null): string {
+/** A `Content-Type`'s media type, lower-cased, without its parameters ("" when absent). */
+export function essence(contentType: string | null): string {
   return (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+}
+
+/** True for a successful answer that is an event stream to read. */
+export function isEventStream(response: Response): boolean {
+  return response.ok && essence(response.headers.get("content-type")) === "text/event-stream";
 }
 
 async function errorBody(response: Received, maxBytes: number | undefined): Promise<ErrorObject | undefined> {

@@ -10,7 +10,14 @@ import type { MessageInfo, Transport, TransportNetwork } from "../../shared/tran
 import { isJSONRPCErrorResponse, isJSONRPCResultResponse } from "../../types/core.js";
 import type { JSONRPCMessage, RequestId } from "../../types/index.js";
 import { isRecord } from "../../types/record.js";
-import { connectionRefused, describe, FetchReceived, isResponseTo } from "./answer.js";
+import {
+  connectionRefused,
+  describe,
+  essence,
+  FetchReceived,
+  isEventStream,
+  isResponseTo,
+} from "./answer.js";
 import { credentialsFrom, reauthorized } from "./auth.js";
 import type { StreamableHttpClientOptions } from "./client.js";
 import { HttpStatusError, HttpTransportError, ResponseTooLargeError } from "./errors.js";
@@ -29,14 +36,6 @@ const MAX_RETRY_MS = 30_000;
 const LISTEN_OPEN_WAIT_MS = 1_000;
 
 let renewals = 0;
-
-function essence(contentType: string | null): string {
-  return (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
-}
-
-function isStream(response: Response): boolean {
-  return response.ok && essence(response.headers.get("content-type")) === "text/event-stream";
-}
 
 /**
  * Talks to a 2025-era Streamable HTTP endpoint. `StreamableHttpClientTransport` hands over to it
@@ -297,7 +296,7 @@ export class LegacyHttpClientTransport implements Transport {
         await pause(Math.min(read.retryMs ?? DEFAULT_RETRY_MS, MAX_RETRY_MS), signal);
         if (signal.aborted) break;
         const again = await this.#fetchWith("GET", undefined, signal, { "Last-Event-ID": read.lastEventId });
-        if (!again.ok || essence(again.headers.get("content-type")) !== "text/event-stream") {
+        if (!isEventStream(again)) {
           await again.body?.cancel().catch(() => {});
           break;
         }
@@ -388,7 +387,7 @@ export class LegacyHttpClientTransport implements Transport {
           (message) => this.onmessage?.(message as JSONRPCMessage),
           this.#reading(),
         ),
-      isStream,
+      isStream: isEventStream,
       forgotten: () => {
         if (session !== undefined) this.#renewSession(session).catch((error: Error) => this.onerror?.(error));
       },
@@ -396,7 +395,7 @@ export class LegacyHttpClientTransport implements Transport {
     };
     const opened = this.#fetchWith("GET", undefined, signal).then(
       (response) => {
-        if (!isStream(response)) {
+        if (!isEventStream(response)) {
           void response.body?.cancel().catch(() => {});
           return;
         }
