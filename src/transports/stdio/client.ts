@@ -275,7 +275,7 @@ export class StdioClientTransport implements Transport {
   #signal(child: ChildProcess, signal: NodeJS.Signals): void {
     const failure = signalServer(child, this.#grouped, signal);
     if (!failure) return;
-    this.onerror?.(
+    this.#report(
       new RoundtripError(`Could not send ${signal} to the MCP server's process group: ${failure.message}`, {
         cause: failure,
       }),
@@ -290,7 +290,7 @@ export class StdioClientTransport implements Transport {
       (line) => this.#receive(line),
       (head) => {
         const bound = this.#maxLineBytes;
-        this.onerror?.(new Error(`Dropped a line from the server longer than maxLineBytes (${bound} bytes)`));
+        this.#report(new Error(`Dropped a line from the server longer than maxLineBytes (${bound} bytes)`));
         // The request it answered (when its head says) fails now rather than at its timeout, and
         // one it asked is refused, so its asker stops waiting too.
         const answer = droppedResponse(head, bound);
@@ -306,9 +306,9 @@ export class StdioClientTransport implements Transport {
       if (this.#state !== "open" || this.#exit) return;
       this.#stdoutLostTimer = setTimeout(() => this.#loseStdout(child), EXIT_AFTER_STDOUT_GRACE_MS);
     });
-    stdout?.on("error", (error) => this.onerror?.(error));
+    stdout?.on("error", (error) => this.#report(error));
     if (this.#stderr && child.stderr) child.stderr.pipe(this.#stderr);
-    child.on("error", (error) => this.onerror?.(error));
+    child.on("error", (error) => this.#report(error));
     child.once("exit", (code, signal) => {
       this.#exit = { code, signal };
       this.#markExited();
@@ -328,11 +328,11 @@ export class StdioClientTransport implements Transport {
     try {
       message = JSON.parse(line);
     } catch {
-      this.onerror?.(new Error(`Ignored a line from the server that is not JSON: ${line.slice(0, 200)}`));
+      this.#report(new Error(`Ignored a line from the server that is not JSON: ${line.slice(0, 200)}`));
       return;
     }
     if (typeof message !== "object" || message === null || Array.isArray(message)) {
-      this.onerror?.(new Error(`Ignored a line from the server that is not a JSON-RPC message`));
+      this.#report(new Error(`Ignored a line from the server that is not a JSON-RPC message`));
       return;
     }
     this.#deliver(message as JSONRPCMessage);
@@ -347,7 +347,20 @@ export class StdioClientTransport implements Transport {
     try {
       this.onmessage?.(message);
     } catch (error) {
-      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      this.#report(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  /**
+   * Hands an error to onerror, from stream events, timers and background shutdowns: a throw from
+   * it is ignored, as there is nowhere further to report it, and it would otherwise be the host's
+   * uncaught exception (or unhandled rejection) and cut short the shutdown it interrupted.
+   */
+  #report(error: Error): void {
+    try {
+      this.onerror?.(error);
+    } catch {
+      // onerror's own failure: see above.
     }
   }
 
@@ -359,7 +372,7 @@ export class StdioClientTransport implements Transport {
     if (this.#state !== "open" || this.#exit) return;
     this.#state = "closing";
     const lost = new ConnectionClosedError("The MCP server closed its stdout while still running");
-    this.onerror?.(lost);
+    this.#report(lost);
     this.#reportClosed(lost);
     void this.#shutDown(child);
   }
@@ -383,7 +396,7 @@ export class StdioClientTransport implements Transport {
       ? new StdioServerExitError(this.#exit?.code ?? null, this.#exit?.signal ?? null)
       : undefined;
     this.#unexpectedExit = exited;
-    if (exited) this.onerror?.(exited);
+    if (exited) this.#report(exited);
     this.#reportClosed(exited);
   }
 
