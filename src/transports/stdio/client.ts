@@ -307,7 +307,7 @@ export class StdioClientTransport implements Transport {
       this.#stdoutLostTimer = setTimeout(() => this.#loseStdout(child), EXIT_AFTER_STDOUT_GRACE_MS);
     });
     stdout?.on("error", (error) => this.#report(error));
-    if (this.#stderr && child.stderr) child.stderr.pipe(this.#stderr);
+    if (this.#stderr) child.stderr?.on("error", (error) => this.#report(error)).pipe(this.#stderr);
     child.on("error", (error) => this.#report(error));
     child.once("exit", (code, signal) => {
       this.#exit = { code, signal };
