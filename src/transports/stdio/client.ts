@@ -347,7 +347,7 @@ export class StdioClientTransport implements Transport {
     try {
       this.onmessage?.(message);
     } catch (error) {
-      this.#report(error instanceof Error ? error : new Error(String(error)));
+      this.#report(error);
     }
   }
 
@@ -356,9 +356,9 @@ export class StdioClientTransport implements Transport {
    * it is ignored, as there is nowhere further to report it, and it would otherwise be the host's
    * uncaught exception (or unhandled rejection) and cut short the shutdown it interrupted.
    */
-  #report(error: Error): void {
+  #report(error: unknown): void {
     try {
-      this.onerror?.(error);
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
     } catch {
       // onerror's own failure: see above.
     }
@@ -403,7 +403,12 @@ export class StdioClientTransport implements Transport {
   #reportClosed(reason?: Error): void {
     if (this.#closeReported) return;
     this.#closeReported = true;
-    this.onclose?.(reason);
+    // Called from the same places as onerror: a throw goes there, as onmessage's does.
+    try {
+      this.onclose?.(reason);
+    } catch (error) {
+      this.#report(error);
+    }
   }
 
   #exitedWithin(ms: number): Promise<boolean> {

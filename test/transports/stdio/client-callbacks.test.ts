@@ -1,11 +1,12 @@
-// A throwing onerror must not take the host down: the transport calls it from stream events,
-// timers and shutdowns running in the background (after an unexpected exit, a lost stdout), where
-// a throw would be the host's uncaught exception or unhandled rejection, and would cut short the
-// shutdown it interrupted. Its throw is ignored: there is nowhere further to report it.
+// A throwing onerror or onclose must not take the host down: the transport calls them from stream
+// events, timers and shutdowns running in the background (after an unexpected exit, a lost
+// stdout), where a throw would be the host's uncaught exception or unhandled rejection, and would
+// cut short the shutdown it interrupted. onclose's throw goes to onerror, as onmessage's does;
+// onerror's is ignored: there is nowhere further to report it.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ConnectionClosedError } from "../../../src/shared/errors.js";
 import { StdioClientTransport, StdioServerExitError } from "../../../src/transports/stdio/client.js";
-import { killSpawned, REPO_ROOT, STDOUT_CLOSING, trackTransport } from "./helpers.js";
+import { killSpawned, REPO_ROOT, STDOUT_CLOSING, trackTransport, until } from "./helpers.js";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -78,4 +79,53 @@ describe("StdioClientTransport with an onerror that throws", () => {
       expect(errors).toEqual(["Could not send SIGTERM to the MCP server's process group: kill EPERM"]);
     },
   );
+});
+
+describe("StdioClientTransport with an onclose that throws", () => {
+  /** A started transport running `node args`; its onclose records the reason, then throws. */
+  async function throwingOnclose(args: string[]) {
+    const transport = trackTransport(
+      new StdioClientTransport({
+        command: process.execPath,
+        args,
+        cwd: REPO_ROOT,
+        stderr: "ignore",
+        closeTimeoutMs: 200,
+      }),
+    );
+    const errors: Error[] = [];
+    transport.onerror = (error) => errors.push(error);
+    const reasons: (Error | undefined)[] = [];
+    transport.onclose = (reason) => {
+      reasons.push(reason);
+      throw new Error("onclose failed");
+    };
+    await transport.start();
+    return { transport, errors, reasons };
+  }
+
+  it("reports the throw through onerror at an unexpected exit", async () => {
+    const { transport, errors, reasons } = await throwingOnclose(["-e", "process.exit(3)"]);
+    await until(() => reasons.length > 0, "onclose");
+    expect(reasons[0]).toBeInstanceOf(StdioServerExitError);
+    expect(errors.map((error) => error.message)).toEqual([
+      "The MCP server process exited unexpectedly (code 3)",
+      "onclose failed",
+    ]);
+    await transport.close();
+  });
+
+  it("still shuts down a server that closed its stdout", async () => {
+    const { transport, errors, reasons } = await throwingOnclose(["--import", "tsx", STDOUT_CLOSING]);
+    await transport.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    // It ignores stdin EOF: the shutdown that follows the lost stdout ends it with SIGTERM.
+    await until(() => transport.exitStatus !== undefined, "the server to be shut down");
+    await transport.close();
+    expect(transport.exitStatus).toEqual({ code: null, signal: "SIGTERM" });
+    expect(reasons[0]).toBeInstanceOf(ConnectionClosedError);
+    expect(errors.map((error) => error.message)).toEqual([
+      "The MCP server closed its stdout while still running",
+      "onclose failed",
+    ]);
+  });
 });
