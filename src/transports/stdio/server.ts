@@ -104,7 +104,17 @@ export function serveStdio(dispatcher: Dispatcher, options: ServeStdioOptions = 
   const drainTimeoutMs = waitOf("drainTimeoutMs", options.drainTimeoutMs, DEFAULT_DRAIN_TIMEOUT_MS);
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
-  const logger = options.logger ?? stderrLogger();
+  const given = options.logger ?? stderrLogger();
+  // Called from stdin's events, timers and settled requests: a throw there would end the server
+  // and skip the answer it reports on, so it is ignored.
+  const log =
+    (level: keyof StdioLogger) =>
+    (message: string): void => {
+      try {
+        given[level](message);
+      } catch {}
+    };
+  const logger: StdioLogger = { warn: log("warn"), error: log("error") };
 
   let ending = false;
   let finished = false;
