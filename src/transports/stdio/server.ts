@@ -180,6 +180,8 @@ export function serveStdio(dispatcher: Dispatcher, options: ServeStdioOptions = 
     beginDrain();
   };
   const onInputError = (error: Error) => {
+    // Left attached at the end (see detach): an error then is no news, but must not be uncaught.
+    if (ending) return;
     logger.warn(`stdin failed (${error.message}); treating it as end of input`);
     onEnd();
   };
@@ -194,7 +196,6 @@ export function serveStdio(dispatcher: Dispatcher, options: ServeStdioOptions = 
     stdin.off("data", onData);
     stdin.off("end", onEnd);
     stdin.off("close", onEnd);
-    stdin.off("error", onInputError);
     // A paused stdin no longer holds the event loop open, so the process can exit on its own.
     stdin.pause();
   }

@@ -249,6 +249,20 @@ describe("serveStdio with in-process streams", () => {
     expect(written).toEqual([]);
   });
 
+  it("keeps an error on stdin after the end (a socket reset, say) from being uncaught", async () => {
+    const stdin = new PassThrough();
+    const logger = recordingLogger();
+    const handle = serveStdio(
+      dispatcher(async () => undefined),
+      { stdin, stdout: new PassThrough(), logger },
+    );
+    handle.close();
+    await handle.closed;
+    stdin.destroy(Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }));
+    await new Promise((resolve) => stdin.once("close", resolve));
+    expect(logger.lines).toEqual([]);
+  });
+
   it("answers -32603 when the dispatcher throws or its response cannot be serialized; cancels by exact id type", async () => {
     const stdin = new PassThrough();
     const stdout = new PassThrough();
