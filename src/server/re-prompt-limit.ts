@@ -66,8 +66,12 @@ export function limitRePrompts(options: RePromptLimitOptions): MiddlewareFunctio
     const times = recent.get(key) ?? [];
     recent.delete(key);
     while (times.length > 0 && (times[0] as number) <= at - windowMs) times.shift();
-    if (times.length >= max) {
-      recent.set(key, times);
+    const refused = times.length >= max;
+    if (!refused) times.push(at);
+    recent.set(key, times);
+    // Refused clients count too: with max 0 every client is refused, and still at most maxClients kept.
+    if (recent.size > maxClients) recent.delete(recent.keys().next().value as string);
+    if (refused) {
       const retryAfterMs = Math.max(1, Math.ceil((times[0] ?? at) + windowMs - at));
       throw new McpError(
         ErrorCode.InvalidRequest,
@@ -75,9 +79,6 @@ export function limitRePrompts(options: RePromptLimitOptions): MiddlewareFunctio
         { retryAfterMs },
       );
     }
-    times.push(at);
-    recent.set(key, times);
-    if (recent.size > maxClients) recent.delete(recent.keys().next().value as string);
     return result;
   };
 }

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import * as z from "zod";
 import { Client } from "../../src/client/client.js";
 import { silentLogger } from "../../src/server/logger.js";
@@ -96,6 +96,28 @@ describe("limitRePrompts", () => {
     expect(errorOf(await call("ask", true, user("alice"))).code).toBe(-32600);
     await call("ask", true, user("bob")); // alice is forgotten
     expect(resultOf(await call("ask", true, user("alice"))).resultType).toBe("input_required");
+  });
+
+  it("keeps at most maxClients clients with max 0 too, where every re-prompt is refused", async () => {
+    // The clients tracked are only seen through the Map that holds them: catch it as it is filled.
+    let tracked: Map<unknown, unknown> | undefined;
+    const set = Map.prototype.set;
+    const spy = vi.spyOn(Map.prototype, "set").mockImplementation(function (
+      this: Map<unknown, unknown>,
+      k,
+      v,
+    ) {
+      if (typeof k === "string" && k.startsWith("client-")) tracked = this;
+      return set.call(this, k, v);
+    });
+    let n = 0;
+    const { call } = askingForever({ max: 0, maxClients: 2, key: () => `client-${n++}` });
+    try {
+      for (let i = 0; i < 5; i++) expect(errorOf(await call("ask", true)).code).toBe(-32600);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(tracked?.size).toBe(2);
   });
 
   it("forgets by recency of use: a client seen again outlives one seen once before it", async () => {
