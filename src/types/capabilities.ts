@@ -13,6 +13,7 @@ export const ClientCapabilitiesSchema = z.looseObject({
     .optional(),
   extensions: z.record(z.string(), JSONObjectSchema).optional(),
 });
+/** Capabilities a client declares on every modern request. `{}` declares none. */
 export type ClientCapabilities = z.infer<typeof ClientCapabilitiesSchema>;
 
 /** Capabilities a server advertises through `server/discover`. */
@@ -27,4 +28,5 @@ export const ServerCapabilitiesSchema = z.looseObject({
   tools: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
   extensions: z.record(z.string(), JSONObjectSchema).optional(),
 });
+/** Capabilities a server advertises through `server/discover`. */
 export type ServerCapabilities = z.infer<typeof ServerCapabilitiesSchema>;

@@ -19,6 +19,7 @@ export const MetaKey = {
 
 /** The core result discriminators. Extensions may add values (e.g. `"task"`). */
 export const ResultType = { Complete: "complete", InputRequired: "input_required" } as const;
+/** A core `resultType`: `"complete"` or `"input_required"`. */
 export type CoreResultType = (typeof ResultType)[keyof typeof ResultType];
 
 /** Logging levels in increasing severity, for `logLevel` gating. */

@@ -17,6 +17,7 @@ export const ErrorCode = {
   LegacyUrlElicitationRequired: -32042,
 } as const;
 
+/** One of the {@link ErrorCode} values. */
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
 
 /** The JSON-RPC `error` member. */
@@ -66,9 +67,15 @@ export class McpError extends Error {
 
 /** The frozen rejection every request-state verification failure answers with. */
 export const INVALID_REQUEST_STATE_MESSAGE = "Invalid or expired requestState";
+/** The `data.reason` of that rejection, which tells it from other invalid params. */
 export const INVALID_REQUEST_STATE_REASON = "invalid_request_state";
 
-/** Builds the one error that every inbound request-state failure answers with. */
+/**
+ * Builds the one error that every inbound request-state failure answers with.
+ *
+ * @example
+ * if (!state) throw invalidRequestStateError(); // -32602, HTTP 400
+ */
 export function invalidRequestStateError(): McpError {
   return new McpError(
     ErrorCode.InvalidParams,
@@ -79,8 +86,13 @@ export function invalidRequestStateError(): McpError {
 }
 
 /**
- * The HTTP status an error response travels with: 400 for header, capability and version errors
- * and for errors that carry their own 400; 404 for an unknown method; otherwise 200 (in-band).
+ * The HTTP status an error response travels with: `explicit` when the error carries its own; 400
+ * for parse, invalid-request, header, capability and version errors; 404 for an unknown method;
+ * otherwise 200 (in-band).
+ *
+ * @example
+ * httpStatusForError(ErrorCode.MethodNotFound); // 404
+ * httpStatusForError(ErrorCode.InvalidParams); // 200
  */
 export function httpStatusForError(code: number, explicit?: number): number {
   if (explicit !== undefined) return explicit;

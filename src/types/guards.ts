@@ -100,59 +100,115 @@ export function describeToolLoopProblem(messages: readonly SamplingMessage[]): s
   return undefined;
 }
 
-/** True for an elicitation answer (`{ action, content? }`). */
+/**
+ * True for an elicitation answer (`{ action, content? }`).
+ *
+ * @example
+ * isElicitResult({ action: "decline" }); // true
+ */
 export function isElicitResult(value: unknown): value is ElicitResult {
   return validElicitResult(value);
 }
 
-/** True for a sampling answer (a message with `model`). */
+/**
+ * True for a sampling answer (a message with `model`).
+ *
+ * @example
+ * isCreateMessageResult({ role: "assistant", content: { type: "text", text: "Hi" }, model: "m" }); // true
+ */
 export function isCreateMessageResult(value: unknown): value is CreateMessageResult {
   return validCreateMessageResult(value);
 }
 
-/** True for a roots answer (`{ roots }`). */
+/**
+ * True for a roots answer (`{ roots }`).
+ *
+ * @example
+ * isListRootsResult({ roots: [{ uri: "file:///home/me/project" }] }); // true
+ */
 export function isListRootsResult(value: unknown): value is ListRootsResult {
   return validListRootsResult(value);
 }
 
-/** True for an embedded `elicitation/create` request (form or URL; a URL holds no whitespace or control character). */
+/**
+ * True for an embedded `elicitation/create` request (form or URL; a URL holds no whitespace or control
+ * character).
+ *
+ * @example
+ * if (isElicitRequest(request)) console.log(request.params.message);
+ */
 export function isElicitRequest(value: unknown): value is ElicitRequest {
   return validElicitRequest(value);
 }
 
-/** True for an embedded URL-mode elicitation. */
+/**
+ * True for an embedded URL-mode elicitation.
+ *
+ * @example
+ * if (isUrlElicitRequest(request)) console.log(`Open ${request.params.url}`);
+ */
 export function isUrlElicitRequest(
   value: unknown,
 ): value is ElicitRequest & { params: ElicitRequestURLParams } {
   return isElicitRequest(value) && value.params.mode === "url";
 }
 
-/** True for an embedded `sampling/createMessage` request. */
+/**
+ * True for an embedded `sampling/createMessage` request.
+ *
+ * @example
+ * if (isCreateMessageRequest(request)) console.log(request.params.maxTokens);
+ */
 export function isCreateMessageRequest(value: unknown): value is CreateMessageRequest {
   return validCreateMessageRequest(value);
 }
 
-/** True for an embedded `roots/list` request. */
+/**
+ * True for an embedded `roots/list` request.
+ *
+ * @example
+ * if (isListRootsRequest(request)) console.log("the server asks for our roots");
+ */
 export function isListRootsRequest(value: unknown): value is ListRootsRequest {
   return validListRootsRequest(value);
 }
 
-/** True for a well-formed JSON-RPC request (has an id and a method). */
+/**
+ * True for a well-formed JSON-RPC request (has an id and a method).
+ *
+ * @example
+ * isJSONRPCRequest({ jsonrpc: "2.0", id: 1, method: "tools/list" }); // true
+ */
 export function isJSONRPCRequest(value: unknown): value is JSONRPCRequest {
   return validJSONRPCRequest(value);
 }
 
-/** True for a well-formed JSON-RPC notification (a method and no id). */
+/**
+ * True for a well-formed JSON-RPC notification (a method and no id).
+ *
+ * @example
+ * isJSONRPCNotification({ jsonrpc: "2.0", method: "notifications/tools/list_changed" }); // true
+ */
 export function isJSONRPCNotification(value: unknown): value is JSONRPCNotification {
   return isRecord(value) && !Object.hasOwn(value, "id") && validJSONRPCNotification(value);
 }
 
-/** True for a successful JSON-RPC response. */
+/**
+ * True for a successful JSON-RPC response.
+ *
+ * @example
+ * isJSONRPCResultResponse({ jsonrpc: "2.0", id: 1, result: {} }); // true
+ */
 export function isJSONRPCResultResponse(value: unknown): value is JSONRPCResultResponse {
   return validJSONRPCResultResponse(value);
 }
 
-/** True for a JSON-RPC error response. */
+/**
+ * True for a JSON-RPC error response.
+ *
+ * @example
+ * isJSONRPCErrorResponse({ jsonrpc: "2.0", id: 1, error: { code: -32601, message: "Nope" } }); // true
+ */
 export function isJSONRPCErrorResponse(value: unknown): value is JSONRPCErrorResponse {
   return validJSONRPCErrorResponse(value);
 }

@@ -17,6 +17,7 @@ export const RequestMetaSchema = z.looseObject({
   [MetaKey.TraceState]: z.string().optional(),
   [MetaKey.Baggage]: z.string().optional(),
 });
+/** The `_meta` every modern request carries. */
 export type RequestMeta = z.infer<typeof RequestMetaSchema>;
 
 /** The `_meta` a result may carry. */
@@ -25,6 +26,7 @@ export const ResultMetaSchema = z.looseObject({
   [MetaKey.ServerInfo]: ImplementationSchema.optional().catch(undefined),
   [MetaKey.SubscriptionId]: RequestIdSchema.optional(),
 });
+/** The `_meta` a result may carry. */
 export type ResultMeta = z.infer<typeof ResultMetaSchema>;
 
 /** The `_meta` a notification may carry. */

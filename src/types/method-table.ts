@@ -35,6 +35,7 @@ export const Method = {
   CompletionComplete: "completion/complete",
   SubscriptionsListen: "subscriptions/listen",
 } as const;
+/** A client → server request method of the 2026-07-28 core. */
 export type MethodName = (typeof Method)[keyof typeof Method];
 
 /** Notification methods of the 2026-07-28 core. */
@@ -124,7 +125,13 @@ export const REMOVED_METHODS: ReadonlySet<string> = new Set([
   "tasks/list",
 ]);
 
-/** True when `method` is a core request method of the 2026-07-28 revision. */
+/**
+ * True when `method` is a core request method of the 2026-07-28 revision.
+ *
+ * @example
+ * isCoreMethod("tools/call"); // true
+ * isCoreMethod("ping"); // false: removed from the modern core
+ */
 export function isCoreMethod(method: string): method is MethodName {
   return Object.hasOwn(METHOD_RULES, method);
 }

@@ -9,7 +9,11 @@ export const ResultBaseSchema = z.looseObject({
   _meta: ResultMetaSchema.optional(),
 });
 
+/** The zod schema of {@link CacheScope}. */
 export const CacheScopeSchema = z.enum(["public", "private"]);
+/**
+ * Who may reuse a cached result: `"public"` results may cross authorization contexts, `"private"` ones not.
+ */
 export type CacheScope = z.infer<typeof CacheScopeSchema>;
 
 /** Cache hints of the six cacheable results. Required from 2026 servers; absent from legacy ones (read as 0). */
@@ -17,6 +21,10 @@ export const CacheHintsSchema = z.object({
   ttlMs: z.int().min(0),
   cacheScope: CacheScopeSchema,
 });
+/**
+ * Cache hints of the six cacheable results: how long (`ttlMs`) and by whom (`cacheScope`) a result may be
+ * reused.
+ */
 export type CacheHints = z.infer<typeof CacheHintsSchema>;
 
 /**

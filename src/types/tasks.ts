@@ -26,6 +26,9 @@ export const TASKS_REQUIRED_CAPABILITIES = Object.freeze({
   extensions: Object.freeze({ [TASKS_EXTENSION]: Object.freeze({}) }),
 });
 
+/**
+ * Where a task is: `working` or `input_required` while it runs; `completed`, `failed` or `cancelled` after.
+ */
 export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
 
 /** The task metadata every task shape carries. */
@@ -99,22 +102,42 @@ function describePollIntervalProblem(value: unknown, side: TaskCheckSide): strin
   return isPositiveInteger(value) ? undefined : "pollIntervalMs must be a positive integer";
 }
 
-/** True for the five task statuses. */
+/**
+ * True for the five task statuses.
+ *
+ * @example
+ * isTaskStatus("working"); // true
+ */
 export function isTaskStatus(value: unknown): value is TaskStatus {
   return typeof value === "string" && STATUSES.has(value);
 }
 
-/** True for the three methods whose `Mcp-Name` header mirrors `params.taskId`. */
+/**
+ * True for the three methods whose `Mcp-Name` header mirrors `params.taskId`.
+ *
+ * @example
+ * isTaskMethod("tasks/get"); // true
+ */
 export function isTaskMethod(method: string): boolean {
   return method === TaskMethod.Get || method === TaskMethod.Update || method === TaskMethod.Cancel;
 }
 
-/** Whether capabilities declare the Tasks extension (a request's own, per the spec: never a session's). */
+/**
+ * Whether capabilities declare the Tasks extension (a request's own, per the spec: never a session's).
+ *
+ * @example
+ * declaresTasks({ extensions: { [TASKS_EXTENSION]: {} } }); // true
+ */
 export function declaresTasks(capabilities: { extensions?: Record<string, unknown> } | undefined): boolean {
   return isRecord(capabilities?.extensions) && isRecord(capabilities.extensions[TASKS_EXTENSION]);
 }
 
-/** The `resultType: "task"` discriminator. */
+/**
+ * The `resultType: "task"` discriminator.
+ *
+ * @example
+ * if (isCreateTaskResult(result)) console.log(result.taskId, result.status);
+ */
 export function isCreateTaskResult(value: unknown): value is CreateTaskResult {
   return isRecord(value) && value.resultType === "task";
 }

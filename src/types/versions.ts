@@ -19,17 +19,32 @@ export const KNOWN_PROTOCOL_VERSIONS: readonly string[] = Object.freeze([
   ...[...MODERN_PROTOCOL_VERSIONS].reverse(),
 ]);
 
-/** True when the version is in the registry. */
+/**
+ * True when the version is in the registry.
+ *
+ * @example
+ * isKnownProtocolVersion("2025-06-18"); // true
+ */
 export function isKnownProtocolVersion(version: unknown): version is string {
   return typeof version === "string" && KNOWN_PROTOCOL_VERSIONS.includes(version);
 }
 
-/** True for a modern (2026-07-28 or later, envelope-based) revision this SDK knows. */
+/**
+ * True for a modern (2026-07-28 or later, envelope-based) revision this SDK knows.
+ *
+ * @example
+ * isModernProtocolVersion("2026-07-28"); // true
+ */
 export function isModernProtocolVersion(version: unknown): version is string {
   return typeof version === "string" && MODERN_PROTOCOL_VERSIONS.includes(version);
 }
 
-/** True for a handshake-era revision this SDK knows. */
+/**
+ * True for a handshake-era revision this SDK knows.
+ *
+ * @example
+ * isLegacyProtocolVersion("2026-07-28"); // false
+ */
 export function isLegacyProtocolVersion(version: unknown): version is string {
   return typeof version === "string" && LEGACY_PROTOCOL_VERSIONS.includes(version);
 }
