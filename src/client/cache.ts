@@ -144,6 +144,7 @@ export class ListCache {
     });
   }
 
+  /** Drops one stored entry, if there is one; not an invalidation (an answer in flight is still stored). */
   delete(partition: string, method: string, paramsKey?: string): void {
     this.#drop(cacheKey(partition, method, paramsKey));
   }
@@ -207,6 +208,7 @@ export class ListCache {
     if (subscribed.length > 0) this.#dropReadsUnder(subscribed);
   }
 
+  /** Drops every entry of every partition; an invalidation. */
   clear(): void {
     this.#invalidations++;
     this.#entries.clear();

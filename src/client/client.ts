@@ -161,6 +161,7 @@ export class Client implements AsyncDisposable {
     return this.#era.capabilities;
   }
 
+  /** The server's instructions for the model, as discovered (undefined when it gave none). */
   get instructions(): string | undefined {
     return this.#era.instructions;
   }
@@ -170,6 +171,7 @@ export class Client implements AsyncDisposable {
     return this.#cache;
   }
 
+  /** Closes the session and drops this client's cached results. */
   async close(): Promise<void> {
     try {
       await this.session.close();
@@ -179,6 +181,7 @@ export class Client implements AsyncDisposable {
     }
   }
 
+  /** `close()`, for `await using client = await Client.connect(...)`. */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }

@@ -5,6 +5,10 @@ import type { CreateTaskResult, InputRequiredResult } from "../types/index.js";
 /**
  * A call answered `input_required` but the caller did not opt into the manual loop. Carries the
  * result so nothing is lost.
+ *
+ * @example
+ * try { await session.callTool("provision", {}); }
+ * catch (error) { if (error instanceof InputRequiredError) console.log(error.result.inputRequests); }
  */
 export class InputRequiredError extends RoundtripError {
   readonly result: InputRequiredResult;

@@ -260,6 +260,7 @@ export class ClientSessionGroup implements AsyncDisposable {
     if (failed) throw failed.reason;
   }
 
+  /** `close()`, for `await using group = new ClientSessionGroup()`. */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }

@@ -12,6 +12,7 @@ import type {
   ResultObject,
 } from "../types/index.js";
 
+/** Options of `new ClientSession(transport, options)` and `ClientSession.connect`. */
 export interface ClientSessionOptions {
   clientInfo?: Implementation;
   /** Declared on every request. Default `{}` (no optional capabilities). */

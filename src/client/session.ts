@@ -134,6 +134,7 @@ export class ClientSession {
     return this.#serverInfo;
   }
 
+  /** Closes the transport; calls still pending reject with `ConnectionClosedError`. */
   async close(): Promise<void> {
     await this.connection.close();
   }
@@ -213,6 +214,7 @@ export class ClientSession {
     return (await this.request("server/discover", {}, options)) as DiscoverResult;
   }
 
+  /** `tools/list`: one page of tools, from `cursor` (the previous page's `nextCursor`) on. */
   async listTools(cursor?: string, options?: CallOptions): Promise<ListToolsResult> {
     const params = cursor === undefined ? {} : { cursor };
     const result = (await this.request("tools/list", params, options)) as ListToolsResult;
@@ -220,6 +222,10 @@ export class ClientSession {
     return tools === undefined ? result : { ...result, tools };
   }
 
+  /**
+   * `tools/call`. With `allowInputRequired`, an `InputRequiredResult` is returned instead of thrown;
+   * with `allowTask` (and the extension declared), a `CreateTaskResult`.
+   */
   callTool(
     name: string,
     args: Record<string, unknown> | undefined,
@@ -240,10 +246,6 @@ export class ClientSession {
     args?: Record<string, unknown>,
     options?: NotOpted & NoTask,
   ): Promise<CallToolResult>;
-  /**
-   * `tools/call`. With `allowInputRequired`, an `InputRequiredResult` is returned instead of thrown;
-   * with `allowTask` (and the extension declared), a `CreateTaskResult`.
-   */
   callTool(
     name: string,
     args?: Record<string, unknown>,
@@ -254,6 +256,7 @@ export class ClientSession {
     return this.#seeded("tools/call", withInput(params, options), options) as Promise<CallToolResult>;
   }
 
+  /** `prompts/list`: one page of prompts, from `cursor` (the previous page's `nextCursor`) on. */
   async listPrompts(cursor?: string, options?: CallOptions): Promise<ListPromptsResult> {
     return (await this.request(
       "prompts/list",
@@ -262,13 +265,13 @@ export class ClientSession {
     )) as ListPromptsResult;
   }
 
+  /** `prompts/get`. With `allowInputRequired`, an `InputRequiredResult` is returned instead of thrown. */
   getPrompt(
     name: string,
     args: Record<string, string> | undefined,
     options: Opted,
   ): Promise<GetPromptResult | InputRequiredResult>;
   getPrompt(name: string, args?: Record<string, string>, options?: NotOpted): Promise<GetPromptResult>;
-  /** `prompts/get`. With `allowInputRequired`, an `InputRequiredResult` is returned instead of thrown. */
   async getPrompt(
     name: string,
     args?: Record<string, string>,
@@ -279,6 +282,7 @@ export class ClientSession {
     return (await this.#seeded("prompts/get", withInput(params, options), options)) as GetPromptResult;
   }
 
+  /** `resources/list`: one page of resources, from `cursor` (the previous page's `nextCursor`) on. */
   async listResources(cursor?: string, options?: CallOptions): Promise<ListResourcesResult> {
     return (await this.request(
       "resources/list",
@@ -287,14 +291,15 @@ export class ClientSession {
     )) as ListResourcesResult;
   }
 
+  /** `resources/templates/list`: one page of resource templates, from `cursor` on. */
   async listResourceTemplates(cursor?: string, options?: CallOptions): Promise<ListResourceTemplatesResult> {
     const params = cursor === undefined ? {} : { cursor };
     return (await this.request("resources/templates/list", params, options)) as ListResourceTemplatesResult;
   }
 
+  /** `resources/read`. With `allowInputRequired`, an `InputRequiredResult` is returned instead of thrown. */
   readResource(uri: string, options: Opted): Promise<ReadResourceResult | InputRequiredResult>;
   readResource(uri: string, options?: NotOpted): Promise<ReadResourceResult>;
-  /** `resources/read`. With `allowInputRequired`, an `InputRequiredResult` is returned instead of thrown. */
   async readResource(
     uri: string,
     options: InputCallOptions = {},

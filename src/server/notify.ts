@@ -22,7 +22,13 @@ export async function sendProgress(
   await ctx.notify({ jsonrpc: "2.0", method: NotificationMethod.Progress, params });
 }
 
-/** True when a message at `level` passes the request's `logLevel` (no level: nothing passes). */
+/**
+ * True when a message at `level` passes the request's `logLevel` (no level: nothing passes).
+ *
+ * @example
+ * logLevelAllows("warning", "error"); // true
+ * logLevelAllows(undefined, "emergency"); // false
+ */
 export function logLevelAllows(requested: LoggingLevel | undefined, level: LoggingLevel): boolean {
   if (requested === undefined) return false;
   return LOGGING_LEVEL_ORDER.indexOf(level) >= LOGGING_LEVEL_ORDER.indexOf(requested);

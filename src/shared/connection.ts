@@ -18,6 +18,11 @@ export type IncomingRequestHandler = (
 /**
  * The JSON-RPC core both sides reuse over any transport: fresh ids, pending calls, responses
  * matched by id, notifications routed to the request they belong to, cancellation.
+ *
+ * @example
+ * const connection = new JsonRpcConnection(transport);
+ * await connection.start();
+ * const result = await connection.request("server/discover", { _meta: envelope });
  */
 export class JsonRpcConnection {
   readonly #transport: Transport;
@@ -50,6 +55,7 @@ export class JsonRpcConnection {
     transport.onerror = (error) => this.onError?.(error);
   }
 
+  /** True once the transport has closed or `close()` was called. */
   get closed(): boolean {
     return this.#closed;
   }
@@ -65,6 +71,7 @@ export class JsonRpcConnection {
     return this.#closing.signal;
   }
 
+  /** Starts the transport; call once, before the first request. */
   async start(): Promise<void> {
     await this.#transport.start();
   }
@@ -109,6 +116,7 @@ export class JsonRpcConnection {
     );
   }
 
+  /** Closes the transport; pending calls reject with `ConnectionClosedError`. */
   async close(): Promise<void> {
     if (this.#closed) return;
     // A transport that fails to close is gone all the same: pending calls must not hang on it.

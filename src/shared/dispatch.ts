@@ -91,7 +91,13 @@ export interface Dispatcher {
  */
 export const HTTP_STATUS: unique symbol = Symbol("roundtrip.httpStatus");
 
-/** The HTTP status a dispatched response should travel with (200 unless the error says otherwise). */
+/**
+ * The HTTP status a dispatched response should travel with (200 unless the error says otherwise).
+ *
+ * @example
+ * const response = await server.dispatch(message);
+ * if (response) return Response.json(response, { status: httpStatusOf(response) });
+ */
 export function httpStatusOf(response: JSONRPCResponse): number {
   return (response as { [HTTP_STATUS]?: number })[HTTP_STATUS] ?? 200;
 }

@@ -45,6 +45,7 @@ function internalError(id: RequestId): JSONRPCErrorResponse {
 /** Which way a message crossed the in-memory wire. */
 export type WireDirection = "client→server" | "server→client";
 
+/** Options of `new MemoryTransport(server, options)`. */
 export interface MemoryTransportOptions {
   /** Presented to the server as the request's verified token (as an HTTP auth hook would). */
   authInfo?: AuthInfo;

@@ -30,7 +30,9 @@ export interface LegacyOptions {
 
 /** The defaults of the shim (the official SDK's values). */
 export const DEFAULT_SHIM_MAX_ROUNDS = 8;
+/** The default bound on one round of the shim, in ms (10 minutes). */
 export const DEFAULT_SHIM_ROUND_TIMEOUT_MS = 600_000;
+/** How long one server → client request may wait by default, in ms (10 minutes). */
 export const DEFAULT_LEGACY_REQUEST_TIMEOUT_MS = 600_000;
 
 /** Options with every default applied. */

@@ -157,6 +157,7 @@ export class LegacySession {
     return this.#inFlight.size > 0 || this.#outbox.size > 0;
   }
 
+  /** True once `close()` ended the session. */
   get closed(): boolean {
     return this.#closed;
   }

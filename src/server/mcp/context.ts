@@ -51,22 +51,27 @@ export class Context {
     return typeof state === "string" ? state : undefined;
   }
 
+  /** The JSON-RPC id of the request being handled. */
   get requestId(): RequestId {
     return this.request.requestId;
   }
 
+  /** The protocol version the request was made at. */
   get protocolVersion(): string {
     return this.request.protocolVersion;
   }
 
+  /** The capabilities the client declared on this request. */
   get clientCapabilities(): ClientCapabilities {
     return this.request.clientCapabilities;
   }
 
+  /** The client's name and version, when the request carried them. */
   get clientInfo(): Implementation | undefined {
     return this.request.clientInfo;
   }
 
+  /** The verified token of the request's caller; undefined when the request was not authenticated. */
   get authInfo(): AuthInfo | undefined {
     return this.request.authInfo;
   }
@@ -113,18 +118,22 @@ export class Context {
     return sendLog(this.request, level, data, logger);
   }
 
+  /** `log("debug", data)`. */
   debug(data: unknown): Promise<void> {
     return this.log("debug", data);
   }
 
+  /** `log("info", data)`. */
   info(data: unknown): Promise<void> {
     return this.log("info", data);
   }
 
+  /** `log("warning", data)`. */
   warning(data: unknown): Promise<void> {
     return this.log("warning", data);
   }
 
+  /** `log("error", data)`. */
   error(data: unknown): Promise<void> {
     return this.log("error", data);
   }

@@ -64,6 +64,10 @@ const DROPPED_KEYS = new Set(["$schema", "additionalProperties"]);
 /**
  * Renders a form schema for elicitation: a zod object (or any object schema) whose properties are
  * flat primitives. Throws when the shape is something elicitation cannot express.
+ *
+ * @example
+ * renderRequestedSchema(z.object({ name: z.string() }));
+ * // { type: "object", properties: { name: { type: "string" } }, required: ["name"] }
  */
 export function renderRequestedSchema(schema: FormSchema): RequestedSchema {
   const known = rendered.get(schema);
@@ -101,7 +105,13 @@ export function compileFormSchema<T>(schema: FormSchema): CompiledSchema<T> {
   return compiled as CompiledSchema<T>;
 }
 
-/** An embedded form elicitation. */
+/**
+ * An embedded form elicitation.
+ *
+ * @example
+ * const ask = elicitationRequest("Which region?", z.object({ region: z.enum(["eu", "us"]) }));
+ * return inputRequired({ inputRequests: { region: ask } });
+ */
 export function elicitationRequest(message: string, schema: FormSchema): ElicitRequest {
   // A plain form with a keyword its answers would not be checked against fails before the user is asked.
   if (isRawJsonSchema(schema)) compileFormSchema(schema);
@@ -111,7 +121,12 @@ export function elicitationRequest(message: string, schema: FormSchema): ElicitR
   };
 }
 
-/** An embedded URL elicitation (the user completes something out of band, e.g. a sign-in). */
+/**
+ * An embedded URL elicitation (the user completes something out of band, e.g. a sign-in).
+ *
+ * @example
+ * inputRequired({ inputRequests: { login: urlElicitationRequest("Sign in to continue", signInUrl) } });
+ */
 export function urlElicitationRequest(message: string, url: string | URL): ElicitRequest {
   const href = String(url);
   const params = { mode: "url" as const, message, url: href };
@@ -145,7 +160,12 @@ export function samplingRequest(
   return { method: "sampling/createMessage", params: { ...rest, messages: all } };
 }
 
-/** An embedded roots request. */
+/**
+ * An embedded roots request.
+ *
+ * @example
+ * if (ctx.canAsk(rootsRequest())) return inputRequired({ inputRequests: { roots: rootsRequest() } });
+ */
 export function rootsRequest(): ListRootsRequest {
   return { method: "roots/list", params: {} };
 }
@@ -186,6 +206,9 @@ export function inputResponse(ctx: Context, key: string): InputResponseView {
 /**
  * The accepted content of a form answer, validated against `schema` when given; undefined when
  * the question was not answered or was declined/cancelled. A malformed answer is a -32602 error.
+ *
+ * @example
+ * const form = await acceptedContent(ctx, "region", Region); // undefined unless accepted
  */
 export async function acceptedContent<S extends FormSchema | undefined = undefined>(
   ctx: Context,

@@ -134,6 +134,7 @@ export class MCPServer implements Dispatcher {
     );
   }
 
+  /** The server's version, as sent in `serverInfo` (`options.version`, default `""`). */
   get version(): string {
     return this.server.version;
   }

@@ -47,9 +47,13 @@ export interface TaskOptions {
   shareOverEvents?: boolean;
 }
 
+/** The default of `TaskOptions.ttlMs`: one hour. */
 export const DEFAULT_TASK_TTL_MS = 3_600_000;
+/** The default of `TaskOptions.pollIntervalMs`: one second. */
 export const DEFAULT_TASK_POLL_INTERVAL_MS = 1_000;
+/** The default of `TaskOptions.immediateResultMs`, in ms. */
 export const DEFAULT_IMMEDIATE_RESULT_MS = 50;
+/** The default of `TaskOptions.maxTasks`. */
 export const DEFAULT_MAX_TASKS = 1_000;
 
 const PREFIX = /^[A-Za-z0-9._-]{1,32}$/;

@@ -67,7 +67,12 @@ export function elicit<S extends FormSchema>(
   };
 }
 
-/** Asks the user to complete something at a URL (sign-in, payment). `accept` is consent to open it. */
+/**
+ * Asks the user to complete something at a URL (sign-in, payment). `accept` is consent to open it.
+ *
+ * @example
+ * const signIn = resolver("sign_in", () => elicitUrl("Sign in to continue", "https://example.com/login"));
+ */
 export function elicitUrl(
   message: string,
   url: string | URL,
@@ -75,14 +80,24 @@ export function elicitUrl(
   return { [QUESTION]: true, kind: "elicitUrl", request: urlElicitationRequest(message, url) };
 }
 
-/** Asks the client's LLM for a completion. */
+/**
+ * Asks the client's LLM for a completion.
+ *
+ * @example
+ * const summary = resolver("summary", () => sample({ prompt: "Summarize the incident", maxTokens: 200 }));
+ */
 export function sample(
   params: Partial<CreateMessageRequestParams> & { maxTokens: number; prompt?: string },
 ): Question<"sample", CreateMessageResult, CreateMessageResult> {
   return { [QUESTION]: true, kind: "sample", request: samplingRequest(params) };
 }
 
-/** Asks the client for its roots. */
+/**
+ * Asks the client for its roots.
+ *
+ * @example
+ * const roots = resolver("roots", () => listRoots());
+ */
 export function listRoots(): Question<"roots", ListRootsResult, ListRootsResult> {
   return { [QUESTION]: true, kind: "roots", request: rootsRequest() };
 }

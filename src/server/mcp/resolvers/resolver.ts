@@ -3,7 +3,13 @@ import type { AnyQuestion, Question, QuestionKind } from "./questions.js";
 
 export const RESOLVER: unique symbol = Symbol("roundtrip.resolver");
 
-/** Thrown at registration when a tool's resolvers cannot work (cycle, duplicate key, unknown argument, …). */
+/**
+ * Thrown at registration when a tool's resolvers cannot work (cycle, duplicate key, unknown argument, …).
+ *
+ * @example
+ * const zone = resolver("region", () => elicit("Which zone?", Zone)); // "region" is askRegion's key
+ * mcp.tool("deploy", { resolve: { region: askRegion, zone } }, handler); // throws InvalidSignature
+ */
 export class InvalidSignature extends Error {
   constructor(message: string) {
     super(message);
@@ -42,6 +48,7 @@ export interface Resolver<Value = unknown, Outcome = Value> {
   readonly _types?: { value: Value; outcome: Outcome };
 }
 
+/** Any resolver, whatever its value and outcome. */
 export type AnyResolver = Resolver<unknown, unknown>;
 
 /** The value a resolver gives its consumer. */
@@ -66,6 +73,7 @@ export type ResolverFor<R> =
     ? "Error: a resolver asks at most one kind of question; split it into two resolvers"
     : Resolver<ValueOf<R>, OutcomeOf<R>>;
 
+/** Options of `resolver(key, options, body)`: the resolvers it depends on and the arguments it reads. */
 export interface ResolverOptions<Deps extends Record<string, AnyResolver>> {
   /** Other resolvers this one needs (a function allows forward references). */
   deps?: Deps | (() => Deps);
@@ -126,7 +134,12 @@ export function withOutcome<V, O>(target: Resolver<V, O>): Resolver<V, O> & { wa
   return { [RESOLVER]: target[RESOLVER], key: target.key, wantsOutcome: true };
 }
 
-/** True for a resolver (or a view of one). */
+/**
+ * True for a resolver (or a view of one).
+ *
+ * @example
+ * isResolver(askRegion); // true
+ */
 export function isResolver(value: unknown): value is AnyResolver {
   return typeof value === "object" && value !== null && RESOLVER in value;
 }

@@ -23,7 +23,12 @@ export type Resolution =
   | { readonly complete: true; readonly values: Record<string, unknown> }
   | { readonly complete: false; readonly result: InputRequiredResult };
 
-/** The question digest: pins an answer to the exact rendered question (22 characters). */
+/**
+ * The question digest: pins an answer to the exact rendered question (22 characters).
+ *
+ * @example
+ * questionDigest(elicit("Which region?", Region)).length; // 22
+ */
 export function questionDigest(question: AnyQuestion): string {
   return argsDigest(question.request.params ?? {});
 }
