@@ -65,7 +65,7 @@ export class JsonRpcConnection {
    * waits that have no request in flight, such as a task's poll interval.
    *
    * @example
-   * await abortableSleep(pollMs, connection.closedSignal);
+   * await setTimeout(pollMs, undefined, { signal: connection.closedSignal }); // node:timers/promises
    */
   get closedSignal(): AbortSignal {
     return this.#closing.signal;

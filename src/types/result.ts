@@ -3,7 +3,10 @@ import { ResultMetaSchema } from "./meta.js";
 
 export { type CoreResultType, ResultType } from "./constants.js";
 
-/** Fields every result may carry. `resultType` is required on the 2026 wire; a missing one reads as complete. */
+/**
+ * Fields every result may carry. `resultType` is required on the 2026 wire; a missing one reads as
+ * complete.
+ */
 export const ResultBaseSchema = z.looseObject({
   resultType: z.string().optional(),
   _meta: ResultMetaSchema.optional(),
@@ -16,7 +19,10 @@ export const CacheScopeSchema = z.enum(["public", "private"]);
  */
 export type CacheScope = z.infer<typeof CacheScopeSchema>;
 
-/** Cache hints of the six cacheable results. Required from 2026 servers; absent from legacy ones (read as 0). */
+/**
+ * Cache hints of the six cacheable results. Required from 2026 servers; absent from legacy ones (read
+ * as 0).
+ */
 export const CacheHintsSchema = z.object({
   ttlMs: z.int().min(0),
   cacheScope: CacheScopeSchema,
