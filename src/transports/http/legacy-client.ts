@@ -21,17 +21,18 @@ import {
 import { credentialsFrom, reauthorized } from "./auth.js";
 import type { StreamableHttpClientOptions } from "./client.js";
 import { HttpStatusError, HttpTransportError, ResponseTooLargeError } from "./errors.js";
-import { followGetStream, type GetStreamFollower } from "./legacy-get-stream.js";
+import {
+  followGetStream,
+  type GetStreamFollower,
+  readResumable,
+  type StreamRead,
+} from "./legacy-get-stream.js";
 import { LegacySessionState, type SessionRequest } from "./legacy-session-state.js";
 import { type EventReadOptions, readJsonEvents } from "./legacy-stream.js";
 import { httpNetwork } from "./network.js";
 
 const SESSION_HEADER = "Mcp-Session-Id";
 const VERSION_HEADER = "MCP-Protocol-Version";
-/** Resumptions of one request's stream (SEP-1699), the wait when the stream set no `retry`, and its cap. */
-const MAX_RESUMPTIONS = 5;
-const DEFAULT_RETRY_MS = 1_000;
-const MAX_RETRY_MS = 30_000;
 /** How long the handshake waits for the server to answer the session's GET stream. */
 const LISTEN_OPEN_WAIT_MS = 1_000;
 
@@ -287,27 +288,13 @@ export class LegacyHttpClientTransport implements Transport {
       this.#state.accepted(method, record.params);
     };
     if (type === "text/event-stream" && response.ok) {
-      let read = await this.#readStream(response, id, signal, accepted);
-      // SEP-1699: a stream the server closed before the response is resumed with a GET carrying
-      // Last-Event-ID, after the `retry` the stream asked for.
-      for (let attempt = 0; !read.answered && read.lastEventId !== undefined && !signal.aborted; attempt++) {
-        if (attempt >= MAX_RESUMPTIONS) break;
-        // A server-chosen wait, but never an unbounded one.
-        await pause(Math.min(read.retryMs ?? DEFAULT_RETRY_MS, MAX_RETRY_MS), signal);
-        if (signal.aborted) break;
-        const again = await this.#fetchWith("GET", undefined, signal, { "Last-Event-ID": read.lastEventId });
-        if (!isEventStream(again)) {
-          await again.body?.cancel().catch(() => {});
-          break;
-        }
-        const next = await this.#readStream(again, id, signal, accepted);
-        read = {
-          answered: next.answered,
-          lastEventId: next.lastEventId ?? read.lastEventId,
-          retryMs: next.retryMs ?? read.retryMs,
-        };
-      }
-      if (!read.answered && !signal.aborted) {
+      const answered = await readResumable(
+        response,
+        signal,
+        (stream) => this.#readStream(stream, id, signal, accepted),
+        (lastEventId) => this.#fetchWith("GET", undefined, signal, { "Last-Event-ID": lastEventId }),
+      );
+      if (!answered && !signal.aborted) {
         throw new HttpTransportError(`${method}: the event stream ended before the response`);
       }
       return;
@@ -339,7 +326,7 @@ export class LegacyHttpClientTransport implements Transport {
     id: RequestId,
     signal: AbortSignal,
     accepted: (result: unknown) => void,
-  ): Promise<{ answered: boolean; lastEventId: string | undefined; retryMs: number | undefined }> {
+  ): Promise<StreamRead> {
     let answered = false;
     const parser = await readJsonEvents(
       response,
@@ -387,7 +374,6 @@ export class LegacyHttpClientTransport implements Transport {
           (message) => this.onmessage?.(message as JSONRPCMessage),
           this.#reading(),
         ),
-      isStream: isEventStream,
       forgotten: () => {
         if (session !== undefined) this.#renewSession(session).catch((error: Error) => this.onerror?.(error));
       },

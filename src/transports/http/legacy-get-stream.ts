@@ -1,10 +1,12 @@
 /**
- * The 2025 session's GET stream, kept open. It is the only way a 2025 server tells the client of
- * list changes and resource updates, so when the server ends it (a restart, a proxy's idle timeout,
- * a token that expired) it is opened again after the stream's `retry`, resuming after its last
- * event id, as a browser's EventSource would.
+ * The 2025 client's GET streams. The session's stream is kept open: it is the only way a 2025
+ * server tells the client of list changes and resource updates, so when the server ends it (a
+ * restart, a proxy's idle timeout, a token that expired) it is opened again after the stream's
+ * `retry`, resuming after its last event id, as a browser's EventSource would. A request's stream
+ * that ended before its response is resumed with a GET too (SEP-1699).
  */
 import { pause } from "../../shared/timers.js";
+import { isEventStream } from "./answer.js";
 import { HttpTransportError } from "./errors.js";
 import type { SseParser } from "./sse.js";
 
@@ -14,14 +16,60 @@ const DEFAULT_WAIT_MS = 1_000;
 const MIN_WAIT_MS = 100;
 const MAX_WAIT_MS = 30_000;
 
-/** What following the stream needs from the transport. */
+/** Resumptions of one request's stream, and the wait when its stream set no `retry`, with its cap. */
+const MAX_RESUMPTIONS = 5;
+const DEFAULT_RETRY_MS = 1_000;
+const MAX_RETRY_MS = 30_000;
+
+/** What reading one of a request's streams found. */
+export interface StreamRead {
+  /** The response to the request arrived. */
+  readonly answered: boolean;
+  readonly lastEventId: string | undefined;
+  readonly retryMs: number | undefined;
+}
+
+/**
+ * Reads a request's stream and, while it ends before the response and has set an event id,
+ * resumes it with `resume(lastEventId)` after the `retry` it asked for (capped), at most
+ * `MAX_RESUMPTIONS` times. True once the response arrived.
+ *
+ * @example
+ * const answered = await readResumable(response, signal, readOne, (id) => get({ "Last-Event-ID": id }));
+ */
+export async function readResumable(
+  first: Response,
+  signal: AbortSignal,
+  read: (response: Response) => Promise<StreamRead>,
+  resume: (lastEventId: string) => Promise<Response>,
+): Promise<boolean> {
+  let last = await read(first);
+  for (let attempt = 0; !last.answered && last.lastEventId !== undefined && !signal.aborted; attempt++) {
+    if (attempt >= MAX_RESUMPTIONS) break;
+    // A server-chosen wait, but never an unbounded one.
+    await pause(Math.min(last.retryMs ?? DEFAULT_RETRY_MS, MAX_RETRY_MS), signal);
+    if (signal.aborted) break;
+    const again = await resume(last.lastEventId);
+    if (!isEventStream(again)) {
+      await again.body?.cancel().catch(() => {});
+      break;
+    }
+    const next = await read(again);
+    last = {
+      answered: next.answered,
+      lastEventId: next.lastEventId ?? last.lastEventId,
+      retryMs: next.retryMs ?? last.retryMs,
+    };
+  }
+  return last.answered;
+}
+
+/** What following the session's stream needs from the transport. */
 export interface GetStreamFollower {
   /** Sends the GET of this session (with `Last-Event-ID` when given). */
   open(lastEventId: string | undefined): Promise<Response>;
   /** Reads one answered stream to its end, delivering its messages. */
   read(response: Response): Promise<SseParser | undefined>;
-  /** True when `response` is an event stream to read. */
-  isStream(response: Response): boolean;
   /** The server answered 404: it forgot the session. */
   forgotten(): void;
   onerror(error: Error): void;
@@ -59,7 +107,7 @@ export async function followGetStream(
         if (++failures === MAX_FAILURES) return follower.onerror(reopenFailed(String(error)));
       }
     }
-    if (!follower.isStream(response)) {
+    if (!isEventStream(response)) {
       await response.body?.cancel().catch(() => {});
       if (response.status === 404) follower.forgotten();
       else follower.onerror(reopenFailed(`HTTP ${response.status}`));
