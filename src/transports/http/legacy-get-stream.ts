@@ -10,16 +10,13 @@ import { isEventStream } from "./answer.js";
 import { HttpTransportError } from "./errors.js";
 import type { SseParser } from "./sse.js";
 
-/** Failed attempts in a row before giving up, and the bounds of the wait between attempts. */
-const MAX_FAILURES = 5;
-const DEFAULT_WAIT_MS = 1_000;
-const MIN_WAIT_MS = 100;
-const MAX_WAIT_MS = 30_000;
-
-/** Resumptions of one request's stream, and the wait when its stream set no `retry`, with its cap. */
+/** Resumptions of one request's stream, and the wait when a stream set no `retry`, with its cap. */
 const MAX_RESUMPTIONS = 5;
 const DEFAULT_RETRY_MS = 1_000;
 const MAX_RETRY_MS = 30_000;
+/** The session's stream: failed attempts in a row before giving up, and the shortest wait. */
+const MAX_FAILURES = 5;
+const MIN_WAIT_MS = 100;
 
 /** What reading one of a request's streams found. */
 export interface StreamRead {
@@ -95,7 +92,7 @@ export async function followGetStream(
     const parser = await follower.read(response);
     lastEventId = parser?.lastEventId ?? lastEventId;
     retryMs = parser?.retryMs ?? retryMs;
-    const wait = Math.min(Math.max(retryMs ?? DEFAULT_WAIT_MS, MIN_WAIT_MS), MAX_WAIT_MS);
+    const wait = Math.min(Math.max(retryMs ?? DEFAULT_RETRY_MS, MIN_WAIT_MS), MAX_RETRY_MS);
     for (let failures = 0; ; ) {
       await pause(wait, signal);
       if (signal.aborted) return;
