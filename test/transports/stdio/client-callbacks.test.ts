@@ -13,9 +13,9 @@ afterEach(() => {
   killSpawned();
 });
 
-/** A started transport running `node -e script`, its onerror recording each error, then throwing. */
-async function throwingOnerror(args: string[]) {
-  const transport = trackTransport(
+/** A transport (not started) running `node args`, closed within 200 ms. */
+function nodeTransport(args: string[]): StdioClientTransport {
+  return trackTransport(
     new StdioClientTransport({
       command: process.execPath,
       args,
@@ -24,6 +24,11 @@ async function throwingOnerror(args: string[]) {
       closeTimeoutMs: 200,
     }),
   );
+}
+
+/** A started transport running `node args`, its onerror recording each error, then throwing. */
+async function throwingOnerror(args: string[]) {
+  const transport = nodeTransport(args);
   const errors: string[] = [];
   transport.onerror = (error) => {
     errors.push(error.message);
@@ -84,15 +89,7 @@ describe("StdioClientTransport with an onerror that throws", () => {
 describe("StdioClientTransport with an onclose that throws", () => {
   /** A started transport running `node args`; its onclose records the reason, then throws. */
   async function throwingOnclose(args: string[]) {
-    const transport = trackTransport(
-      new StdioClientTransport({
-        command: process.execPath,
-        args,
-        cwd: REPO_ROOT,
-        stderr: "ignore",
-        closeTimeoutMs: 200,
-      }),
-    );
+    const transport = nodeTransport(args);
     const errors: Error[] = [];
     transport.onerror = (error) => errors.push(error);
     const reasons: (Error | undefined)[] = [];
