@@ -6,10 +6,10 @@ import type { JSONRPCMessage } from "../../types/index.js";
 import { droppedRequestAnswer, droppedResponse } from "./dropped.js";
 import { defaultStdioEnv } from "./env.js";
 import { StdioServerExitError } from "./exit-error.js";
-import { LineSplitter, LineWriter, StreamClosedError } from "./lines.js";
+import { LineSplitter, LineWriter, messageOfLine, StreamClosedError } from "./lines.js";
 import { lineBoundOf, waitOf } from "./options.js";
 import type { StdioServerParameters } from "./parameters.js";
-import { groupAlive, groupGoneWithin, signalServer, within } from "./shutdown.js";
+import { endGroupLeftovers, groupGoneWithin, signalServer, within } from "./shutdown.js";
 import { serverSpawnOptions, spawnerFor, spawnFailure, spawnRefused } from "./spawn.js";
 
 export { StdioServerExitError } from "./exit-error.js";
@@ -262,14 +262,7 @@ export class StdioClientTransport implements Transport {
     this.#finalize();
     const pid = child.pid;
     if (!this.#grouped || pid === undefined) return;
-    const never = new Promise<void>(() => {});
-    this.#leftovers = (async () => {
-      for (const signal of ["SIGTERM", "SIGKILL"] as const) {
-        if (!groupAlive(pid)) return;
-        this.#signal(child, signal);
-        await groupGoneWithin(pid, this.#closeTimeoutMs, never);
-      }
-    })();
+    this.#leftovers = endGroupLeftovers(pid, (signal) => this.#signal(child, signal), this.#closeTimeoutMs);
   }
 
   #signal(child: ChildProcess, signal: NodeJS.Signals): void {
@@ -324,18 +317,9 @@ export class StdioClientTransport implements Transport {
 
   #receive(line: string): void {
     if (this.#state === "closed") return;
-    let message: unknown;
-    try {
-      message = JSON.parse(line);
-    } catch {
-      this.#report(new Error(`Ignored a line from the server that is not JSON: ${line.slice(0, 200)}`));
-      return;
-    }
-    if (typeof message !== "object" || message === null || Array.isArray(message)) {
-      this.#report(new Error(`Ignored a line from the server that is not a JSON-RPC message`));
-      return;
-    }
-    this.#deliver(message as JSONRPCMessage);
+    const message = messageOfLine(line);
+    if (message instanceof Error) this.#report(message);
+    else this.#deliver(message);
   }
 
   /**

@@ -1,5 +1,26 @@
 import type { Writable } from "node:stream";
+import type { JSONRPCMessage } from "../../types/index.js";
 import { DROPPED_HEAD_BYTES } from "./dropped.js";
+
+/**
+ * The message one line from the server holds, or the error that says why it is ignored (not JSON,
+ * or not a JSON object). The JSON-RPC shape is checked where the message is read.
+ *
+ * @example
+ * const message = messageOfLine('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+ */
+export function messageOfLine(line: string): JSONRPCMessage | Error {
+  let message: unknown;
+  try {
+    message = JSON.parse(line);
+  } catch {
+    return new Error(`Ignored a line from the server that is not JSON: ${line.slice(0, 200)}`);
+  }
+  if (typeof message !== "object" || message === null || Array.isArray(message)) {
+    return new Error("Ignored a line from the server that is not a JSON-RPC message");
+  }
+  return message as JSONRPCMessage;
+}
 
 /**
  * Default bound on one incoming line on the server side (4 MiB).

@@ -81,3 +81,23 @@ export async function groupGoneWithin(pgid: number, ms: number, settled: Promise
     if (await within(settled, Math.min(left, GROUP_POLL_MS))) return true;
   }
 }
+
+/**
+ * Ends what is left of a process group: SIGTERM, then SIGKILL, each while the group lives and
+ * `ms` apart at most. `send` sends one signal (and reports a failure).
+ *
+ * @example
+ * await endGroupLeftovers(pid, (signal) => signalServer(child, true, signal), 2_000);
+ */
+export async function endGroupLeftovers(
+  pgid: number,
+  send: (signal: NodeJS.Signals) => void,
+  ms: number,
+): Promise<void> {
+  const never = new Promise<void>(() => {});
+  for (const signal of ["SIGTERM", "SIGKILL"] as const) {
+    if (!groupAlive(pgid)) return;
+    send(signal);
+    await groupGoneWithin(pgid, ms, never);
+  }
+}
