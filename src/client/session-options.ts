@@ -123,6 +123,28 @@ export interface InputCallOptions extends CallOptions {
   allowInputRequired?: boolean;
 }
 
+/** Options of a call that opted into the manual loop: its result type includes `InputRequiredResult`. */
+export type Opted = InputCallOptions & { allowInputRequired: true };
+/** Options of a call that did not: `input_required` throws `InputRequiredError`. */
+export type NotOpted = InputCallOptions & { allowInputRequired?: false };
+/** Options of a `tools/call` that did not opt into tasks. */
+export type NoTask = { allowTask?: false };
+
+/**
+ * A request's params with the retry's `inputResponses` and `requestState` from `options`, if given.
+ *
+ * @example
+ * const params = withInput({ name: "provision", arguments: args }, { requestState });
+ */
+export function withInput(
+  params: Record<string, unknown>,
+  options: InputCallOptions,
+): Record<string, unknown> {
+  if (options.inputResponses !== undefined) params.inputResponses = options.inputResponses;
+  if (options.requestState !== undefined) params.requestState = options.requestState;
+  return params;
+}
+
 /**
  * Options of `tools/call`, the one request a server may answer with a task (when the session
  * declares the Tasks extension). A task handle is returned only with `allowTask: true`, so code

@@ -43,11 +43,15 @@ import {
   warningSink,
 } from "./notification-routing.js";
 import { checkResult } from "./result-check.js";
-import type {
-  CallOptions,
-  ClientSessionOptions,
-  InputCallOptions,
-  ToolCallOptions,
+import {
+  type CallOptions,
+  type ClientSessionOptions,
+  type InputCallOptions,
+  type NoTask,
+  type NotOpted,
+  type Opted,
+  type ToolCallOptions,
+  withInput,
 } from "./session-options.js";
 
 export type {
@@ -65,10 +69,6 @@ export const DEFAULT_CLIENT_INFO: Implementation = Object.freeze({
   name: "roundtrip-client",
   version: "0.1.0",
 });
-
-type Opted = InputCallOptions & { allowInputRequired: true };
-type NotOpted = InputCallOptions & { allowInputRequired?: false };
-type NoTask = { allowTask?: false };
 
 let progressCounter = 0;
 
@@ -401,10 +401,4 @@ export class ClientSession {
       guarded(notification, this.#warn, this.#onLog, notification.params as LoggingMessageNotificationParams);
     }
   }
-}
-
-function withInput(params: Record<string, unknown>, options: InputCallOptions): Record<string, unknown> {
-  if (options.inputResponses !== undefined) params.inputResponses = options.inputResponses;
-  if (options.requestState !== undefined) params.requestState = options.requestState;
-  return params;
 }
