@@ -357,9 +357,10 @@ export class LegacyHttpClientTransport implements Transport {
 
   /**
    * Opens the session's GET stream for server messages unrelated to any request (405: none is
-   * offered), read on in the background and opened again when the server ends it. Resolves once the server answered the GET, or after
-   * LISTEN_OPEN_WAIT_MS: a request sent before then could race the GET, so a server would drop what
-   * it sends there for that request's side effects, or take the fresh GET for a stream resumption.
+   * offered), read on in the background and opened again when the server ends it. Resolves once
+   * the server answered the GET, or after LISTEN_OPEN_WAIT_MS: a request sent before then could race
+   * the GET, so a server would drop what it sends there for that request's side effects, or take the
+   * fresh GET for a stream resumption.
    */
   async #listen(): Promise<void> {
     const signal = this.#background.signal;
